@@ -1,0 +1,38 @@
+//! Reads `toolchain.toml` (the one place naming the external toolchain) and hands the tool
+//! paths to the crate as compile-time environment variables (`PNACL_TOOL_*`).
+
+use std::fs;
+
+fn main() {
+    println!("cargo:rerun-if-changed=toolchain.toml");
+    println!("cargo:rerun-if-changed=build.rs");
+    let text = fs::read_to_string("toolchain.toml").expect("toolchain.toml is missing");
+    let table: toml::Table = text.parse().expect("toolchain.toml is not valid TOML");
+    let get = |section: &str, key: &str| -> String {
+        table
+            .get(section)
+            .and_then(|s| s.get(key))
+            .map(|v| match v {
+                toml::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+            .unwrap_or_else(|| panic!("toolchain.toml: [{section}] {key} is missing"))
+    };
+    let vars = [
+        ("PNACL_LLVM_MAJOR", get("llvm", "major")),
+        ("PNACL_LLVM_PREFIX", get("llvm", "prefix")),
+        ("PNACL_TOOL_LLVM_CONFIG", get("llvm", "llvm-config")),
+        ("PNACL_TOOL_LLC", get("llvm", "llc")),
+        ("PNACL_TOOL_OPT", get("llvm", "opt")),
+        ("PNACL_TOOL_LLVM_AS", get("llvm", "llvm-as")),
+        ("PNACL_TOOL_LLVM_DIS", get("llvm", "llvm-dis")),
+        ("PNACL_TOOL_FILECHECK", get("llvm", "filecheck")),
+        ("PNACL_TOOL_CLANG", get("native", "clang")),
+        ("PNACL_TOOL_LD_LLD", get("native", "ld-lld")),
+        ("PNACL_TOOL_QEMU_ARM", get("native", "qemu-arm")),
+        ("PNACL_DEFAULT_TARGET", get("defaults", "target")),
+    ];
+    for (k, v) in vars {
+        println!("cargo:rustc-env={k}={v}");
+    }
+}

@@ -1,0 +1,1615 @@
+//! Records → `ir::Module`, enforcing every **Constraints** clause of spec/000.
+//!
+//! `Parser` is the one semantic step per record: `bitcode::read` drives it to build a
+//! module and stops at the first error; pnacl-bcdis drives the very same step over the very
+//! same item stream, prints each record with what the step made of it, and goes on after
+//! errors. Every handler checks before it changes anything, so a rejected record leaves the
+//! parser as it was.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::codes::{block, constants as cst, function as fc, globals as gv, module as mc, types as tc, vst};
+use super::header::{self, Header};
+use crate::bitstream::{Item, Reader};
+use crate::error::{Error, Result};
+use crate::ir::{
+    Align, BinOp, Body, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst, InstKind, Linkage,
+    Module, Pred, Span, SwitchCase, Type, TypeId, ValueId, ValueType,
+};
+
+/// Reads a whole pexe into a module, checking everything spec/000 constrains.
+pub fn read(data: &[u8]) -> Result<Module> {
+    if data.len() % 4 != 0 {
+        return Err(Error::new(
+            (data.len() as u64 / 4) * 32,
+            format!(
+                "Bitcode stream should be a multiple of 4 bytes in length (it is {} bytes)",
+                data.len()
+            ),
+        ));
+    }
+    let header = header::parse(data)?;
+    let mut reader = Reader::new(data, header.size as u64 * 8)?;
+    let mut parser = Parser::new(&header);
+    loop {
+        let pos = reader.pos();
+        let item = reader.next()?;
+        if item == Item::Eof {
+            break;
+        }
+        parser.item(pos, &item)?;
+    }
+    parser.finish(reader.pos())
+}
+
+/// What a record meant, for printers (pnacl-bcdis). Indices refer to the parser's module
+/// and current body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    EnterBlock(u32),
+    /// A function block starts; the function address it defines.
+    EnterFunction(u32),
+    ExitBlock(u32),
+    /// DEFINE_ABBREV or SETBID (printed from the item itself).
+    Abbrev,
+    Version(u64),
+    TypeCount(u64),
+    Type(TypeId),
+    Function(u32),
+    GlobalCount(u32),
+    GlobalVar(u32),
+    Compound { global: u32, count: u32 },
+    /// Initializer `index` of `global`; `closes` is true for the last of a compound one.
+    Init { global: u32, index: u32, closes: bool },
+    Symbol(ValueId),
+    SetType(ValueType),
+    Const(u32),
+    DeclareBlocks(u32),
+    Inst(u32),
+    ForwardRef { id: ValueId, ty: ValueType },
+}
+
+/// Where the module is in the order spec/000 "Module Block" prescribes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    Start,
+    Version,
+    BlockInfo,
+    Types,
+    FunctionRecords,
+    Globals,
+    Symtab,
+    FunctionBlocks,
+}
+
+/// The state of the function block being read.
+struct FnState {
+    func: u32,
+    body: Body,
+    /// Absolute id of the first parameter.
+    first_local: u32,
+    num_params: u32,
+    /// Absolute id the next value-producing instruction gets (NextValueNo).
+    next_value: u32,
+    declared_blocks: bool,
+    seen_constants: bool,
+    /// The block the next instruction belongs to.
+    cur_block: u32,
+    /// Whether the current block has had a non-phi instruction.
+    past_phis: bool,
+    /// Types declared by FORWARDTYPEREF for ids not yet defined.
+    forward: HashMap<ValueId, ValueType, BuildHasherDefault<IdHasher>>,
+    /// Pending type for the constants block (ConstantsSetType).
+    const_type: Option<ValueType>,
+}
+
+/// The per-record semantic step.
+pub struct Parser {
+    pub module: Module,
+    stack: Vec<u32>,
+    stage: Stage,
+    module_seen: bool,
+    seen_version: bool,
+    seen_blockinfo: bool,
+    types_expected: Option<u64>,
+    types_block_seen: bool,
+    globals_expected: Option<u32>,
+    /// Global whose initializers are being read and how many remain.
+    open_init: Option<(u32, u32)>,
+    globals_block_seen: bool,
+    /// Indices of defined functions, in order, and how many have had their block.
+    defined: Vec<u32>,
+    next_body: usize,
+    cur: Option<FnState>,
+    names: HashMap<Box<[u8]>, ValueId>,
+    /// Whether function-local value symbol tables are accepted (historical
+    /// `-allow-local-symbol-tables`).
+    pub allow_local_symtabs: bool,
+    /// Bit position of the item being processed.
+    pos: u64,
+    /// Scratch space for switch-case duplicate checks.
+    scratch: Vec<i64>,
+}
+
+/// The parser's internal error: a message, boxed so results stay in registers.
+#[derive(Debug)]
+pub struct Msg(Box<String>);
+
+impl From<String> for Msg {
+    #[cold]
+    fn from(s: String) -> Msg {
+        Msg(Box::new(s))
+    }
+}
+
+impl From<&str> for Msg {
+    #[cold]
+    fn from(s: &str) -> Msg {
+        Msg(Box::new(s.to_string()))
+    }
+}
+
+impl Msg {
+    fn into_string(self) -> String {
+        *self.0
+    }
+}
+
+impl std::fmt::Display for Msg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+macro_rules! msg {
+    ($($t:tt)*) => { Msg::from(format!($($t)*)) };
+}
+
+type R<T> = std::result::Result<T, Msg>;
+
+impl Parser {
+    pub fn new(header: &Header) -> Parser {
+        Parser {
+            module: Module {
+                pnacl_version: header.pnacl_version,
+                ..Module::default()
+            },
+            stack: Vec::new(),
+            stage: Stage::Start,
+            module_seen: false,
+            seen_version: false,
+            seen_blockinfo: false,
+            types_expected: None,
+            types_block_seen: false,
+            globals_expected: None,
+            open_init: None,
+            globals_block_seen: false,
+            defined: Vec::new(),
+            next_body: 0,
+            cur: None,
+            names: HashMap::new(),
+            allow_local_symtabs: false,
+            pos: 0,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// The body of the function block being read, if any.
+    pub fn current_body(&self) -> Option<(u32, &Body)> {
+        self.cur.as_ref().map(|c| (c.func, &c.body))
+    }
+
+    /// The absolute id of the next value-producing instruction in the current function.
+    pub fn next_value_id(&self) -> Option<u32> {
+        self.cur.as_ref().map(|c| c.next_value)
+    }
+
+    /// Number of module-level values (function and global addresses) known so far.
+    pub fn num_global_values(&self) -> u32 {
+        self.module.num_global_values()
+    }
+
+    /// Block ids of the open blocks, outermost first.
+    pub fn block_stack(&self) -> &[u32] {
+        &self.stack
+    }
+
+    /// Processes one item of the stream at bit position `pos`.
+    pub fn item(&mut self, pos: u64, item: &Item<'_>) -> Result<Event> {
+        self.pos = pos;
+        let r = match *item {
+            Item::Enter { id, len_words, .. } => self.enter(id, len_words),
+            Item::Exit => self.exit(),
+            Item::DefineAbbrev { .. } => Ok(Event::Abbrev),
+            Item::Record { code, ops, .. } => self.record(code, ops),
+            Item::Eof => Err("unexpected end of the bitstream".into()),
+        };
+        r.map_err(|msg| {
+            let e = Error::new(pos, msg.into_string());
+            match self.context(item) {
+                Some(c) => e.with_context(c),
+                None => e,
+            }
+        })
+    }
+
+    /// A short description of where an item sits: block and record.
+    fn context(&self, item: &Item<'_>) -> Option<String> {
+        let blk = *self.stack.last()?;
+        let mut s = match (blk, &self.cur) {
+            (block::FUNCTION, Some(c)) | (block::CONSTANTS, Some(c)) => {
+                format!("{} block of @f{}", block::name(blk).unwrap_or("unknown"), c.func)
+            }
+            _ => format!("{} block", block::name(blk).map_or_else(|| format!("block {blk}"), str::to_string)),
+        };
+        if let Item::Record { code, ops, .. } = item {
+            s.push_str(", record <");
+            s.push_str(&code.to_string());
+            for v in ops.iter().take(12) {
+                s.push_str(", ");
+                s.push_str(&v.to_string());
+            }
+            if ops.len() > 12 {
+                s.push_str(", …");
+            }
+            s.push('>');
+        }
+        Some(s)
+    }
+
+    /// Checks that the module is complete once the stream has ended at bit `end`.
+    pub fn finish(mut self, end: u64) -> Result<Module> {
+        self.check_complete().map_err(|m| Error::new(end, m.into_string()))?;
+        Ok(self.module)
+    }
+
+    /// The checks `finish` makes, without consuming the parser.
+    pub fn check_complete(&mut self) -> R<()> {
+        if !self.module_seen {
+            return Err("the file holds no module block".into());
+        }
+        if !self.stack.is_empty() {
+            return Err("the bitstream ends inside a block".into());
+        }
+        if self.next_body < self.defined.len() {
+            let f = self.defined[self.next_body];
+            return Err(msg!(
+                "function @f{f} is defined but the module has no function block for it \
+                 ({} function blocks for {} defined functions)",
+                self.next_body,
+                self.defined.len()
+            ));
+        }
+        Ok(())
+    }
+
+    // ----------------------------------------------------------------------------------
+    // Blocks
+
+    fn enter(&mut self, id: u32, len_words: u32) -> R<Event> {
+        let parent = self.stack.last().copied();
+        match (parent, id) {
+            (None, block::MODULE) => {
+                if self.module_seen {
+                    return Err("Expected 1 top level block in bitcode: Found a second module block".into());
+                }
+                self.module_seen = true;
+            }
+            (None, _) => {
+                return Err(msg!(
+                    "Expected 1 top level block in bitcode: found block {id} where the module block (8) must be"
+                ))
+            }
+            (Some(block::MODULE), block::BLOCKINFO) => {
+                if self.seen_blockinfo {
+                    return Err("Multiple abbreviations blocks in the module".into());
+                }
+                // Before the types block; pnacl-compress writes it before the version record
+                // (parse/stockfish.pexe), pnacl-freeze after.
+                if self.stage >= Stage::Types {
+                    return Err("The abbreviations block must come before the types block".into());
+                }
+                self.stage = self.stage.max(Stage::BlockInfo);
+                self.seen_blockinfo = true;
+            }
+            (Some(block::MODULE), block::TYPE) => {
+                if self.types_block_seen {
+                    return Err("Multiple TYPE_BLOCKs found!".into());
+                }
+                self.advance(Stage::Types, "types block")?;
+                self.types_block_seen = true;
+            }
+            (Some(block::MODULE), block::GLOBALVAR) => {
+                if self.globals_block_seen {
+                    return Err("Multiple globals blocks in the module".into());
+                }
+                if !self.types_block_seen {
+                    return Err("The globals block must come after the types block".into());
+                }
+                if !self.seen_version {
+                    return Err("The module has no version record".into());
+                }
+                self.advance(Stage::Globals, "globals block")?;
+                self.globals_block_seen = true;
+            }
+            (Some(block::MODULE), block::VALUE_SYMTAB) => {
+                if !self.globals_block_seen {
+                    return Err("The valuesymtab block must come after the globals block".into());
+                }
+                if self.stage >= Stage::Symtab {
+                    return Err("Multiple module-level valuesymtab blocks, or one after a function block".into());
+                }
+                self.stage = Stage::Symtab;
+            }
+            (Some(block::MODULE), block::FUNCTION) => {
+                if !self.globals_block_seen {
+                    return Err("Function blocks must come after the globals block".into());
+                }
+                let Some(&func) = self.defined.get(self.next_body) else {
+                    return Err(msg!(
+                        "Insufficient function protos: function block {} but only {} defined functions",
+                        self.next_body + 1,
+                        self.defined.len()
+                    ));
+                };
+                self.stage = Stage::FunctionBlocks;
+                self.next_body += 1;
+                let num_params = self.module.fn_type(func).params.len() as u32;
+                let first_local = self.module.num_global_values();
+                // Reserve from the block's length (bounded by the file): an instruction
+                // record takes about 20 bits in real pexes.
+                let est = (len_words as usize * 32) / 20;
+                let mut body = Body {
+                    pos: self.pos,
+                    insts: Vec::with_capacity(est),
+                    inst_pos: Vec::with_capacity(est),
+                    value_insts: Vec::with_capacity(est),
+                    local_types: Vec::with_capacity(est + num_params as usize),
+                    ..Body::default()
+                };
+                body.local_types.extend_from_slice(&self.module.fn_type(func).params);
+                self.cur = Some(FnState {
+                    func,
+                    body,
+                    first_local,
+                    num_params,
+                    next_value: first_local + num_params,
+                    declared_blocks: false,
+                    seen_constants: false,
+                    cur_block: 0,
+                    past_phis: false,
+                    forward: HashMap::default(),
+                    const_type: None,
+                });
+                self.stack.push(id);
+                return Ok(Event::EnterFunction(func));
+            }
+            (Some(block::FUNCTION), block::CONSTANTS) => {
+                let c = self.cur.as_mut().unwrap();
+                if !c.declared_blocks {
+                    return Err("The constants block must come after the function's DECLAREBLOCKS record".into());
+                }
+                if c.seen_constants {
+                    return Err("A function block may hold only one constants block".into());
+                }
+                if !c.body.insts.is_empty() {
+                    return Err("The constants block must come before the function's instructions".into());
+                }
+                c.seen_constants = true;
+                c.const_type = None;
+            }
+            (Some(block::FUNCTION), block::VALUE_SYMTAB) => {
+                if !self.allow_local_symtabs {
+                    return Err("Local value symbol tables not allowed".into());
+                }
+            }
+            (Some(p), _) => {
+                let pname = block::name(p).unwrap_or("unknown");
+                return Err(match block::name(id) {
+                    Some(n) => msg!("A {n} block (id {id}) cannot appear inside a {pname} block"),
+                    None => msg!("Unknown block ID: {id} (in a {pname} block)"),
+                });
+            }
+        }
+        self.stack.push(id);
+        Ok(Event::EnterBlock(id))
+    }
+
+    fn advance(&mut self, to: Stage, what: &str) -> R<()> {
+        if self.stage >= to {
+            return Err(msg!("The {what} is out of order in the module block (spec/000 \"Module Block\")"));
+        }
+        self.stage = to;
+        Ok(())
+    }
+
+    fn exit(&mut self) -> R<Event> {
+        let id = self.stack.pop().ok_or("end of block outside any block")?;
+        let r = match id {
+            block::TYPE => {
+                let n = self.types_expected.unwrap_or(0);
+                if self.types_expected.is_none() {
+                    Err("The types block has no count record".into())
+                } else if (self.module.types.len() as u64) != n {
+                    Err(msg!(
+                        "Invalid type forward reference in TYPE_BLOCK: count {n} but {} types defined",
+                        self.module.types.len()
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            block::GLOBALVAR => {
+                if let Some((g, n)) = self.open_init {
+                    Err(msg!("Error in the global vars block: @g{g} lacks {n} initializers"))
+                } else if self.globals_expected.is_none() {
+                    Err("Error in the global vars block: no count record".into())
+                } else if self.globals_expected != Some(self.module.globals.len() as u32) {
+                    Err(msg!(
+                        "Error in the global vars block: count {} but {} globals defined",
+                        self.globals_expected.unwrap(),
+                        self.module.globals.len()
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            block::FUNCTION => {
+                let c = self.cur.take().expect("function state");
+                let r = Self::check_function_end(&c);
+                let func = c.func;
+                let mut body = c.body;
+                body.num_blocks = body.block_starts.len() as u32;
+                self.module.functions[func as usize].body = Some(body);
+                r
+            }
+            block::MODULE => {
+                if !self.types_block_seen {
+                    Err("The module has no types block".into())
+                } else if !self.globals_block_seen {
+                    Err("The module has no globals block".into())
+                } else if self.next_body < self.defined.len() {
+                    Err(msg!(
+                        "function @f{} is defined but the module has no function block for it",
+                        self.defined[self.next_body]
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Ok(()),
+        };
+        r.map(|_| Event::ExitBlock(id))
+    }
+
+    fn check_function_end(c: &FnState) -> R<()> {
+        if !c.declared_blocks {
+            // A function block with no records at all (only, say, an abbreviation
+            // definition) is what LLVM reads as a function without a body:
+            // bad/fuzzed3.pexe, which the historical tools accept. Anything else needs
+            // DECLAREBLOCKS first, which `function_record` enforces.
+            return Ok(());
+        }
+        if (c.cur_block as usize) < c.body.block_starts.len() || c.cur_block < c.body.num_blocks {
+            return Err(msg!(
+                "The function declares {} basic blocks but its instructions end {}",
+                c.body.num_blocks,
+                if c.body.block_starts.len() as u32 > c.cur_block {
+                    msg!("inside block %b{} (no terminator)", c.cur_block)
+                } else {
+                    msg!("after {} blocks", c.cur_block)
+                }
+            ));
+        }
+        if let Some((&id, _)) = c.forward.iter().min_by_key(|(k, _)| **k) {
+            return Err(msg!(
+                "Never resolved value found in function!: %v{} was declared by a forward type \
+                 reference but never defined",
+                id - c.first_local - c.num_params - c.body.consts.len() as u32
+            ));
+        }
+        Ok(())
+    }
+
+    // ----------------------------------------------------------------------------------
+    // Records
+
+    fn record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
+        match self.stack.last().copied() {
+            Some(block::MODULE) => self.module_record(code, ops),
+            Some(block::TYPE) => self.type_record(code, ops),
+            Some(block::GLOBALVAR) => self.global_record(code, ops),
+            Some(block::VALUE_SYMTAB) => self.vst_record(code, ops),
+            Some(block::CONSTANTS) => self.const_record(code, ops),
+            Some(block::FUNCTION) => self.function_record(code, ops),
+            Some(block::BLOCKINFO) => Ok(Event::Abbrev),
+            _ => Err("Invalid record at top-level".into()),
+        }
+    }
+
+    fn module_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
+        match code {
+            mc::VERSION => {
+                if self.seen_version {
+                    return Err("Multiple MODULE_CODE_VERSION records".into());
+                }
+                if ops.is_empty() {
+                    return Err("Malformed MODULE_CODE_VERSION: no version".into());
+                }
+                if ops != [1] {
+                    return Err(msg!("Unknown bitstream version!: {ops:?} (only version 1 exists)"));
+                }
+                if self.stage >= Stage::Types {
+                    return Err("The version record must come before the types block".into());
+                }
+                self.stage = self.stage.max(Stage::Version);
+                self.seen_version = true;
+                Ok(Event::Version(ops[0]))
+            }
+            mc::FUNCTION => {
+                if !self.seen_version {
+                    return Err("The version record must come first in the module block".into());
+                }
+                if !self.types_block_seen {
+                    return Err("Function address records must come after the types block".into());
+                }
+                if self.stage > Stage::FunctionRecords {
+                    return Err("Function address records must come before the globals block".into());
+                }
+                let [ty, cc, proto, linkage] = *ops else {
+                    return Err(msg!(
+                        "Invalid MODULE_CODE_FUNCTION record: {} operands, expected 4 (type, \
+                         calling convention, isproto, linkage)",
+                        ops.len()
+                    ));
+                };
+                let tid = self.type_index(ty).map_err(|e| msg!("Invalid MODULE_CODE_FUNCTION record: {e}"))?;
+                if self.module.types[tid as usize].as_fn().is_none() {
+                    return Err(msg!(
+                        "Function not declared with a function type!: @t{tid} is {}",
+                        self.module.types[tid as usize]
+                    ));
+                }
+                if cc != 0 {
+                    return Err(msg!(
+                        "PNaCl bitcode contains invalid calling conventions.: {cc} (only 0, the C convention)"
+                    ));
+                }
+                if proto > 1 {
+                    return Err(msg!("Invalid MODULE_CODE_FUNCTION record: isproto is {proto}, not 0 or 1"));
+                }
+                let linkage = Linkage::from_code(linkage)
+                    .ok_or_else(|| msg!("Unknown linkage type: {linkage} (only 0, external, and 3, internal)"))?;
+                self.stage = Stage::FunctionRecords;
+                let idx = self.module.functions.len() as u32;
+                if proto == 0 {
+                    self.defined.push(idx);
+                }
+                self.module.functions.push(Function {
+                    ty: tid,
+                    cc: 0,
+                    linkage,
+                    name: None,
+                    body: None,
+                    is_defined: proto == 0,
+                    pos: self.pos,
+                });
+                Ok(Event::Function(idx))
+            }
+            _ => Err(msg!("Invalid MODULE_CODE: {code}")),
+        }
+    }
+
+    /// A type id from a record, checked against the table.
+    fn type_index(&self, v: u64) -> R<TypeId> {
+        if v < self.module.types.len() as u64 {
+            Ok(v as TypeId)
+        } else {
+            Err(msg!("type id {v} is not defined (the table has {} types)", self.module.types.len()))
+        }
+    }
+
+    /// A type id that must name a value type (not a function type).
+    fn value_type_of(&self, v: u64) -> R<ValueType> {
+        let t = self.type_index(v)?;
+        self.module.types[t as usize]
+            .as_value()
+            .ok_or_else(|| msg!("@t{t} is a function type, where a value type is needed"))
+    }
+
+    fn type_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
+        if code == tc::NUMENTRY {
+            if self.types_expected.is_some() || !self.module.types.is_empty() {
+                return Err("Invalid TYPE_CODE_NUMENTRY record: the count must come first, once".into());
+            }
+            let [n] = *ops else {
+                return Err("Invalid TYPE_CODE_NUMENTRY record: expected one operand".into());
+            };
+            self.types_expected = Some(n);
+            return Ok(Event::TypeCount(n));
+        }
+        let Some(expected) = self.types_expected else {
+            return Err("The types block must start with its count record".into());
+        };
+        if self.module.types.len() as u64 >= expected {
+            return Err(msg!("invalid TYPE table: more types than the count record's {expected}"));
+        }
+        let ty = match code {
+            tc::VOID | tc::FLOAT | tc::DOUBLE => {
+                if !ops.is_empty() {
+                    let name = ["", "", "VOID", "FLOAT", "DOUBLE"][code as usize];
+                    return Err(msg!("Invalid TYPE_CODE_{name} record: expected no operands"));
+                }
+                Type::Value(match code {
+                    tc::VOID => ValueType::Void,
+                    tc::FLOAT => ValueType::Float,
+                    _ => ValueType::Double,
+                })
+            }
+            tc::INTEGER => {
+                let [w] = *ops else {
+                    return Err("Invalid TYPE_CODE_INTEGER record: expected one operand".into());
+                };
+                Type::Value(
+                    ValueType::int(w)
+                        .ok_or_else(|| msg!("Invalid integer type i{w}: only i1, i8, i16, i32 and i64 exist"))?,
+                )
+            }
+            tc::VECTOR => {
+                let [n, elt] = *ops else {
+                    return Err("Invalid VECTOR type record: expected two operands".into());
+                };
+                let e = self
+                    .value_type_of(elt)
+                    .map_err(|m| msg!("invalid type in vector type: {m}"))?;
+                Type::Value(ValueType::vector(n, e).ok_or_else(|| {
+                    msg!(
+                        "Invalid vector type <{n} x {e}>: only <4 x i1> <8 x i1> <16 x i1> <16 x i8> \
+                         <8 x i16> <4 x i32> <4 x float> exist"
+                    )
+                })?)
+            }
+            tc::FUNCTION => {
+                if ops.len() < 2 {
+                    return Err("Invalid TYPE_CODE_FUNCTION record: expected vararg flag and return type".into());
+                }
+                if ops[0] != 0 {
+                    return Err("Invalid TYPE_CODE_FUNCTION record: vararg functions are not allowed".into());
+                }
+                let ret = self
+                    .value_type_of(ops[1])
+                    .map_err(|m| msg!("invalid type in function type: {m}"))?;
+                let mut params = Vec::with_capacity(ops.len() - 2);
+                for &p in &ops[2..] {
+                    let t = self
+                        .value_type_of(p)
+                        .map_err(|m| msg!("invalid type in function type: {m}"))?;
+                    if t.is_void() {
+                        return Err("invalid type in function type: a parameter cannot be void".into());
+                    }
+                    params.push(t);
+                }
+                Type::Function(FnType { ret, params })
+            }
+            _ => return Err(msg!("Unknown type code in type table: {code}")),
+        };
+        if let Some(i) = self.module.types.iter().position(|t| *t == ty) {
+            return Err(msg!("Duplicate type {ty}: already defined as @t{i} (each type must be unique)"));
+        }
+        self.module.types.push(ty);
+        Ok(Event::Type(self.module.types.len() as u32 - 1))
+    }
+
+    fn global_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
+        if code == gv::COUNT {
+            if self.globals_expected.is_some() || !self.module.globals.is_empty() {
+                return Err("Invalid global count record: the count must come first, once".into());
+            }
+            let [n] = *ops else {
+                return Err("Invalid global count record: expected one operand".into());
+            };
+            if n > u32::MAX as u64 - self.module.functions.len() as u64 {
+                return Err(msg!("Invalid global count record: {n} globals"));
+            }
+            self.globals_expected = Some(n as u32);
+            return Ok(Event::GlobalCount(n as u32));
+        }
+        let Some(expected) = self.globals_expected else {
+            return Err("The globals block must start with its count record".into());
+        };
+        match code {
+            gv::VAR => {
+                if let Some((g, n)) = self.open_init {
+                    return Err(msg!("Bad GLOBALVAR_VAR record: @g{g} still lacks {n} initializers"));
+                }
+                let [align, is_const] = *ops else {
+                    return Err("Bad GLOBALVAR_VAR record: expected alignment and constness".into());
+                };
+                if self.module.globals.len() as u32 >= expected {
+                    return Err(msg!("Bad GLOBALVAR_VAR record: more globals than the count record's {expected}"));
+                }
+                let align = decode_align(align)?;
+                if is_const > 1 {
+                    return Err(msg!("Bad GLOBALVAR_VAR record: constness is {is_const}, not 0 or 1"));
+                }
+                let g = self.module.globals.len() as u32;
+                self.module.globals.push(Global {
+                    align,
+                    is_const: is_const == 1,
+                    inits: Vec::new(),
+                    compound: false,
+                    name: None,
+                    pos: self.pos,
+                });
+                self.open_init = Some((g, 1));
+                Ok(Event::GlobalVar(g))
+            }
+            gv::COMPOUND => {
+                let Some((g, 1)) = self.open_init else {
+                    return Err("Bad GLOBALVAR_COMPOUND record: it must follow a global address record".into());
+                };
+                let glob = &self.module.globals[g as usize];
+                if glob.compound || !glob.inits.is_empty() {
+                    return Err("Bad GLOBALVAR_COMPOUND record: it must follow a global address record".into());
+                }
+                let [n] = *ops else {
+                    return Err("Bad GLOBALVAR_COMPOUND record: expected one operand".into());
+                };
+                if n == 0 {
+                    return Err("No initializer for global variable in global vars block: compound of 0".into());
+                }
+                if n > u32::MAX as u64 {
+                    return Err(msg!("Bad GLOBALVAR_COMPOUND record: {n} initializers"));
+                }
+                self.module.globals[g as usize].compound = true;
+                self.open_init = Some((g, n as u32));
+                Ok(Event::Compound { global: g, count: n as u32 })
+            }
+            gv::ZEROFILL | gv::DATA | gv::RELOC => {
+                let Some((g, remaining)) = self.open_init else {
+                    return Err("Initializer record with no global address awaiting one".into());
+                };
+                let init = match code {
+                    gv::ZEROFILL => {
+                        let [n] = *ops else {
+                            return Err("Bad GLOBALVAR_ZEROFILL record: expected one operand".into());
+                        };
+                        Init::Zero(n)
+                    }
+                    gv::DATA => {
+                        if ops.is_empty() {
+                            return Err("Bad GLOBALVAR_DATA record: no bytes".into());
+                        }
+                        if let Some(b) = ops.iter().find(|&&b| b > 255) {
+                            return Err(msg!("Bad GLOBALVAR_DATA record: {b} is not a byte"));
+                        }
+                        Init::Data(ops.iter().map(|&b| b as u8).collect())
+                    }
+                    _ => {
+                        let (target, addend) = match *ops {
+                            [t] => (t, 0),
+                            [t, a] => {
+                                if a > u32::MAX as u64 {
+                                    return Err(msg!(
+                                        "Bad GLOBALVAR_RELOC record: addend {a} does not fit in 32 bits"
+                                    ));
+                                }
+                                (t, a as u32 as i32)
+                            }
+                            _ => return Err("Bad GLOBALVAR_RELOC record: expected 1 or 2 operands".into()),
+                        };
+                        // Relocations may name functions and globals, even later ones
+                        // (writer.md §6.3; spec/000's "VV >= NumFuncAddresses" is contradicted
+                        // by its own example and by real files).
+                        let limit = self.module.functions.len() as u64 + expected as u64;
+                        if target >= limit {
+                            return Err(msg!(
+                                "Bad base value in GLOBALVAR_RELOC record: value {target} is not a \
+                                 function or global address (there are {limit})"
+                            ));
+                        }
+                        Init::Reloc {
+                            target: target as u32,
+                            addend,
+                        }
+                    }
+                };
+                let glob = &mut self.module.globals[g as usize];
+                glob.inits.push(init);
+                let index = glob.inits.len() as u32 - 1;
+                let compound = glob.compound;
+                self.open_init = if remaining > 1 { Some((g, remaining - 1)) } else { None };
+                Ok(Event::Init {
+                    global: g,
+                    index,
+                    closes: compound && remaining == 1,
+                })
+            }
+            _ => Err(msg!("Unknown global variable entry: code {code}")),
+        }
+    }
+
+    fn vst_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
+        let local = self.cur.is_some();
+        match code {
+            vst::ENTRY => {
+                let Some((&id, chars)) = ops.split_first() else {
+                    return Err("Invalid VST_ENTRY record: no value id".into());
+                };
+                let name = name_bytes(chars)?;
+                if local {
+                    // Accepted only with allow_local_symtabs; names are checked but not kept.
+                    let c = self.cur.as_ref().unwrap();
+                    if id >= c.next_value as u64 {
+                        return Err(msg!("Invalid Value ID in VST_ENTRY record: {id}"));
+                    }
+                    return Ok(Event::Symbol(id as u32));
+                }
+                let limit = self.module.num_global_values() as u64;
+                if id >= limit {
+                    return Err(msg!(
+                        "Invalid Value ID in VST_ENTRY record: {id} is not a function or global address \
+                         (there are {limit})"
+                    ));
+                }
+                let id = id as u32;
+                let nf = self.module.functions.len() as u32;
+                let slot = if id < nf {
+                    &mut self.module.functions[id as usize].name
+                } else {
+                    &mut self.module.globals[(id - nf) as usize].name
+                };
+                if slot.is_some() {
+                    return Err(msg!("Value {id} is named twice in the value symbol table"));
+                }
+                if let Some(other) = self.names.get(&name) {
+                    return Err(msg!(
+                        "The name \"{}\" is given to two values ({other} and {id})",
+                        String::from_utf8_lossy(&name)
+                    ));
+                }
+                *slot = Some(name.clone());
+                self.names.insert(name, id);
+                self.module.symbol_order.push(id);
+                Ok(Event::Symbol(id))
+            }
+            vst::BBENTRY => {
+                let Some((&bb, chars)) = ops.split_first() else {
+                    return Err("Invalid VST_BBENTRY record: no block id".into());
+                };
+                name_bytes(chars)?;
+                match &self.cur {
+                    Some(c) if bb < c.body.num_blocks as u64 => Ok(Event::Symbol(bb as u32)),
+                    Some(_) => Err(msg!("Invalid BB ID in VST_BBENTRY record: {bb}")),
+                    None => Err("Invalid VST_BBENTRY record: basic-block names exist only in functions".into()),
+                }
+            }
+            _ => Err(msg!("Unknown value symbol table record code: {code}")),
+        }
+    }
+
+    fn const_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
+        if code == cst::SETTYPE {
+            let [t] = *ops else {
+                return Err("Malformed CST_SETTYPE record: expected one operand".into());
+            };
+            let ty = self
+                .value_type_of(t)
+                .map_err(|m| msg!("Invalid Type ID in CST_SETTYPE record: {m}"))?;
+            if ty.is_void() {
+                return Err("Invalid Type ID in CST_SETTYPE record: constants cannot be void".into());
+            }
+            self.cur.as_mut().unwrap().const_type = Some(ty);
+            return Ok(Event::SetType(ty));
+        }
+        let c = self.cur.as_ref().unwrap();
+        let Some(ty) = c.const_type else {
+            return Err("A constant before any CST_SETTYPE record (its type would be void)".into());
+        };
+        let value = match code {
+            cst::UNDEF => {
+                if !ops.is_empty() {
+                    return Err("Invalid CST_UNDEF record: expected no operands".into());
+                }
+                ConstValue::Undef
+            }
+            cst::INTEGER => {
+                let [v] = *ops else {
+                    return Err("Invalid CST_INTEGER record: expected one operand".into());
+                };
+                if !ty.is_int() {
+                    return Err(msg!("Invalid CST_INTEGER record: the current type {ty} is not an integer type"));
+                }
+                let s = decode_signrot(v);
+                let bits = ty.bits();
+                if bits < 64 {
+                    // Definable by the type: a signed or unsigned value of its width.
+                    let min = -(1i64 << (bits - 1));
+                    let max = (1i64 << bits) - 1;
+                    if s < min || s > max {
+                        return Err(msg!("Invalid CST_INTEGER record: {s} does not fit in {ty}"));
+                    }
+                }
+                let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+                ConstValue::Int(s as u64 & mask)
+            }
+            cst::FLOAT => {
+                let [v] = *ops else {
+                    return Err("Invalid FLOAT record: expected one operand".into());
+                };
+                match ty {
+                    ValueType::Float if v > u32::MAX as u64 => {
+                        return Err(msg!("Invalid FLOAT record: {v} is not a 32-bit float pattern"))
+                    }
+                    ValueType::Float | ValueType::Double => ConstValue::Float(v),
+                    _ => return Err(msg!("Unknown type for FLOAT record: {ty}")),
+                }
+            }
+            _ => return Err(msg!("Invalid Constant code: {code}")),
+        };
+        let c = self.cur.as_mut().unwrap();
+        c.body.consts.push(Const { ty, value });
+        c.body.local_types.push(ty);
+        c.next_value += 1;
+        Ok(Event::Const(c.body.consts.len() as u32 - 1))
+    }
+
+    // ----------------------------------------------------------------------------------
+    // Function blocks
+
+    fn function_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
+        let nf = self.module.functions.len() as u32;
+        if code == fc::DECLAREBLOCKS {
+            let c = self.cur.as_mut().unwrap();
+            if c.declared_blocks {
+                return Err("Invalid DECLAREBLOCKS record: the function already declared its blocks".into());
+            }
+            let [n] = *ops else {
+                return Err("Invalid DECLAREBLOCKS record: expected one operand".into());
+            };
+            if n == 0 || n > u32::MAX as u64 {
+                return Err(msg!("Invalid DECLAREBLOCKS record: {n} blocks"));
+            }
+            c.declared_blocks = true;
+            c.body.num_blocks = n as u32;
+            return Ok(Event::DeclareBlocks(n as u32));
+        }
+        if !self.cur.as_ref().unwrap().declared_blocks {
+            return Err("The function block must start with a DECLAREBLOCKS record".into());
+        }
+        if code == fc::FORWARDTYPEREF {
+            let [id, t] = *ops else {
+                return Err("Invalid FORWARDTYPEREF record: expected value id and type".into());
+            };
+            let ty = self
+                .value_type_of(t)
+                .map_err(|m| msg!("Invalid FORWARDTYPEREF record: {m}"))?;
+            let c = self.cur.as_mut().unwrap();
+            if ty.is_void() {
+                return Err("Invalid FORWARDTYPEREF record: a value cannot be void".into());
+            }
+            if id < c.next_value as u64 || id > u32::MAX as u64 {
+                return Err(msg!(
+                    "Invalid FORWARDTYPEREF record: value {id} is already defined (next value is {})",
+                    c.next_value
+                ));
+            }
+            let id = id as u32;
+            if let Some(old) = c.forward.get(&id) {
+                if *old != ty {
+                    return Err(msg!("Invalid FORWARDTYPEREF record: value {id} was declared {old} before"));
+                }
+            }
+            c.forward.insert(id, ty);
+            return Ok(Event::ForwardRef { id, ty });
+        }
+        let c = self.cur.as_ref().unwrap();
+        if c.cur_block >= c.body.num_blocks {
+            return Err("Invalid instruction with no BB: the function's basic blocks are all terminated".into());
+        }
+        let inst = self.instruction(code, ops, nf)?;
+        let c = self.cur.as_mut().unwrap();
+        let is_phi = matches!(inst.kind, InstKind::Phi { .. });
+        if is_phi {
+            if c.cur_block == 0 {
+                return Err("The entry block cannot have phi instructions".into());
+            }
+            if c.past_phis {
+                return Err("Phi instructions must come first in their basic block".into());
+            }
+        }
+        if !inst.ty.is_void() && !c.forward.is_empty() {
+            if let Some(t) = c.forward.remove(&c.next_value) {
+                if t != inst.ty {
+                    c.forward.insert(c.next_value, t);
+                    return Err(msg!(
+                        "The instruction defines a {} value, but a forward type reference declared it {t}",
+                        inst.ty
+                    ));
+                }
+            }
+        }
+        if c.body.block_starts.len() as u32 == c.cur_block {
+            c.body.block_starts.push(c.body.insts.len() as u32);
+        }
+        let idx = c.body.insts.len() as u32;
+        c.body.insts.push(inst);
+        c.body.inst_pos.push(self.pos);
+        if !inst.ty.is_void() {
+            c.body.value_insts.push(idx);
+            c.body.local_types.push(inst.ty);
+            c.next_value += 1;
+        }
+        c.past_phis |= !is_phi;
+        if inst.kind.is_terminator() {
+            c.cur_block += 1;
+            c.past_phis = false;
+        }
+        Ok(Event::Inst(idx))
+    }
+
+    /// The type of an absolute value id that is already defined or forward-declared.
+    fn type_of(&self, id: u32) -> Option<ValueType> {
+        let c = self.cur.as_ref()?;
+        if id < c.first_local {
+            return Some(ValueType::I32);
+        }
+        if id < c.next_value {
+            return c.body.local_types.get((id - c.first_local) as usize).copied();
+        }
+        if c.forward.is_empty() {
+            return None;
+        }
+        c.forward.get(&id).copied()
+    }
+
+    /// Decodes a relative operand (spec/000 "RelativeIndex") into an absolute id and its type.
+    fn operand(&self, rel: u64) -> R<(ValueId, ValueType)> {
+        let c = self.cur.as_ref().unwrap();
+        if rel > u32::MAX as u64 {
+            return Err(msg!("Invalid relative value id: {rel} (Must be <= {})", c.next_value));
+        }
+        let id = c.next_value.wrapping_sub(rel as u32);
+        match self.type_of(id) {
+            Some(t) => Ok((id, t)),
+            None if id >= c.next_value => Err(msg!(
+                "Invalid relative value id: {rel} (Must be <= {}): value {id} is used before it is \
+                 defined, without a forward type reference",
+                c.next_value
+            )),
+            None => Err(msg!("Invalid relative value id: {rel} (Must be <= {})", c.next_value)),
+        }
+    }
+
+    fn block_target(&self, v: u64, what: &str) -> R<u32> {
+        let c = self.cur.as_ref().unwrap();
+        let n = c.body.num_blocks;
+        if v == 0 || v >= n as u64 {
+            return Err(msg!(
+                "{what}: Branch %b{v} out of range. Not in [1,{}]",
+                n.saturating_sub(1)
+            ));
+        }
+        Ok(v as u32)
+    }
+
+    fn instruction(&mut self, code: u32, ops: &[u64], nf: u32) -> R<Inst> {
+        let fn_ret = {
+            let c = self.cur.as_ref().unwrap();
+            self.module.fn_type(c.func).ret
+        };
+        let void = |kind| Inst {
+            kind,
+            ty: ValueType::Void,
+        };
+        Ok(match code {
+            fc::BINOP => {
+                let [a, b, opc] = *ops else {
+                    return Err(msg!("Invalid BINOP record: {} operands, expected 3", ops.len()));
+                };
+                let (lhs, ta) = self.operand(a)?;
+                let (rhs, tb) = self.operand(b)?;
+                let op = BinOp::from_code(opc).ok_or_else(|| msg!("Invalid binary opcode in BINOP record: {opc}"))?;
+                if ta != tb {
+                    return Err(msg!("Invalid BINOP record: operand types differ ({ta} and {tb})"));
+                }
+                let e = ta.elem();
+                let float = e.is_float();
+                if float {
+                    if !op.has_float_form() {
+                        return Err(msg!("Invalid binary opcode in BINOP record: {} on {ta}", op.name(false)));
+                    }
+                } else if !e.is_int() {
+                    return Err(msg!("Invalid BINOP record: {} on {ta}", op.name(false)));
+                } else if e == ValueType::I1 && !op.allows_i1() {
+                    return Err(msg!("Invalid BINOP record: {} is not allowed on {ta}", op.name(false)));
+                }
+                Inst {
+                    kind: InstKind::Binop { op, lhs, rhs },
+                    ty: ta,
+                }
+            }
+            fc::CAST => {
+                let [v, t, opc] = *ops else {
+                    return Err("Invalid CAST record: bad record size".into());
+                };
+                let (val, from) = self.operand(v)?;
+                let to = self.value_type_of(t).map_err(|m| msg!("Invalid CAST record: bad type ID: {m}"))?;
+                let op = CastOp::from_code(opc).ok_or_else(|| msg!("Invalid CAST record: bad opcode {opc}"))?;
+                if !op.is_valid(from, to) {
+                    return Err(msg!("Invalid CAST record: cannot {} {from} to {to}", op.name()));
+                }
+                Inst {
+                    kind: InstKind::Cast { op, val },
+                    ty: to,
+                }
+            }
+            fc::RET => match *ops {
+                [] => {
+                    if !fn_ret.is_void() {
+                        return Err(msg!("Invalid RET record: the function returns {fn_ret}"));
+                    }
+                    void(InstKind::Ret { val: None })
+                }
+                [v] => {
+                    let (val, t) = self.operand(v)?;
+                    if t != fn_ret {
+                        return Err(msg!("Invalid RET record: returns {t} from a function returning {fn_ret}"));
+                    }
+                    void(InstKind::Ret { val: Some(val) })
+                }
+                _ => return Err("Invalid RET record: more than one operand".into()),
+            },
+            fc::BR => match *ops {
+                [bb] => void(InstKind::Br {
+                    target: self.block_target(bb, "Invalid BR record")?,
+                }),
+                [t, f, cnd] => {
+                    let t = self.block_target(t, "Invalid BR record")?;
+                    let f = self.block_target(f, "Invalid BR record")?;
+                    let (cond, ct) = self.operand(cnd)?;
+                    if ct != ValueType::I1 {
+                        return Err(msg!("Invalid BR record: the condition is {ct}, not i1"));
+                    }
+                    void(InstKind::CondBr { cond, t, f })
+                }
+                _ => return Err("Invalid BR record: expected 1 or 3 operands".into()),
+            },
+            fc::SWITCH => self.switch(ops)?,
+            fc::UNREACHABLE => {
+                if !ops.is_empty() {
+                    return Err("Invalid UNREACHABLE record: expected no operands".into());
+                }
+                void(InstKind::Unreachable)
+            }
+            fc::PHI => self.phi(ops)?,
+            fc::ALLOCA => {
+                let [s, a] = *ops else {
+                    return Err("Invalid ALLOCA record: expected size and alignment".into());
+                };
+                let (size, st) = self.operand(s)?;
+                if st != ValueType::I32 {
+                    return Err(msg!("Invalid ALLOCA record: the size is {st}, not i32"));
+                }
+                Inst {
+                    kind: InstKind::Alloca {
+                        size,
+                        align: decode_align(a)?,
+                    },
+                    ty: ValueType::I32,
+                }
+            }
+            fc::LOAD => {
+                let [p, a, t] = *ops else {
+                    return Err("Invalid LOAD record: expected pointer, alignment and type".into());
+                };
+                let (ptr, pt) = self.operand(p)?;
+                if pt != ValueType::I32 {
+                    return Err(msg!("Invalid LOAD record: the pointer is {pt}, not i32"));
+                }
+                let align = decode_align(a)?;
+                let ty = self
+                    .value_type_of(t)
+                    .map_err(|m| msg!("Invalid type for load instruction: {m}"))?;
+                if ty.is_void() {
+                    return Err("Invalid type for load instruction: void".into());
+                }
+                Inst {
+                    kind: InstKind::Load { ptr, align },
+                    ty,
+                }
+            }
+            fc::STORE => {
+                let [p, v, a] = *ops else {
+                    return Err("Invalid STORE record: expected pointer, value and alignment".into());
+                };
+                let (ptr, pt) = self.operand(p)?;
+                let (val, _) = self.operand(v)?;
+                if pt != ValueType::I32 {
+                    return Err(msg!("Invalid STORE record: the pointer is {pt}, not i32"));
+                }
+                void(InstKind::Store {
+                    ptr,
+                    val,
+                    align: decode_align(a)?,
+                })
+            }
+            fc::CMP2 => {
+                let [a, b, p] = *ops else {
+                    return Err("Invalid CMP record: expected 3 operands".into());
+                };
+                let (lhs, ta) = self.operand(a)?;
+                let (rhs, tb) = self.operand(b)?;
+                if ta != tb {
+                    return Err(msg!("Invalid CMP record: operand types differ ({ta} and {tb})"));
+                }
+                let pred = Pred::from_code(p);
+                let e = ta.elem();
+                let pred = match pred {
+                    Some(pr) if pr.is_float() && e.is_float() => pr,
+                    Some(pr) if !pr.is_float() && e.is_int() => pr,
+                    _ if e.is_float() => {
+                        return Err(msg!(
+                            "PNaCl bitcode contains invalid floating comparison predicate: {p} on {ta}"
+                        ))
+                    }
+                    _ if e.is_int() => {
+                        return Err(msg!(
+                            "PNaCl bitcode contains invalid integer comparison predicate: {p} on {ta}"
+                        ))
+                    }
+                    _ => return Err(msg!("Invalid CMP record: cannot compare {ta}")),
+                };
+                Inst {
+                    kind: InstKind::Cmp { pred, lhs, rhs },
+                    ty: ta.bool_of(),
+                }
+            }
+            fc::VSELECT => {
+                let [tv, fv, cv] = *ops else {
+                    return Err("Invalid SELECT record: expected 3 operands".into());
+                };
+                let (t, tt) = self.operand(tv)?;
+                let (f, ft) = self.operand(fv)?;
+                let (cond, ct) = self.operand(cv)?;
+                if tt != ft {
+                    return Err(msg!("Invalid SELECT record: value types differ ({tt} and {ft})"));
+                }
+                if tt.is_void() {
+                    return Err("Invalid SELECT record: void values".into());
+                }
+                if ct.elem() != ValueType::I1 || (ct.is_vector() && ct.count() != tt.count()) {
+                    return Err(if ct.is_vector() {
+                        msg!("Invalid SELECT vector condition type: {ct} for {tt}")
+                    } else {
+                        msg!("Invalid SELECT condition type: {ct}")
+                    });
+                }
+                Inst {
+                    kind: InstKind::Select { cond, t, f },
+                    ty: tt,
+                }
+            }
+            fc::EXTRACTELT => {
+                let [v, i] = *ops else {
+                    return Err("Invalid EXTRACTELEMENT record: expected 2 operands".into());
+                };
+                let (vec, vt) = self.operand(v)?;
+                let (idx, it) = self.operand(i)?;
+                if !vt.is_vector() {
+                    return Err(msg!("Invalid EXTRACTELEMENT record: {vt} is not a vector"));
+                }
+                if it != ValueType::I32 {
+                    return Err(msg!("Invalid EXTRACTELEMENT index type: {it}"));
+                }
+                Inst {
+                    kind: InstKind::ExtractElement { vec, idx },
+                    ty: vt.elem(),
+                }
+            }
+            fc::INSERTELT => {
+                let [v, e, i] = *ops else {
+                    return Err("Invalid INSERTELEMENT record: expected 3 operands".into());
+                };
+                let (vec, vt) = self.operand(v)?;
+                let (elt, et) = self.operand(e)?;
+                let (idx, it) = self.operand(i)?;
+                if !vt.is_vector() {
+                    return Err(msg!("Invalid INSERTELEMENT vector type: {vt}"));
+                }
+                if vt.elem() != et {
+                    return Err(msg!("Mismatched INSERTELEMENT vector and element type: {vt} and {et}"));
+                }
+                if it != ValueType::I32 {
+                    return Err(msg!("Invalid INSERTELEMENT index type: {it}"));
+                }
+                Inst {
+                    kind: InstKind::InsertElement { vec, elt, idx },
+                    ty: vt,
+                }
+            }
+            fc::CALL | fc::CALL_INDIRECT => self.call(code == fc::CALL_INDIRECT, ops, nf)?,
+            _ => return Err(msg!("Unknown instruction record: code {code}")),
+        })
+    }
+
+    fn switch(&mut self, ops: &[u64]) -> R<Inst> {
+        if ops.len() < 4 {
+            return Err("Invalid SWITCH record: fewer than 4 operands".into());
+        }
+        let ty = self.value_type_of(ops[0]).map_err(|m| msg!("Invalid SWITCH record: {m}"))?;
+        if !ty.is_int() {
+            return Err(msg!("Invalid SWITCH record: the condition type {ty} is not an integer type"));
+        }
+        // The condition is relative modulo 2^64 (writer.md §5.7); its low 32 bits count.
+        let (cond, ct) = self.operand(ops[1] & 0xffff_ffff)?;
+        if ct != ty {
+            return Err(msg!("Invalid SWITCH record: the condition is {ct}, the record says {ty}"));
+        }
+        let default = self.block_target(ops[2], "Invalid SWITCH record")?;
+        let n = ops[3];
+        if n > (ops.len() as u64 - 4) / 4 || ops.len() as u64 != 4 + 4 * n {
+            return Err(msg!(
+                "Invalid SWITCH record: {n} cases need {} operands, the record has {}",
+                4u128 + 4 * n as u128,
+                ops.len()
+            ));
+        }
+        let bits = ty.bits();
+        let start = self.cur.as_ref().unwrap().body.cases.len();
+        let mut seen = std::mem::take(&mut self.scratch);
+        seen.clear();
+        for k in 0..n as usize {
+            let f = &ops[4 + 4 * k..8 + 4 * k];
+            if f[0] != 1 || f[1] != 1 {
+                self.scratch = seen;
+                self.cur.as_mut().unwrap().body.cases.truncate(start);
+                return Err("Case ranges are not supported in PNaCl bitcode".into());
+            }
+            let v = decode_signrot(f[2]);
+            if bits < 64 {
+                let min = -(1i64 << (bits - 1));
+                let max = (1i64 << (bits - 1)) - 1;
+                if v < min || v > max {
+                    self.scratch = seen;
+                    self.cur.as_mut().unwrap().body.cases.truncate(start);
+                    return Err(msg!("Invalid SWITCH record: case value {v} does not fit in {ty}"));
+                }
+            }
+            let target = match self.block_target(f[3], "Invalid SWITCH record") {
+                Ok(t) => t,
+                Err(e) => {
+                    self.scratch = seen;
+                    self.cur.as_mut().unwrap().body.cases.truncate(start);
+                    return Err(e);
+                }
+            };
+            seen.push(v);
+            self.cur.as_mut().unwrap().body.cases.push(SwitchCase { value: v, target });
+        }
+        seen.sort_unstable();
+        let dup = seen.windows(2).find(|w| w[0] == w[1]).map(|w| w[0]);
+        self.scratch = seen;
+        if let Some(v) = dup {
+            self.cur.as_mut().unwrap().body.cases.truncate(start);
+            return Err(msg!("Invalid SWITCH record: duplicate case value {v}"));
+        }
+        Ok(Inst {
+            kind: InstKind::Switch {
+                cond,
+                default,
+                cases: Span {
+                    start: start as u32,
+                    len: n as u32,
+                },
+            },
+            ty: ValueType::Void,
+        })
+    }
+
+    fn phi(&mut self, ops: &[u64]) -> R<Inst> {
+        if ops.len() < 3 || ops.len() % 2 == 0 {
+            return Err(msg!(
+                "Invalid PHI record: {} operands (a type and at least one value/block pair are needed)",
+                ops.len()
+            ));
+        }
+        let ty = self.value_type_of(ops[0]).map_err(|m| msg!("Invalid PHI record: {m}"))?;
+        if ty.is_void() {
+            return Err("Invalid PHI record: void phi".into());
+        }
+        let c = self.cur.as_ref().unwrap();
+        let next = c.next_value as i64;
+        let nblocks = c.body.num_blocks as u64;
+        let start = c.body.operands.len() as u32;
+        for pair in ops[1..].chunks(2) {
+            let rel = decode_signrot(pair[0]);
+            let id = next.checked_sub(rel).filter(|&i| (0..=u32::MAX as i64).contains(&i)).ok_or_else(|| {
+                msg!("Invalid PHI record: relative value {rel} is out of range")
+            })? as u32;
+            let t = self.type_of(id).ok_or_else(|| {
+                msg!(
+                    "Invalid PHI record: value {id} is not defined and has no forward type reference"
+                )
+            })?;
+            if t != ty {
+                return Err(msg!("Invalid PHI record: incoming value of type {t} in a {ty} phi"));
+            }
+            if pair[1] >= nblocks {
+                return Err(msg!("Invalid PHI record: block %b{} out of range", pair[1]));
+            }
+        }
+        let body = &mut self.cur.as_mut().unwrap().body;
+        for pair in ops[1..].chunks(2) {
+            body.operands.push((next - decode_signrot(pair[0])) as u32);
+            body.operands.push(pair[1] as u32);
+        }
+        Ok(Inst {
+            kind: InstKind::Phi {
+                incoming: Span {
+                    start,
+                    len: (ops.len() / 2) as u32,
+                },
+            },
+            ty,
+        })
+    }
+
+    fn call(&mut self, indirect: bool, ops: &[u64], nf: u32) -> R<Inst> {
+        let min = if indirect { 3 } else { 2 };
+        if ops.len() < min {
+            return Err(msg!("Invalid CALL record: fewer than {min} operands"));
+        }
+        let cc = ops[0];
+        if cc >> 1 != 0 {
+            return Err(msg!(
+                "Invalid CALL record: calling convention {} (only 0, the C convention)",
+                cc >> 1
+            ));
+        }
+        let tail = cc & 1 == 1;
+        let (callee, ct) = self.operand(ops[1])?;
+        let args_ops = &ops[if indirect { 3 } else { 2 }..];
+        for &a in args_ops {
+            self.operand(a)?;
+        }
+        let args = args_ops.iter().map(|&a| self.operand(a).unwrap());
+        let ret;
+        if indirect {
+            if ct != ValueType::I32 {
+                return Err(msg!("Invalid CALL record: the callee is {ct}, not i32"));
+            }
+            if callee < nf {
+                return Err(msg!(
+                    "Invalid CALL record: an indirect call of function address @f{callee} (spec/000: \
+                     AbsoluteIndex(V) >= NumFuncAddresses)"
+                ));
+            }
+            ret = self.value_type_of(ops[2]).map_err(|m| msg!("Invalid CALL record: {m}"))?;
+            if !(ret.is_void() || ret.is_fcn_arg()) {
+                return Err(msg!("Invalid CALL record: an indirect call cannot return {ret}"));
+            }
+            if let Some((_, t)) = args.clone().find(|(_, t)| !t.is_fcn_arg()) {
+                return Err(msg!("Invalid CALL record: an indirect call cannot pass {t}"));
+            }
+        } else {
+            if callee >= nf {
+                return Err(msg!(
+                    "Invalid type for CALL record: the callee (value {callee}) is not a function address"
+                ));
+            }
+            let sig = self.module.fn_type(callee);
+            if sig.params.len() != args_ops.len() {
+                return Err(msg!(
+                    "Invalid CALL record: @f{callee} takes {} arguments, the call passes {}",
+                    sig.params.len(),
+                    args_ops.len()
+                ));
+            }
+            for (i, ((_, t), p)) in args.clone().zip(&sig.params).enumerate() {
+                if t != *p {
+                    return Err(msg!("Invalid argument in CALL record: argument {i} is {t}, @f{callee} takes {p}"));
+                }
+            }
+            let is_intrinsic = self.module.functions[callee as usize]
+                .name
+                .as_deref()
+                .is_some_and(|n| n.starts_with(b"llvm."));
+            if !is_intrinsic {
+                if let Some(p) = sig.params.iter().find(|p| !p.is_fcn_arg()) {
+                    return Err(msg!(
+                        "Invalid CALL record: @f{callee} takes {p}; only intrinsics may take integers other than i32 and i64"
+                    ));
+                }
+                if !(sig.ret.is_void() || sig.ret.is_fcn_arg()) {
+                    return Err(msg!(
+                        "Invalid CALL record: @f{callee} returns {}; only intrinsics may return it",
+                        sig.ret
+                    ));
+                }
+            }
+            ret = sig.ret;
+        }
+        let c = self.cur.as_mut().unwrap();
+        let start = c.body.operands.len() as u32;
+        let next = c.next_value;
+        c.body
+            .operands
+            .extend(args_ops.iter().map(|&a| next.wrapping_sub(a as u32)));
+        Ok(Inst {
+            kind: InstKind::Call {
+                callee,
+                args: Span {
+                    start,
+                    len: args_ops.len() as u32,
+                },
+                tail,
+                indirect,
+            },
+            ty: ret,
+        })
+    }
+}
+
+/// A multiplicative hasher for value ids (the forward-reference table is looked up on
+/// every instruction that defines a value).
+#[derive(Default)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.0 = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// Inverse of SignRotate (spec/000 "Support Functions").
+#[inline]
+pub fn decode_signrot(v: u64) -> i64 {
+    if v & 1 == 0 {
+        (v >> 1) as i64
+    } else if v == 1 {
+        // "-0": the writer never emits it; LLVM reads it as INT64_MIN.
+        i64::MIN
+    } else {
+        -((v >> 1) as i64)
+    }
+}
+
+/// SignRotate.
+#[inline]
+pub fn encode_signrot(v: i64) -> u64 {
+    if v >= 0 {
+        (v as u64) << 1
+    } else {
+        ((v.unsigned_abs()) << 1) | 1
+    }
+}
+
+fn decode_align(v: u64) -> R<Align> {
+    if v > Align::MAX_ENCODED {
+        return Err(msg!(
+            "Invalid alignment: encoded {v} means 2^{} bytes, more than the 2^29 LLVM allows",
+            v - 1
+        ));
+    }
+    Ok(Align(v as u8))
+}
+
+fn name_bytes(chars: &[u64]) -> R<Box<[u8]>> {
+    if let Some(c) = chars.iter().find(|&&c| c > 255) {
+        return Err(msg!("Invalid symbol name: character {c} is not a byte"));
+    }
+    if chars.is_empty() {
+        return Err("Invalid symbol name: empty".into());
+    }
+    Ok(chars.iter().map(|&c| c as u8).collect())
+}

@@ -1,0 +1,282 @@
+//! A bit cursor over a byte slice: LSB-first bit order, as LLVM bitstreams are packed.
+//!
+//! It keeps up to 64 not-yet-consumed bits in a register (`cache`) and refills it a word
+//! at a time, so the common read is a mask and a shift.
+
+use crate::error::{Error, Result};
+
+/// Reads bits least-significant-first from `data`, up to 64 at a time.
+/// Positions are absolute bit offsets into `data`.
+#[derive(Clone)]
+pub struct BitCursor<'a> {
+    data: &'a [u8],
+    /// Next byte of `data` not yet loaded into `cache`.
+    next: usize,
+    /// Unconsumed bits, the next one in bit 0.
+    cache: u64,
+    /// Number of valid bits in `cache`.
+    bits: u32,
+}
+
+impl<'a> BitCursor<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        BitCursor {
+            data,
+            next: 0,
+            cache: 0,
+            bits: 0,
+        }
+    }
+
+    #[inline]
+    pub fn pos(&self) -> u64 {
+        self.next as u64 * 8 - self.bits as u64
+    }
+
+    #[inline]
+    pub fn end(&self) -> u64 {
+        self.data.len() as u64 * 8
+    }
+
+    #[inline]
+    pub fn remaining(&self) -> u64 {
+        self.end() - self.pos()
+    }
+
+    #[inline]
+    pub fn at_end(&self) -> bool {
+        self.bits == 0 && self.next >= self.data.len()
+    }
+
+    /// Moves to an absolute bit position (not past the end).
+    pub fn seek(&mut self, pos: u64) -> Result<()> {
+        if pos > self.end() {
+            return Err(Error::new(self.pos(), "bitstream position past the end of the file"));
+        }
+        self.next = (pos / 8) as usize;
+        self.cache = 0;
+        self.bits = 0;
+        let skip = (pos % 8) as u32;
+        if skip > 0 {
+            self.refill();
+            self.cache >>= skip;
+            self.bits -= skip;
+        }
+        Ok(())
+    }
+
+    /// Loads bytes into the cache until it holds at least 56 bits or the data ends.
+    #[inline]
+    fn refill(&mut self) {
+        if self.next + 8 <= self.data.len() {
+            let w = u64::from_le_bytes(self.data[self.next..self.next + 8].try_into().unwrap());
+            self.cache |= w << self.bits;
+            let take = (63 - self.bits) >> 3;
+            self.next += take as usize;
+            self.bits += take * 8;
+        } else {
+            while self.bits <= 56 && self.next < self.data.len() {
+                self.cache |= (self.data[self.next] as u64) << self.bits;
+                self.next += 1;
+                self.bits += 8;
+            }
+        }
+    }
+
+    /// Reads `n` bits (0 ≤ n ≤ 64) as an unsigned value.
+    #[inline(always)]
+    pub fn read(&mut self, n: u32) -> Result<u64> {
+        if n <= self.bits && n < 64 {
+            let v = self.cache & ((1u64 << n) - 1);
+            self.cache >>= n;
+            self.bits -= n;
+            return Ok(v);
+        }
+        self.read_refill(n)
+    }
+
+    #[inline(never)]
+    fn read_refill(&mut self, n: u32) -> Result<u64> {
+        debug_assert!(n <= 64);
+        if n > 56 {
+            let lo = self.read(32)?;
+            let hi = self.read(n - 32)?;
+            return Ok(lo | (hi << 32));
+        }
+        self.refill();
+        if n > self.bits {
+            return Err(self.eof(n));
+        }
+        let v = self.cache & ((1u64 << n) - 1);
+        self.cache >>= n;
+        self.bits -= n;
+        Ok(v)
+    }
+
+    #[cold]
+    fn eof(&self, n: u32) -> Error {
+        Error::new(
+            self.pos(),
+            format!(
+                "unexpected end of bitstream: {n} more bits needed, {} left",
+                self.remaining()
+            ),
+        )
+    }
+
+    /// Reads a variable-bit-rate value with chunks of `w` bits (2 ≤ w ≤ 32); values up to 64 bits.
+    #[inline(always)]
+    pub fn read_vbr(&mut self, w: u32) -> Result<u64> {
+        let piece = self.read(w)?;
+        let hi = 1u64 << (w - 1);
+        if piece & hi == 0 {
+            return Ok(piece);
+        }
+        self.read_vbr_slow(piece & (hi - 1), w)
+    }
+
+    #[inline(never)]
+    fn read_vbr_slow(&mut self, first: u64, w: u32) -> Result<u64> {
+        // Decode the remaining chunks from the cache when they are all there.
+        if self.bits < 56 {
+            self.refill();
+        }
+        let payload_bits = w - 1;
+        let hi = 1u64 << payload_bits;
+        let mask = (1u64 << w) - 1;
+        let mut acc = first;
+        let mut shift = payload_bits;
+        let mut used = 0;
+        while used + w <= self.bits && shift < 64 - payload_bits {
+            let piece = (self.cache >> used) & mask;
+            acc |= (piece & (hi - 1)) << shift;
+            used += w;
+            shift += payload_bits;
+            if piece & hi == 0 {
+                self.cache >>= used;
+                self.bits -= used;
+                return Ok(acc);
+            }
+        }
+        self.read_vbr_generic(first, w)
+    }
+
+    #[cold]
+    fn read_vbr_generic(&mut self, mut acc: u64, w: u32) -> Result<u64> {
+        let start = self.pos() - w as u64;
+        let payload_bits = w - 1;
+        let hi = 1u64 << payload_bits;
+        let mut shift = payload_bits;
+        loop {
+            let piece = self.read(w)?;
+            let payload = piece & (hi - 1);
+            if shift >= 64 {
+                if payload != 0 {
+                    return Err(Error::new(start, "VBR value does not fit in 64 bits"));
+                }
+            } else {
+                if shift + payload_bits > 64 && (payload >> (64 - shift)) != 0 {
+                    return Err(Error::new(start, "VBR value does not fit in 64 bits"));
+                }
+                acc |= payload << shift;
+            }
+            shift += payload_bits;
+            if piece & hi == 0 {
+                return Ok(acc);
+            }
+            if shift >= 64 + payload_bits {
+                return Err(Error::new(start, "VBR value does not fit in 64 bits"));
+            }
+        }
+    }
+
+    /// Skips to the next multiple of 32 bits.
+    #[inline]
+    pub fn align32(&mut self) -> Result<()> {
+        let pos = self.pos();
+        let new = (pos + 31) & !31;
+        if new > self.end() {
+            return Err(Error::new(pos, "unexpected end of bitstream while aligning to 32 bits"));
+        }
+        let skip = (new - pos) as u32;
+        if skip > 0 {
+            self.read(skip)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_lsb_first() {
+        let data = [0b1010_1100u8, 0xff, 0x01, 0, 0, 0, 0, 0, 0, 0];
+        let mut c = BitCursor::new(&data);
+        assert_eq!(c.read(2).unwrap(), 0b00);
+        assert_eq!(c.read(3).unwrap(), 0b011);
+        assert_eq!(c.read(3).unwrap(), 0b101);
+        assert_eq!(c.read(9).unwrap(), 0x1ff);
+        assert_eq!(c.pos(), 17);
+    }
+
+    #[test]
+    fn reads_64_bits_unaligned() {
+        let mut data = vec![0u8; 20];
+        // Put 0xdead_beef_0123_4567 at bit 3.
+        let v: u128 = (0xdead_beef_0123_4567u128) << 3;
+        for (i, b) in data.iter_mut().enumerate().take(16) {
+            *b = (v >> (8 * i)) as u8;
+        }
+        let mut c = BitCursor::new(&data);
+        c.read(3).unwrap();
+        assert_eq!(c.read(64).unwrap(), 0xdead_beef_0123_4567);
+        // Same near the end of the buffer (tail path).
+        let mut c = BitCursor::new(&data[..9]);
+        c.read(3).unwrap();
+        assert_eq!(c.read(64).unwrap(), 0xdead_beef_0123_4567);
+        assert!(c.read(6).is_err());
+    }
+
+    #[test]
+    fn seek_and_positions() {
+        let data: Vec<u8> = (0..32u8).collect();
+        let mut c = BitCursor::new(&data);
+        for pos in [0u64, 3, 8, 13, 64, 130, 255] {
+            c.seek(pos).unwrap();
+            assert_eq!(c.pos(), pos);
+            let byte = data[(pos / 8) as usize] as u64 >> (pos % 8);
+            assert_eq!(c.read(1).unwrap(), byte & 1);
+        }
+        assert!(c.seek(257).is_err());
+    }
+
+    #[test]
+    fn vbr_limits() {
+        // VBR6 of u64::MAX: 13 chunks of 5 payload bits.
+        let mut w = crate::bitstream::BitWriter::new();
+        w.emit_vbr(u64::MAX, 6);
+        w.emit_vbr(3, 6);
+        w.emit_vbr(1 << 40, 6);
+        let bytes = w.into_bytes();
+        let mut c = BitCursor::new(&bytes);
+        assert_eq!(c.read_vbr(6).unwrap(), u64::MAX);
+        assert_eq!(c.read_vbr(6).unwrap(), 3);
+        assert_eq!(c.read_vbr(6).unwrap(), 1 << 40);
+        // 14 continuation chunks are too many.
+        let data = [0xffu8; 16];
+        let mut c = BitCursor::new(&data);
+        assert!(c.read_vbr(6).is_err());
+    }
+
+    #[test]
+    fn eof_is_an_error() {
+        let data = [0u8; 1];
+        let mut c = BitCursor::new(&data);
+        assert!(c.read(9).is_err());
+        assert_eq!(c.read(8).unwrap(), 0);
+        assert!(c.read(1).is_err());
+        assert!(c.at_end());
+    }
+}

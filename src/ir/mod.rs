@@ -1,0 +1,319 @@
+//! The PNaCl module model: the one representation every tool reads or writes.
+//!
+//! Value ids are the absolute indices of spec/000 ("AbsoluteIndex"): function addresses
+//! `0..NF`, global addresses `NF..NF+NG`, then, inside a function body, its parameters,
+//! its constants and its value-producing instructions. Basic blocks have their own index
+//! space. Variable-length operand lists (call arguments, phi incoming pairs, switch cases)
+//! live in per-body arenas so that reading a function allocates a handful of vectors, not
+//! one per instruction.
+
+mod inst;
+mod types;
+
+pub use inst::{BinOp, CastOp, Inst, InstKind, Pred, Span, SwitchCase};
+pub use types::{Align, FnType, Type, TypeId, ValueType};
+
+/// Absolute value index.
+pub type ValueId = u32;
+/// Basic-block index within a function.
+pub type BlockId = u32;
+
+/// Linkage of a function address (spec/000 "Function Address": 0 external, 3 internal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Linkage {
+    External,
+    Internal,
+}
+
+impl Linkage {
+    pub fn code(self) -> u64 {
+        match self {
+            Linkage::External => 0,
+            Linkage::Internal => 3,
+        }
+    }
+
+    pub fn from_code(c: u64) -> Option<Linkage> {
+        match c {
+            0 => Some(Linkage::External),
+            3 => Some(Linkage::Internal),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Linkage::External => "external",
+            Linkage::Internal => "internal",
+        }
+    }
+}
+
+/// A whole pexe.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Module {
+    /// The PNaCl bitcode version from the header (always 2).
+    pub pnacl_version: u32,
+    /// The type table, in file order.
+    pub types: Vec<Type>,
+    /// Function addresses `@f0..`, in file order.
+    pub functions: Vec<Function>,
+    /// Global addresses `@g0..`, in file order.
+    pub globals: Vec<Global>,
+    /// Value ids named by the module symbol table, in the order of its entries.
+    pub symbol_order: Vec<ValueId>,
+}
+
+/// A function address: a declaration or a definition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Function {
+    /// Index of its function type in `Module::types`.
+    pub ty: TypeId,
+    /// Calling convention (always 0, C).
+    pub cc: u32,
+    pub linkage: Linkage,
+    /// Name from the module symbol table, if any (bytes, not necessarily UTF-8).
+    pub name: Option<Box<[u8]>>,
+    /// The body, for defined functions (`define`); `None` for `declare`.
+    pub body: Option<Body>,
+    /// Whether the function record says it is a definition.
+    pub is_defined: bool,
+    /// Bit position of the function record, when read from a file.
+    pub pos: u64,
+}
+
+/// A global variable or constant address.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Global {
+    pub align: Align,
+    pub is_const: bool,
+    /// The initializers; more than one (or `compound`) means a compound initializer.
+    pub inits: Vec<Init>,
+    /// Whether a COMPOUND record introduced the initializers (even a single one).
+    pub compound: bool,
+    pub name: Option<Box<[u8]>>,
+    pub pos: u64,
+}
+
+impl Global {
+    /// Size in bytes of the memory the initializers define.
+    pub fn size(&self) -> u64 {
+        self.inits.iter().map(Init::size).sum()
+    }
+}
+
+/// A simple initializer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Init {
+    /// `zerofill N`.
+    Zero(u64),
+    /// `{ b1, …, bN }`.
+    Data(Box<[u8]>),
+    /// `reloc V + addend`: a 4-byte address.
+    Reloc { target: ValueId, addend: i32 },
+}
+
+impl Init {
+    pub fn size(&self) -> u64 {
+        match self {
+            Init::Zero(n) => *n,
+            Init::Data(d) => d.len() as u64,
+            Init::Reloc { .. } => 4,
+        }
+    }
+}
+
+/// A function-local constant `%cN`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Const {
+    pub ty: ValueType,
+    pub value: ConstValue,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstValue {
+    /// An integer, truncated to the type's width and zero-extended to 64 bits.
+    Int(u64),
+    /// IEEE bits of a float (low 32 bits) or double.
+    Float(u64),
+    Undef,
+}
+
+impl Const {
+    /// The integer value sign-extended from the type's width (i1 true is -1).
+    pub fn as_signed(&self) -> Option<i64> {
+        match self.value {
+            ConstValue::Int(v) => {
+                let bits = self.ty.bits();
+                Some(if bits >= 64 {
+                    v as i64
+                } else {
+                    ((v << (64 - bits)) as i64) >> (64 - bits)
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A function body.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Body {
+    /// Number of basic blocks (DECLAREBLOCKS).
+    pub num_blocks: u32,
+    /// Index into `insts` of the first instruction of each block.
+    pub block_starts: Vec<u32>,
+    pub consts: Vec<Const>,
+    pub insts: Vec<Inst>,
+    /// For each value-producing instruction `%vK`, its index in `insts`.
+    pub value_insts: Vec<u32>,
+    /// Types of the local values: parameters, then constants, then `%v` values.
+    pub local_types: Vec<ValueType>,
+    /// Operand arena: call arguments, phi (value, block) pairs.
+    pub operands: Vec<u32>,
+    /// Switch-case arena.
+    pub cases: Vec<SwitchCase>,
+    /// Bit position of each instruction's record, when read from a file.
+    pub inst_pos: Vec<u64>,
+    /// Bit position of the function block, when read from a file.
+    pub pos: u64,
+}
+
+impl Body {
+    /// The operands a span refers to.
+    pub fn span(&self, s: Span) -> &[u32] {
+        &self.operands[s.start as usize..(s.start + s.len) as usize]
+    }
+
+    /// The cases of a switch.
+    pub fn switch_cases(&self, s: Span) -> &[SwitchCase] {
+        &self.cases[s.start as usize..(s.start + s.len) as usize]
+    }
+
+    /// Instruction index range of basic block `b`.
+    pub fn block_range(&self, b: BlockId) -> std::ops::Range<usize> {
+        let start = self.block_starts[b as usize] as usize;
+        let end = self
+            .block_starts
+            .get(b as usize + 1)
+            .map_or(self.insts.len(), |&e| e as usize);
+        start..end
+    }
+}
+
+/// What an absolute value id denotes, seen from inside a function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueRef {
+    Function(u32),
+    Global(u32),
+    Param(u32),
+    Const(u32),
+    Inst(u32),
+}
+
+impl Module {
+    /// Number of module-level values (function and global addresses).
+    pub fn num_global_values(&self) -> u32 {
+        (self.functions.len() + self.globals.len()) as u32
+    }
+
+    /// The signature of function `f`.
+    pub fn fn_type(&self, f: u32) -> &FnType {
+        self.types[self.functions[f as usize].ty as usize]
+            .as_fn()
+            .expect("function address with a non-function type")
+    }
+
+    /// Classifies value `id` as seen from inside function `f` (or at module level if `f`
+    /// has no body).
+    pub fn value_ref(&self, f: Option<u32>, id: ValueId) -> Option<ValueRef> {
+        let nf = self.functions.len() as u32;
+        let ng = self.globals.len() as u32;
+        if id < nf {
+            return Some(ValueRef::Function(id));
+        }
+        if id < nf + ng {
+            return Some(ValueRef::Global(id - nf));
+        }
+        let f = f?;
+        let np = self.fn_type(f).params.len() as u32;
+        let body = self.functions[f as usize].body.as_ref()?;
+        let local = id - nf - ng;
+        if local < np {
+            return Some(ValueRef::Param(local));
+        }
+        let local = local - np;
+        let nc = body.consts.len() as u32;
+        if local < nc {
+            return Some(ValueRef::Const(local));
+        }
+        let local = local - nc;
+        if (local as usize) < body.value_insts.len() {
+            return Some(ValueRef::Inst(local));
+        }
+        None
+    }
+
+    /// The type of value `id` inside function `f`.
+    pub fn value_type(&self, f: u32, id: ValueId) -> Option<ValueType> {
+        let ng = self.num_global_values();
+        if id < ng {
+            return Some(ValueType::I32);
+        }
+        let body = self.functions[f as usize].body.as_ref()?;
+        body.local_types.get((id - ng) as usize).copied()
+    }
+
+    /// The name of function or global `id` as text (lossy for non-UTF-8 names).
+    pub fn global_name(&self, id: ValueId) -> Option<String> {
+        let nf = self.functions.len() as u32;
+        let name = if id < nf {
+            self.functions.get(id as usize)?.name.as_ref()
+        } else {
+            self.globals.get((id - nf) as usize)?.name.as_ref()
+        };
+        name.map(|n| String::from_utf8_lossy(n).into_owned())
+    }
+
+    /// Index of the function named `name`.
+    pub fn function_named(&self, name: &str) -> Option<u32> {
+        self.functions
+            .iter()
+            .position(|f| f.name.as_deref() == Some(name.as_bytes()))
+            .map(|i| i as u32)
+    }
+
+    /// Total number of basic blocks and instructions over all bodies.
+    pub fn counts(&self) -> ModuleCounts {
+        let mut c = ModuleCounts {
+            types: self.types.len(),
+            functions: self.functions.len(),
+            defined: 0,
+            globals: self.globals.len(),
+            blocks: 0,
+            insts: 0,
+            consts: 0,
+        };
+        for f in &self.functions {
+            if let Some(b) = &f.body {
+                c.defined += 1;
+                c.blocks += b.num_blocks as usize;
+                c.insts += b.insts.len();
+                c.consts += b.consts.len();
+            }
+        }
+        c
+    }
+}
+
+/// Sizes of a module, for tests and reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ModuleCounts {
+    pub types: usize,
+    pub functions: usize,
+    pub defined: usize,
+    pub globals: usize,
+    pub blocks: usize,
+    pub insts: usize,
+    pub consts: usize,
+}

@@ -1,0 +1,12 @@
+//! `pnacl`: read, check, write and run PNaCl portable executables (pexes).
+//!
+//! One central model (`ir::Module`); the bitcode reader fills it, the writer empties it,
+//! the LLVM bridge converts it, the ABI checker and the disassembler read it.
+//! `bitstream`, `bitcode`, `ir`, `abi` and `dis` do not depend on LLVM.
+
+pub mod bitcode;
+pub mod bitstream;
+pub mod error;
+pub mod ir;
+
+pub use error::{Error, Result};
