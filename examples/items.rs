@@ -9,7 +9,10 @@ fn main() {
         match r.next() {
             Ok(Item::Eof) => break,
             Ok(it) => println!("{}:{} {}{:?}", pos / 8, pos % 8, "  ".repeat(d), it),
-            Err(e) => { println!("ERR {e}"); break }
+            Err(e) => {
+                println!("ERR {e}");
+                break;
+            }
         }
     }
 }

@@ -11,13 +11,28 @@ fn main() {
         match r.next().unwrap() {
             Item::Eof => break,
             Item::Enter { id, .. } => stack.push((id, pos)),
-            Item::Exit => { stack.pop(); }
+            Item::Exit => {
+                stack.pop();
+            }
             Item::Record { code, ops, abbrev } => {
-                let e = m.entry((*stack.last().map(|(a, _)| a).unwrap(), code, (abbrev > 3) as u32)).or_default();
-                e.0 += 1; e.1 += ops.len() as u64; e.2 += r.pos() - pos;
+                let e = m
+                    .entry((
+                        *stack.last().map(|(a, _)| a).unwrap(),
+                        code,
+                        (abbrev > 3) as u32,
+                    ))
+                    .or_default();
+                e.0 += 1;
+                e.1 += ops.len() as u64;
+                e.2 += r.pos() - pos;
             }
             _ => {}
         }
     }
-    for ((b, c, a), (n, v, bits)) in m { println!("block {b:2} code {c:2} abbr {a}: {n:7} records {v:8} values {:8} bytes", bits / 8); }
+    for ((b, c, a), (n, v, bits)) in m {
+        println!(
+            "block {b:2} code {c:2} abbr {a}: {n:7} records {v:8} values {:8} bytes",
+            bits / 8
+        );
+    }
 }

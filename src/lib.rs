@@ -4,8 +4,11 @@
 //! the LLVM bridge converts it, the ABI checker and the disassembler read it.
 //! `bitstream`, `bitcode`, `ir`, `abi` and `dis` do not depend on LLVM.
 
+pub mod abi;
 pub mod bitcode;
 pub mod bitstream;
+pub mod cli;
+pub mod dis;
 pub mod error;
 pub mod ir;
 

@@ -1,1 +1,84 @@
-fn main() {}
+//! pnacl-bcdis: prints a pexe as records and PNaClAsm, with problems inline.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use pnacl::cli::{self, Output};
+use pnacl::dis::{self, Options};
+
+/// Disassemble a PNaCl bitcode file (pexe): bit positions, records with their
+/// abbreviations, and PNaClAsm, the three columns of the PNaCl bitcode specification.
+/// Problems are reported inline after the record they concern, as `Error(BYTE:BIT): …`.
+#[derive(Parser)]
+#[command(name = "pnacl-bcdis", version)]
+struct Args {
+    /// The pexe to read (`-` or nothing: standard input).
+    #[arg(default_value = "-")]
+    input: String,
+    /// Write the dump here instead of standard output (written only if the file is valid).
+    #[arg(short, long)]
+    output: Option<String>,
+    /// Print only the assembly column.
+    #[arg(long)]
+    no_records: bool,
+    /// Print only the record column.
+    #[arg(long)]
+    no_assembly: bool,
+    /// Print abbreviation definitions as the spec's examples show them, without the
+    /// historical tool's quirks (block id before the first abbreviation after a SETBID,
+    /// an extra 0 after fixed(0) and vbr(0)).
+    #[arg(long)]
+    no_abbrev_quirks: bool,
+    /// Stop after this many errors.
+    #[arg(long, default_value_t = 20)]
+    max_errors: usize,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let name = cli::display_name(&args.input);
+    let data = match cli::read_input(&args.input) {
+        Ok(d) => d,
+        Err(e) => {
+            cli::report_msg("pnacl-bcdis", format!("{name}: {e}"));
+            return ExitCode::from(1);
+        }
+    };
+    let opts = Options {
+        records: !args.no_records,
+        assembly: !args.no_assembly,
+        abbrev_quirks: !args.no_abbrev_quirks,
+        max_errors: args.max_errors.max(1),
+    };
+    let mut out = match Output::new(args.output.as_deref()) {
+        Ok(o) => o,
+        Err(e) => {
+            cli::report_msg(
+                "pnacl-bcdis",
+                format!("{}: {e}", args.output.unwrap_or_default()),
+            );
+            return ExitCode::from(1);
+        }
+    };
+    let outcome = match dis::disassemble(&data, &opts, &mut out) {
+        Ok(o) => o,
+        Err(e) => {
+            out.discard();
+            cli::report_msg("pnacl-bcdis", e);
+            return ExitCode::from(1);
+        }
+    };
+    if outcome.errors.is_empty() {
+        if let Err(e) = out.commit() {
+            cli::report_msg("pnacl-bcdis", e);
+            return ExitCode::from(1);
+        }
+        ExitCode::SUCCESS
+    } else {
+        out.discard();
+        for e in &outcome.errors {
+            cli::report("pnacl-bcdis", &name, e);
+        }
+        ExitCode::from(1)
+    }
+}

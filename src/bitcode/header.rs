@@ -38,7 +38,8 @@ fn is_llvm_bitcode(data: &[u8]) -> bool {
 /// Parses and checks the header at the start of `data`.
 pub fn parse(data: &[u8]) -> Result<Header> {
     if !data.starts_with(MAGIC) {
-        let mut msg = String::from("Invalid PNaCl bitcode header: the file does not start with 'PEXE'");
+        let mut msg =
+            String::from("Invalid PNaCl bitcode header: the file does not start with 'PEXE'");
         if is_llvm_bitcode(data) {
             msg.push_str(
                 " (it is LLVM bitcode; to run in Chrome, bitcode files must be finalized using \
@@ -48,7 +49,10 @@ pub fn parse(data: &[u8]) -> Result<Header> {
         return Err(Error::new(0, msg));
     }
     if data.len() < 8 {
-        return Err(Error::new(0, "Bitcode read failure: the header is truncated"));
+        return Err(Error::new(
+            0,
+            "Bitcode read failure: the header is truncated",
+        ));
     }
     let u16_at = |i: usize| u16::from_le_bytes([data[i], data[i + 1]]);
     let num_fields = u16_at(4);
@@ -79,7 +83,9 @@ pub fn parse(data: &[u8]) -> Result<Header> {
         if data_at + len > end {
             return Err(Error::new(
                 pos as u64 * 8,
-                format!("Bitcode read failure: header field {i} ({len} bytes) runs past the header"),
+                format!(
+                    "Bitcode read failure: header field {i} ({len} bytes) runs past the header"
+                ),
             ));
         }
         match (tag, ty) {
@@ -91,14 +97,21 @@ pub fn parse(data: &[u8]) -> Result<Header> {
                     ));
                 }
                 if version.is_some() {
-                    return Err(Error::new(pos as u64 * 8, "Invalid PNaCl bitcode header: two version fields"));
+                    return Err(Error::new(
+                        pos as u64 * 8,
+                        "Invalid PNaCl bitcode header: two version fields",
+                    ));
                 }
-                version = Some(u32::from_le_bytes(data[data_at..data_at + 4].try_into().unwrap()));
+                version = Some(u32::from_le_bytes(
+                    data[data_at..data_at + 4].try_into().unwrap(),
+                ));
             }
             (TAG_PNACL_VERSION, t) => {
                 return Err(Error::new(
                     pos as u64 * 8,
-                    format!("Invalid PNaCl bitcode header: the version field has type {t}, not uint32"),
+                    format!(
+                        "Invalid PNaCl bitcode header: the version field has type {t}, not uint32"
+                    ),
                 ))
             }
             (t, TYPE_UINT32 | TYPE_BUFFER) => {
@@ -119,12 +132,18 @@ pub fn parse(data: &[u8]) -> Result<Header> {
     if pos != end {
         return Err(Error::new(
             pos as u64 * 8,
-            format!("Invalid PNaCl bitcode header: fields take {} bytes, the header says {num_bytes}", pos - 8),
+            format!(
+                "Invalid PNaCl bitcode header: fields take {} bytes, the header says {num_bytes}",
+                pos - 8
+            ),
         ));
     }
     let v = version.unwrap_or(0);
     if v != PNACL_VERSION {
-        return Err(Error::new(8 * 8, format!("Unsupported PNaCl bitcode version: {v}")));
+        return Err(Error::new(
+            8 * 8,
+            format!("Unsupported PNaCl bitcode version: {v}"),
+        ));
     }
     if num_fields != 1 {
         return Err(Error::new(4 * 8, "Unknown header field(s) found"));
@@ -150,17 +169,32 @@ mod tests {
     fn rejects_other_versions_and_junk() {
         let mut h = encode();
         h[12] = 1;
-        assert!(parse(&h).unwrap_err().msg().contains("Unsupported PNaCl bitcode version: 1"));
+        assert!(parse(&h)
+            .unwrap_err()
+            .msg()
+            .contains("Unsupported PNaCl bitcode version: 1"));
         let mut h = encode();
         h[15] = 1;
-        assert!(parse(&h).unwrap_err().msg().contains("Unsupported PNaCl bitcode version: 16777218"));
-        assert!(parse(b"BC\xC0\xDE....").unwrap_err().msg().contains("pnacl-finalize"));
+        assert!(parse(&h)
+            .unwrap_err()
+            .msg()
+            .contains("Unsupported PNaCl bitcode version: 16777218"));
+        assert!(parse(b"BC\xC0\xDE....")
+            .unwrap_err()
+            .msg()
+            .contains("pnacl-finalize"));
         assert!(parse(b"PEXE").is_err());
         let mut h = encode();
         h[6] = 200;
-        assert!(parse(&h).unwrap_err().msg().contains("Bitcode read failure"));
+        assert!(parse(&h)
+            .unwrap_err()
+            .msg()
+            .contains("Bitcode read failure"));
         let mut h = encode();
         h[8] = 0x21; // tag 2
-        assert!(parse(&h).unwrap_err().msg().contains("Unknown header field"));
+        assert!(parse(&h)
+            .unwrap_err()
+            .msg()
+            .contains("Unknown header field"));
     }
 }

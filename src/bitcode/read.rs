@@ -9,13 +9,15 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::codes::{block, constants as cst, function as fc, globals as gv, module as mc, types as tc, vst};
+use super::codes::{
+    block, constants as cst, function as fc, globals as gv, module as mc, types as tc, vst,
+};
 use super::header::{self, Header};
 use crate::bitstream::{Item, Reader};
 use crate::error::{Error, Result};
 use crate::ir::{
-    Align, BinOp, Body, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst, InstKind, Linkage,
-    Module, Pred, Span, SwitchCase, Type, TypeId, ValueId, ValueType,
+    Align, BinOp, Body, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst, InstKind,
+    Linkage, Module, Pred, Span, SwitchCase, Type, TypeId, ValueId, ValueType,
 };
 
 /// Reads a whole pexe into a module, checking everything spec/000 constrains.
@@ -59,15 +61,25 @@ pub enum Event {
     Function(u32),
     GlobalCount(u32),
     GlobalVar(u32),
-    Compound { global: u32, count: u32 },
+    Compound {
+        global: u32,
+        count: u32,
+    },
     /// Initializer `index` of `global`; `closes` is true for the last of a compound one.
-    Init { global: u32, index: u32, closes: bool },
+    Init {
+        global: u32,
+        index: u32,
+        closes: bool,
+    },
     Symbol(ValueId),
     SetType(ValueType),
     Const(u32),
     DeclareBlocks(u32),
     Inst(u32),
-    ForwardRef { id: ValueId, ty: ValueType },
+    ForwardRef {
+        id: ValueId,
+        ty: ValueType,
+    },
 }
 
 /// Where the module is in the order spec/000 "Module Block" prescribes.
@@ -210,6 +222,21 @@ impl Parser {
         self.module.num_global_values()
     }
 
+    /// The count record of the globals block, once read (bcdis names `@gN` against it).
+    pub fn globals_count(&self) -> Option<u32> {
+        self.globals_expected
+    }
+
+    /// The function the current function block defines.
+    pub fn current_function(&self) -> Option<u32> {
+        self.cur.as_ref().map(|c| c.func)
+    }
+
+    /// The basic block the next instruction belongs to, and the declared block count.
+    pub fn current_block(&self) -> Option<(u32, u32)> {
+        self.cur.as_ref().map(|c| (c.cur_block, c.body.num_blocks))
+    }
+
     /// Block ids of the open blocks, outermost first.
     pub fn block_stack(&self) -> &[u32] {
         &self.stack
@@ -239,9 +266,16 @@ impl Parser {
         let blk = *self.stack.last()?;
         let mut s = match (blk, &self.cur) {
             (block::FUNCTION, Some(c)) | (block::CONSTANTS, Some(c)) => {
-                format!("{} block of @f{}", block::name(blk).unwrap_or("unknown"), c.func)
+                format!(
+                    "{} block of @f{}",
+                    block::name(blk).unwrap_or("unknown"),
+                    c.func
+                )
             }
-            _ => format!("{} block", block::name(blk).map_or_else(|| format!("block {blk}"), str::to_string)),
+            _ => format!(
+                "{} block",
+                block::name(blk).map_or_else(|| format!("block {blk}"), str::to_string)
+            ),
         };
         if let Item::Record { code, ops, .. } = item {
             s.push_str(", record <");
@@ -260,12 +294,16 @@ impl Parser {
 
     /// Checks that the module is complete once the stream has ended at bit `end`.
     pub fn finish(mut self, end: u64) -> Result<Module> {
-        self.check_complete().map_err(|m| Error::new(end, m.into_string()))?;
+        self.check_complete().map_err(|m| Error::new(end, m))?;
         Ok(self.module)
     }
 
     /// The checks `finish` makes, without consuming the parser.
-    pub fn check_complete(&mut self) -> R<()> {
+    pub fn check_complete(&mut self) -> std::result::Result<(), String> {
+        self.check_complete_inner().map_err(Msg::into_string)
+    }
+
+    fn check_complete_inner(&mut self) -> R<()> {
         if !self.module_seen {
             return Err("the file holds no module block".into());
         }
@@ -418,7 +456,9 @@ impl Parser {
 
     fn advance(&mut self, to: Stage, what: &str) -> R<()> {
         if self.stage >= to {
-            return Err(msg!("The {what} is out of order in the module block (spec/000 \"Module Block\")"));
+            return Err(msg!(
+                "The {what} is out of order in the module block (spec/000 \"Module Block\")"
+            ));
         }
         self.stage = to;
         Ok(())
@@ -442,7 +482,9 @@ impl Parser {
             }
             block::GLOBALVAR => {
                 if let Some((g, n)) = self.open_init {
-                    Err(msg!("Error in the global vars block: @g{g} lacks {n} initializers"))
+                    Err(msg!(
+                        "Error in the global vars block: @g{g} lacks {n} initializers"
+                    ))
                 } else if self.globals_expected.is_none() {
                     Err("Error in the global vars block: no count record".into())
                 } else if self.globals_expected != Some(self.module.globals.len() as u32) {
@@ -538,7 +580,9 @@ impl Parser {
                     return Err("Malformed MODULE_CODE_VERSION: no version".into());
                 }
                 if ops != [1] {
-                    return Err(msg!("Unknown bitstream version!: {ops:?} (only version 1 exists)"));
+                    return Err(msg!(
+                        "Unknown bitstream version!: {ops:?} (only version 1 exists)"
+                    ));
                 }
                 if self.stage >= Stage::Types {
                     return Err("The version record must come before the types block".into());
@@ -555,7 +599,9 @@ impl Parser {
                     return Err("Function address records must come after the types block".into());
                 }
                 if self.stage > Stage::FunctionRecords {
-                    return Err("Function address records must come before the globals block".into());
+                    return Err(
+                        "Function address records must come before the globals block".into(),
+                    );
                 }
                 let [ty, cc, proto, linkage] = *ops else {
                     return Err(msg!(
@@ -564,7 +610,9 @@ impl Parser {
                         ops.len()
                     ));
                 };
-                let tid = self.type_index(ty).map_err(|e| msg!("Invalid MODULE_CODE_FUNCTION record: {e}"))?;
+                let tid = self
+                    .type_index(ty)
+                    .map_err(|e| msg!("Invalid MODULE_CODE_FUNCTION record: {e}"))?;
                 if self.module.types[tid as usize].as_fn().is_none() {
                     return Err(msg!(
                         "Function not declared with a function type!: @t{tid} is {}",
@@ -577,10 +625,13 @@ impl Parser {
                     ));
                 }
                 if proto > 1 {
-                    return Err(msg!("Invalid MODULE_CODE_FUNCTION record: isproto is {proto}, not 0 or 1"));
+                    return Err(msg!(
+                        "Invalid MODULE_CODE_FUNCTION record: isproto is {proto}, not 0 or 1"
+                    ));
                 }
-                let linkage = Linkage::from_code(linkage)
-                    .ok_or_else(|| msg!("Unknown linkage type: {linkage} (only 0, external, and 3, internal)"))?;
+                let linkage = Linkage::from_code(linkage).ok_or_else(|| {
+                    msg!("Unknown linkage type: {linkage} (only 0, external, and 3, internal)")
+                })?;
                 self.stage = Stage::FunctionRecords;
                 let idx = self.module.functions.len() as u32;
                 if proto == 0 {
@@ -606,7 +657,10 @@ impl Parser {
         if v < self.module.types.len() as u64 {
             Ok(v as TypeId)
         } else {
-            Err(msg!("type id {v} is not defined (the table has {} types)", self.module.types.len()))
+            Err(msg!(
+                "type id {v} is not defined (the table has {} types)",
+                self.module.types.len()
+            ))
         }
     }
 
@@ -621,7 +675,9 @@ impl Parser {
     fn type_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
         if code == tc::NUMENTRY {
             if self.types_expected.is_some() || !self.module.types.is_empty() {
-                return Err("Invalid TYPE_CODE_NUMENTRY record: the count must come first, once".into());
+                return Err(
+                    "Invalid TYPE_CODE_NUMENTRY record: the count must come first, once".into(),
+                );
             }
             let [n] = *ops else {
                 return Err("Invalid TYPE_CODE_NUMENTRY record: expected one operand".into());
@@ -633,13 +689,17 @@ impl Parser {
             return Err("The types block must start with its count record".into());
         };
         if self.module.types.len() as u64 >= expected {
-            return Err(msg!("invalid TYPE table: more types than the count record's {expected}"));
+            return Err(msg!(
+                "invalid TYPE table: more types than the count record's {expected}"
+            ));
         }
         let ty = match code {
             tc::VOID | tc::FLOAT | tc::DOUBLE => {
                 if !ops.is_empty() {
                     let name = ["", "", "VOID", "FLOAT", "DOUBLE"][code as usize];
-                    return Err(msg!("Invalid TYPE_CODE_{name} record: expected no operands"));
+                    return Err(msg!(
+                        "Invalid TYPE_CODE_{name} record: expected no operands"
+                    ));
                 }
                 Type::Value(match code {
                     tc::VOID => ValueType::Void,
@@ -651,10 +711,9 @@ impl Parser {
                 let [w] = *ops else {
                     return Err("Invalid TYPE_CODE_INTEGER record: expected one operand".into());
                 };
-                Type::Value(
-                    ValueType::int(w)
-                        .ok_or_else(|| msg!("Invalid integer type i{w}: only i1, i8, i16, i32 and i64 exist"))?,
-                )
+                Type::Value(ValueType::int(w).ok_or_else(|| {
+                    msg!("Invalid integer type i{w}: only i1, i8, i16, i32 and i64 exist")
+                })?)
             }
             tc::VECTOR => {
                 let [n, elt] = *ops else {
@@ -672,10 +731,16 @@ impl Parser {
             }
             tc::FUNCTION => {
                 if ops.len() < 2 {
-                    return Err("Invalid TYPE_CODE_FUNCTION record: expected vararg flag and return type".into());
+                    return Err(
+                        "Invalid TYPE_CODE_FUNCTION record: expected vararg flag and return type"
+                            .into(),
+                    );
                 }
                 if ops[0] != 0 {
-                    return Err("Invalid TYPE_CODE_FUNCTION record: vararg functions are not allowed".into());
+                    return Err(
+                        "Invalid TYPE_CODE_FUNCTION record: vararg functions are not allowed"
+                            .into(),
+                    );
                 }
                 let ret = self
                     .value_type_of(ops[1])
@@ -686,7 +751,9 @@ impl Parser {
                         .value_type_of(p)
                         .map_err(|m| msg!("invalid type in function type: {m}"))?;
                     if t.is_void() {
-                        return Err("invalid type in function type: a parameter cannot be void".into());
+                        return Err(
+                            "invalid type in function type: a parameter cannot be void".into()
+                        );
                     }
                     params.push(t);
                 }
@@ -695,7 +762,9 @@ impl Parser {
             _ => return Err(msg!("Unknown type code in type table: {code}")),
         };
         if let Some(i) = self.module.types.iter().position(|t| *t == ty) {
-            return Err(msg!("Duplicate type {ty}: already defined as @t{i} (each type must be unique)"));
+            return Err(msg!(
+                "Duplicate type {ty}: already defined as @t{i} (each type must be unique)"
+            ));
         }
         self.module.types.push(ty);
         Ok(Event::Type(self.module.types.len() as u32 - 1))
@@ -721,17 +790,23 @@ impl Parser {
         match code {
             gv::VAR => {
                 if let Some((g, n)) = self.open_init {
-                    return Err(msg!("Bad GLOBALVAR_VAR record: @g{g} still lacks {n} initializers"));
+                    return Err(msg!(
+                        "Bad GLOBALVAR_VAR record: @g{g} still lacks {n} initializers"
+                    ));
                 }
                 let [align, is_const] = *ops else {
                     return Err("Bad GLOBALVAR_VAR record: expected alignment and constness".into());
                 };
                 if self.module.globals.len() as u32 >= expected {
-                    return Err(msg!("Bad GLOBALVAR_VAR record: more globals than the count record's {expected}"));
+                    return Err(msg!(
+                        "Bad GLOBALVAR_VAR record: more globals than the count record's {expected}"
+                    ));
                 }
                 let align = decode_align(align)?;
                 if is_const > 1 {
-                    return Err(msg!("Bad GLOBALVAR_VAR record: constness is {is_const}, not 0 or 1"));
+                    return Err(msg!(
+                        "Bad GLOBALVAR_VAR record: constness is {is_const}, not 0 or 1"
+                    ));
                 }
                 let g = self.module.globals.len() as u32;
                 self.module.globals.push(Global {
@@ -747,24 +822,36 @@ impl Parser {
             }
             gv::COMPOUND => {
                 let Some((g, 1)) = self.open_init else {
-                    return Err("Bad GLOBALVAR_COMPOUND record: it must follow a global address record".into());
+                    return Err(
+                        "Bad GLOBALVAR_COMPOUND record: it must follow a global address record"
+                            .into(),
+                    );
                 };
                 let glob = &self.module.globals[g as usize];
                 if glob.compound || !glob.inits.is_empty() {
-                    return Err("Bad GLOBALVAR_COMPOUND record: it must follow a global address record".into());
+                    return Err(
+                        "Bad GLOBALVAR_COMPOUND record: it must follow a global address record"
+                            .into(),
+                    );
                 }
                 let [n] = *ops else {
                     return Err("Bad GLOBALVAR_COMPOUND record: expected one operand".into());
                 };
                 if n == 0 {
-                    return Err("No initializer for global variable in global vars block: compound of 0".into());
+                    return Err(
+                        "No initializer for global variable in global vars block: compound of 0"
+                            .into(),
+                    );
                 }
                 if n > u32::MAX as u64 {
                     return Err(msg!("Bad GLOBALVAR_COMPOUND record: {n} initializers"));
                 }
                 self.module.globals[g as usize].compound = true;
                 self.open_init = Some((g, n as u32));
-                Ok(Event::Compound { global: g, count: n as u32 })
+                Ok(Event::Compound {
+                    global: g,
+                    count: n as u32,
+                })
             }
             gv::ZEROFILL | gv::DATA | gv::RELOC => {
                 let Some((g, remaining)) = self.open_init else {
@@ -773,7 +860,9 @@ impl Parser {
                 let init = match code {
                     gv::ZEROFILL => {
                         let [n] = *ops else {
-                            return Err("Bad GLOBALVAR_ZEROFILL record: expected one operand".into());
+                            return Err(
+                                "Bad GLOBALVAR_ZEROFILL record: expected one operand".into()
+                            );
                         };
                         Init::Zero(n)
                     }
@@ -797,7 +886,11 @@ impl Parser {
                                 }
                                 (t, a as u32 as i32)
                             }
-                            _ => return Err("Bad GLOBALVAR_RELOC record: expected 1 or 2 operands".into()),
+                            _ => {
+                                return Err(
+                                    "Bad GLOBALVAR_RELOC record: expected 1 or 2 operands".into()
+                                )
+                            }
                         };
                         // Relocations may name functions and globals, even later ones
                         // (writer.md §6.3; spec/000's "VV >= NumFuncAddresses" is contradicted
@@ -819,7 +912,11 @@ impl Parser {
                 glob.inits.push(init);
                 let index = glob.inits.len() as u32 - 1;
                 let compound = glob.compound;
-                self.open_init = if remaining > 1 { Some((g, remaining - 1)) } else { None };
+                self.open_init = if remaining > 1 {
+                    Some((g, remaining - 1))
+                } else {
+                    None
+                };
                 Ok(Event::Init {
                     global: g,
                     index,
@@ -863,6 +960,18 @@ impl Parser {
                 if slot.is_some() {
                     return Err(msg!("Value {id} is named twice in the value symbol table"));
                 }
+                if id < nf {
+                    if let Some(intr) = crate::abi::intrinsics::lookup(&name) {
+                        let have = self.module.fn_type(id);
+                        let want = intr.pexe_type();
+                        check_intrinsic_type(&intr.name, have, &want)?;
+                    }
+                }
+                let slot = if id < nf {
+                    &mut self.module.functions[id as usize].name
+                } else {
+                    &mut self.module.globals[(id - nf) as usize].name
+                };
                 if let Some(other) = self.names.get(&name) {
                     return Err(msg!(
                         "The name \"{}\" is given to two values ({other} and {id})",
@@ -882,7 +991,10 @@ impl Parser {
                 match &self.cur {
                     Some(c) if bb < c.body.num_blocks as u64 => Ok(Event::Symbol(bb as u32)),
                     Some(_) => Err(msg!("Invalid BB ID in VST_BBENTRY record: {bb}")),
-                    None => Err("Invalid VST_BBENTRY record: basic-block names exist only in functions".into()),
+                    None => Err(
+                        "Invalid VST_BBENTRY record: basic-block names exist only in functions"
+                            .into(),
+                    ),
                 }
             }
             _ => Err(msg!("Unknown value symbol table record code: {code}")),
@@ -898,7 +1010,9 @@ impl Parser {
                 .value_type_of(t)
                 .map_err(|m| msg!("Invalid Type ID in CST_SETTYPE record: {m}"))?;
             if ty.is_void() {
-                return Err("Invalid Type ID in CST_SETTYPE record: constants cannot be void".into());
+                return Err(
+                    "Invalid Type ID in CST_SETTYPE record: constants cannot be void".into(),
+                );
             }
             self.cur.as_mut().unwrap().const_type = Some(ty);
             return Ok(Event::SetType(ty));
@@ -919,7 +1033,9 @@ impl Parser {
                     return Err("Invalid CST_INTEGER record: expected one operand".into());
                 };
                 if !ty.is_int() {
-                    return Err(msg!("Invalid CST_INTEGER record: the current type {ty} is not an integer type"));
+                    return Err(msg!(
+                        "Invalid CST_INTEGER record: the current type {ty} is not an integer type"
+                    ));
                 }
                 let s = decode_signrot(v);
                 let bits = ty.bits();
@@ -931,7 +1047,11 @@ impl Parser {
                         return Err(msg!("Invalid CST_INTEGER record: {s} does not fit in {ty}"));
                     }
                 }
-                let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+                let mask = if bits >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
                 ConstValue::Int(s as u64 & mask)
             }
             cst::FLOAT => {
@@ -940,7 +1060,9 @@ impl Parser {
                 };
                 match ty {
                     ValueType::Float if v > u32::MAX as u64 => {
-                        return Err(msg!("Invalid FLOAT record: {v} is not a 32-bit float pattern"))
+                        return Err(msg!(
+                            "Invalid FLOAT record: {v} is not a 32-bit float pattern"
+                        ))
                     }
                     ValueType::Float | ValueType::Double => ConstValue::Float(v),
                     _ => return Err(msg!("Unknown type for FLOAT record: {ty}")),
@@ -963,7 +1085,9 @@ impl Parser {
         if code == fc::DECLAREBLOCKS {
             let c = self.cur.as_mut().unwrap();
             if c.declared_blocks {
-                return Err("Invalid DECLAREBLOCKS record: the function already declared its blocks".into());
+                return Err(
+                    "Invalid DECLAREBLOCKS record: the function already declared its blocks".into(),
+                );
             }
             let [n] = *ops else {
                 return Err("Invalid DECLAREBLOCKS record: expected one operand".into());
@@ -998,7 +1122,9 @@ impl Parser {
             let id = id as u32;
             if let Some(old) = c.forward.get(&id) {
                 if *old != ty {
-                    return Err(msg!("Invalid FORWARDTYPEREF record: value {id} was declared {old} before"));
+                    return Err(msg!(
+                        "Invalid FORWARDTYPEREF record: value {id} was declared {old} before"
+                    ));
                 }
             }
             c.forward.insert(id, ty);
@@ -1006,7 +1132,10 @@ impl Parser {
         }
         let c = self.cur.as_ref().unwrap();
         if c.cur_block >= c.body.num_blocks {
-            return Err("Invalid instruction with no BB: the function's basic blocks are all terminated".into());
+            return Err(
+                "Invalid instruction with no BB: the function's basic blocks are all terminated"
+                    .into(),
+            );
         }
         let inst = self.instruction(code, ops, nf)?;
         let c = self.cur.as_mut().unwrap();
@@ -1056,7 +1185,11 @@ impl Parser {
             return Some(ValueType::I32);
         }
         if id < c.next_value {
-            return c.body.local_types.get((id - c.first_local) as usize).copied();
+            return c
+                .body
+                .local_types
+                .get((id - c.first_local) as usize)
+                .copied();
         }
         if c.forward.is_empty() {
             return None;
@@ -1068,7 +1201,10 @@ impl Parser {
     fn operand(&self, rel: u64) -> R<(ValueId, ValueType)> {
         let c = self.cur.as_ref().unwrap();
         if rel > u32::MAX as u64 {
-            return Err(msg!("Invalid relative value id: {rel} (Must be <= {})", c.next_value));
+            return Err(msg!(
+                "Invalid relative value id: {rel} (Must be <= {})",
+                c.next_value
+            ));
         }
         let id = c.next_value.wrapping_sub(rel as u32);
         match self.type_of(id) {
@@ -1078,7 +1214,10 @@ impl Parser {
                  defined, without a forward type reference",
                 c.next_value
             )),
-            None => Err(msg!("Invalid relative value id: {rel} (Must be <= {})", c.next_value)),
+            None => Err(msg!(
+                "Invalid relative value id: {rel} (Must be <= {})",
+                c.next_value
+            )),
         }
     }
 
@@ -1106,24 +1245,36 @@ impl Parser {
         Ok(match code {
             fc::BINOP => {
                 let [a, b, opc] = *ops else {
-                    return Err(msg!("Invalid BINOP record: {} operands, expected 3", ops.len()));
+                    return Err(msg!(
+                        "Invalid BINOP record: {} operands, expected 3",
+                        ops.len()
+                    ));
                 };
                 let (lhs, ta) = self.operand(a)?;
                 let (rhs, tb) = self.operand(b)?;
-                let op = BinOp::from_code(opc).ok_or_else(|| msg!("Invalid binary opcode in BINOP record: {opc}"))?;
+                let op = BinOp::from_code(opc)
+                    .ok_or_else(|| msg!("Invalid binary opcode in BINOP record: {opc}"))?;
                 if ta != tb {
-                    return Err(msg!("Invalid BINOP record: operand types differ ({ta} and {tb})"));
+                    return Err(msg!(
+                        "Invalid BINOP record: operand types differ ({ta} and {tb})"
+                    ));
                 }
                 let e = ta.elem();
                 let float = e.is_float();
                 if float {
                     if !op.has_float_form() {
-                        return Err(msg!("Invalid binary opcode in BINOP record: {} on {ta}", op.name(false)));
+                        return Err(msg!(
+                            "Invalid binary opcode in BINOP record: {} on {ta}",
+                            op.name(false)
+                        ));
                     }
                 } else if !e.is_int() {
                     return Err(msg!("Invalid BINOP record: {} on {ta}", op.name(false)));
                 } else if e == ValueType::I1 && !op.allows_i1() {
-                    return Err(msg!("Invalid BINOP record: {} is not allowed on {ta}", op.name(false)));
+                    return Err(msg!(
+                        "Invalid BINOP record: {} is not allowed on {ta}",
+                        op.name(false)
+                    ));
                 }
                 Inst {
                     kind: InstKind::Binop { op, lhs, rhs },
@@ -1135,32 +1286,40 @@ impl Parser {
                     return Err("Invalid CAST record: bad record size".into());
                 };
                 let (val, from) = self.operand(v)?;
-                let to = self.value_type_of(t).map_err(|m| msg!("Invalid CAST record: bad type ID: {m}"))?;
-                let op = CastOp::from_code(opc).ok_or_else(|| msg!("Invalid CAST record: bad opcode {opc}"))?;
+                let to = self
+                    .value_type_of(t)
+                    .map_err(|m| msg!("Invalid CAST record: bad type ID: {m}"))?;
+                let op = CastOp::from_code(opc)
+                    .ok_or_else(|| msg!("Invalid CAST record: bad opcode {opc}"))?;
                 if !op.is_valid(from, to) {
-                    return Err(msg!("Invalid CAST record: cannot {} {from} to {to}", op.name()));
+                    return Err(msg!(
+                        "Invalid CAST record: cannot {} {from} to {to}",
+                        op.name()
+                    ));
                 }
                 Inst {
                     kind: InstKind::Cast { op, val },
                     ty: to,
                 }
             }
-            fc::RET => match *ops {
-                [] => {
-                    if !fn_ret.is_void() {
-                        return Err(msg!("Invalid RET record: the function returns {fn_ret}"));
+            fc::RET => {
+                match *ops {
+                    [] => {
+                        if !fn_ret.is_void() {
+                            return Err(msg!("Invalid RET record: the function returns {fn_ret}"));
+                        }
+                        void(InstKind::Ret { val: None })
                     }
-                    void(InstKind::Ret { val: None })
-                }
-                [v] => {
-                    let (val, t) = self.operand(v)?;
-                    if t != fn_ret {
-                        return Err(msg!("Invalid RET record: returns {t} from a function returning {fn_ret}"));
+                    [v] => {
+                        let (val, t) = self.operand(v)?;
+                        if t != fn_ret {
+                            return Err(msg!("Invalid RET record: returns {t} from a function returning {fn_ret}"));
+                        }
+                        void(InstKind::Ret { val: Some(val) })
                     }
-                    void(InstKind::Ret { val: Some(val) })
+                    _ => return Err("Invalid RET record: more than one operand".into()),
                 }
-                _ => return Err("Invalid RET record: more than one operand".into()),
-            },
+            }
             fc::BR => match *ops {
                 [bb] => void(InstKind::Br {
                     target: self.block_target(bb, "Invalid BR record")?,
@@ -1222,7 +1381,9 @@ impl Parser {
             }
             fc::STORE => {
                 let [p, v, a] = *ops else {
-                    return Err("Invalid STORE record: expected pointer, value and alignment".into());
+                    return Err(
+                        "Invalid STORE record: expected pointer, value and alignment".into(),
+                    );
                 };
                 let (ptr, pt) = self.operand(p)?;
                 let (val, _) = self.operand(v)?;
@@ -1242,23 +1403,21 @@ impl Parser {
                 let (lhs, ta) = self.operand(a)?;
                 let (rhs, tb) = self.operand(b)?;
                 if ta != tb {
-                    return Err(msg!("Invalid CMP record: operand types differ ({ta} and {tb})"));
+                    return Err(msg!(
+                        "Invalid CMP record: operand types differ ({ta} and {tb})"
+                    ));
                 }
                 let pred = Pred::from_code(p);
                 let e = ta.elem();
                 let pred = match pred {
                     Some(pr) if pr.is_float() && e.is_float() => pr,
                     Some(pr) if !pr.is_float() && e.is_int() => pr,
-                    _ if e.is_float() => {
-                        return Err(msg!(
-                            "PNaCl bitcode contains invalid floating comparison predicate: {p} on {ta}"
-                        ))
-                    }
-                    _ if e.is_int() => {
-                        return Err(msg!(
-                            "PNaCl bitcode contains invalid integer comparison predicate: {p} on {ta}"
-                        ))
-                    }
+                    _ if e.is_float() => return Err(msg!(
+                        "PNaCl bitcode contains invalid floating comparison predicate: {p} on {ta}"
+                    )),
+                    _ if e.is_int() => return Err(msg!(
+                        "PNaCl bitcode contains invalid integer comparison predicate: {p} on {ta}"
+                    )),
                     _ => return Err(msg!("Invalid CMP record: cannot compare {ta}")),
                 };
                 Inst {
@@ -1274,7 +1433,9 @@ impl Parser {
                 let (f, ft) = self.operand(fv)?;
                 let (cond, ct) = self.operand(cv)?;
                 if tt != ft {
-                    return Err(msg!("Invalid SELECT record: value types differ ({tt} and {ft})"));
+                    return Err(msg!(
+                        "Invalid SELECT record: value types differ ({tt} and {ft})"
+                    ));
                 }
                 if tt.is_void() {
                     return Err("Invalid SELECT record: void values".into());
@@ -1319,7 +1480,9 @@ impl Parser {
                     return Err(msg!("Invalid INSERTELEMENT vector type: {vt}"));
                 }
                 if vt.elem() != et {
-                    return Err(msg!("Mismatched INSERTELEMENT vector and element type: {vt} and {et}"));
+                    return Err(msg!(
+                        "Mismatched INSERTELEMENT vector and element type: {vt} and {et}"
+                    ));
                 }
                 if it != ValueType::I32 {
                     return Err(msg!("Invalid INSERTELEMENT index type: {it}"));
@@ -1338,14 +1501,20 @@ impl Parser {
         if ops.len() < 4 {
             return Err("Invalid SWITCH record: fewer than 4 operands".into());
         }
-        let ty = self.value_type_of(ops[0]).map_err(|m| msg!("Invalid SWITCH record: {m}"))?;
+        let ty = self
+            .value_type_of(ops[0])
+            .map_err(|m| msg!("Invalid SWITCH record: {m}"))?;
         if !ty.is_int() {
-            return Err(msg!("Invalid SWITCH record: the condition type {ty} is not an integer type"));
+            return Err(msg!(
+                "Invalid SWITCH record: the condition type {ty} is not an integer type"
+            ));
         }
         // The condition is relative modulo 2^64 (writer.md §5.7); its low 32 bits count.
         let (cond, ct) = self.operand(ops[1] & 0xffff_ffff)?;
         if ct != ty {
-            return Err(msg!("Invalid SWITCH record: the condition is {ct}, the record says {ty}"));
+            return Err(msg!(
+                "Invalid SWITCH record: the condition is {ct}, the record says {ty}"
+            ));
         }
         let default = self.block_target(ops[2], "Invalid SWITCH record")?;
         let n = ops[3];
@@ -1374,7 +1543,9 @@ impl Parser {
                 if v < min || v > max {
                     self.scratch = seen;
                     self.cur.as_mut().unwrap().body.cases.truncate(start);
-                    return Err(msg!("Invalid SWITCH record: case value {v} does not fit in {ty}"));
+                    return Err(msg!(
+                        "Invalid SWITCH record: case value {v} does not fit in {ty}"
+                    ));
                 }
             }
             let target = match self.block_target(f[3], "Invalid SWITCH record") {
@@ -1386,7 +1557,12 @@ impl Parser {
                 }
             };
             seen.push(v);
-            self.cur.as_mut().unwrap().body.cases.push(SwitchCase { value: v, target });
+            self.cur
+                .as_mut()
+                .unwrap()
+                .body
+                .cases
+                .push(SwitchCase { value: v, target });
         }
         seen.sort_unstable();
         let dup = seen.windows(2).find(|w| w[0] == w[1]).map(|w| w[0]);
@@ -1415,7 +1591,9 @@ impl Parser {
                 ops.len()
             ));
         }
-        let ty = self.value_type_of(ops[0]).map_err(|m| msg!("Invalid PHI record: {m}"))?;
+        let ty = self
+            .value_type_of(ops[0])
+            .map_err(|m| msg!("Invalid PHI record: {m}"))?;
         if ty.is_void() {
             return Err("Invalid PHI record: void phi".into());
         }
@@ -1425,16 +1603,20 @@ impl Parser {
         let start = c.body.operands.len() as u32;
         for pair in ops[1..].chunks(2) {
             let rel = decode_signrot(pair[0]);
-            let id = next.checked_sub(rel).filter(|&i| (0..=u32::MAX as i64).contains(&i)).ok_or_else(|| {
-                msg!("Invalid PHI record: relative value {rel} is out of range")
-            })? as u32;
+            let id = next
+                .checked_sub(rel)
+                .filter(|&i| (0..=u32::MAX as i64).contains(&i))
+                .ok_or_else(|| msg!("Invalid PHI record: relative value {rel} is out of range"))?
+                as u32;
             let t = self.type_of(id).ok_or_else(|| {
                 msg!(
                     "Invalid PHI record: value {id} is not defined and has no forward type reference"
                 )
             })?;
             if t != ty {
-                return Err(msg!("Invalid PHI record: incoming value of type {t} in a {ty} phi"));
+                return Err(msg!(
+                    "Invalid PHI record: incoming value of type {t} in a {ty} phi"
+                ));
             }
             if pair[1] >= nblocks {
                 return Err(msg!("Invalid PHI record: block %b{} out of range", pair[1]));
@@ -1486,12 +1668,18 @@ impl Parser {
                      AbsoluteIndex(V) >= NumFuncAddresses)"
                 ));
             }
-            ret = self.value_type_of(ops[2]).map_err(|m| msg!("Invalid CALL record: {m}"))?;
+            ret = self
+                .value_type_of(ops[2])
+                .map_err(|m| msg!("Invalid CALL record: {m}"))?;
             if !(ret.is_void() || ret.is_fcn_arg()) {
-                return Err(msg!("Invalid CALL record: an indirect call cannot return {ret}"));
+                return Err(msg!(
+                    "Invalid CALL record: an indirect call cannot return {ret}"
+                ));
             }
             if let Some((_, t)) = args.clone().find(|(_, t)| !t.is_fcn_arg()) {
-                return Err(msg!("Invalid CALL record: an indirect call cannot pass {t}"));
+                return Err(msg!(
+                    "Invalid CALL record: an indirect call cannot pass {t}"
+                ));
             }
         } else {
             if callee >= nf {
@@ -1569,6 +1757,31 @@ impl Hasher for IdHasher {
     fn write_u32(&mut self, i: u32) {
         self.0 = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
+}
+
+/// The historical reader's check of an allowed intrinsic's signature (abicheck.md §7.3),
+/// with pointers already i32 on both sides.
+fn check_intrinsic_type(name: &str, have: &FnType, want: &FnType) -> R<()> {
+    if have.ret != want.ret {
+        return Err(msg!(
+            "Intrinsic return type mismatch for {name}: {} and {}",
+            want.ret,
+            have.ret
+        ));
+    }
+    if have.params.len() != want.params.len() {
+        return Err(msg!(
+            "Intrinsic type mistmatch for {name}: {have} and {want}"
+        ));
+    }
+    for (i, (h, w)) in have.params.iter().zip(&want.params).enumerate() {
+        if h != w {
+            return Err(msg!(
+                "Intrinsic type mismatch for argument {i} in {name}: {w} and {h}"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Inverse of SignRotate (spec/000 "Support Functions").

@@ -51,7 +51,10 @@ impl<'a> BitCursor<'a> {
     /// Moves to an absolute bit position (not past the end).
     pub fn seek(&mut self, pos: u64) -> Result<()> {
         if pos > self.end() {
-            return Err(Error::new(self.pos(), "bitstream position past the end of the file"));
+            return Err(Error::new(
+                self.pos(),
+                "bitstream position past the end of the file",
+            ));
         }
         self.next = (pos / 8) as usize;
         self.cache = 0;
@@ -196,7 +199,10 @@ impl<'a> BitCursor<'a> {
         let pos = self.pos();
         let new = (pos + 31) & !31;
         if new > self.end() {
-            return Err(Error::new(pos, "unexpected end of bitstream while aligning to 32 bits"));
+            return Err(Error::new(
+                pos,
+                "unexpected end of bitstream while aligning to 32 bits",
+            ));
         }
         let skip = (new - pos) as u32;
         if skip > 0 {

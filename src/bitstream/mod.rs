@@ -4,6 +4,7 @@
 mod abbrev;
 mod cursor;
 mod reader;
+pub mod text;
 mod writer;
 
 pub use abbrev::{decode_char6, encode_char6, is_char6, Abbrev, AbbrevOp, CHAR6};

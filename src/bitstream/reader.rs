@@ -4,7 +4,10 @@
 
 use super::abbrev::{decode_char6, Abbrev, AbbrevOp};
 use super::cursor::BitCursor;
-use super::{BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_SETBID, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK, UNABBREV_RECORD};
+use super::{
+    BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_SETBID, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK,
+    UNABBREV_RECORD,
+};
 use crate::error::{Error, Result};
 
 /// Largest abbreviation-id width accepted (LLVM does not check; the spec says 16).
@@ -21,9 +24,16 @@ pub enum Item<'r> {
     Exit,
     /// DEFINE_ABBREV. `blockinfo_for` is the block id it is registered for when it appears
     /// in BLOCKINFO; otherwise it is local to the current block.
-    DefineAbbrev { abbrev: &'r Abbrev, blockinfo_for: Option<u32> },
+    DefineAbbrev {
+        abbrev: &'r Abbrev,
+        blockinfo_for: Option<u32>,
+    },
     /// A data record: the abbreviation id used (3 = unabbreviated), its code and operands.
-    Record { abbrev: u32, code: u32, ops: &'r [u64] },
+    Record {
+        abbrev: u32,
+        code: u32,
+        ops: &'r [u64],
+    },
     /// End of the file (only at the top level).
     Eof,
 }
@@ -104,18 +114,25 @@ impl<'a> Reader<'a> {
 
     /// Number of BLOCKINFO abbreviations registered for `block_id`.
     pub fn blockinfo_count(&self, block_id: u32) -> usize {
-        self.blockinfo.iter().filter(|(b, _)| *b == block_id).count()
+        self.blockinfo
+            .iter()
+            .filter(|(b, _)| *b == block_id)
+            .count()
     }
 
     /// Number of abbreviations usable in the innermost block (ids 4 .. 4+n).
     pub fn abbrev_count(&self) -> usize {
-        self.scopes.last().map_or(0, |s| self.active.len() - s.active_start)
+        self.scopes
+            .last()
+            .map_or(0, |s| self.active.len() - s.active_start)
     }
 
     /// The abbreviation with id `id` (≥ 4) in the innermost block.
     pub fn abbrev(&self, id: u32) -> Option<&Abbrev> {
         let s = self.scopes.last()?;
-        let idx = *self.active.get(s.active_start + (id as usize).checked_sub(4)?)?;
+        let idx = *self
+            .active
+            .get(s.active_start + (id as usize).checked_sub(4)?)?;
         self.pool.get(idx as usize)
     }
 
@@ -242,7 +259,10 @@ impl<'a> Reader<'a> {
 
     /// Skips the rest of the innermost block using its length word (after an `Enter`).
     pub fn skip_block(&mut self) -> Result<()> {
-        let s = self.scopes.pop().ok_or_else(|| self.err("skip_block outside a block"))?;
+        let s = self
+            .scopes
+            .pop()
+            .ok_or_else(|| self.err("skip_block outside a block"))?;
         self.cur.seek(s.end)?;
         self.active.truncate(s.active_start);
         self.pool.truncate(s.pool_len);
@@ -255,7 +275,9 @@ impl<'a> Reader<'a> {
         let idx = self.pool.len() as u32;
         if in_blockinfo {
             let Some(bid) = self.cur_bid else {
-                return Err(self.err("Malformed BlockInfoBlock: abbreviation defined before SETBID"));
+                return Err(
+                    self.err("Malformed BlockInfoBlock: abbreviation defined before SETBID")
+                );
             };
             self.pool.push(abbrev);
             // BLOCKINFO abbreviations outlive the BLOCKINFO block: keep them below every
@@ -285,7 +307,9 @@ impl<'a> Reader<'a> {
             return Err(self.err("abbreviation with no operands"));
         }
         if n > self.cur.remaining() / 4 {
-            return Err(self.err(format!("abbreviation claims {n} operands, more than the file holds")));
+            return Err(self.err(format!(
+                "abbreviation claims {n} operands, more than the file holds"
+            )));
         }
         let mut ops = Vec::with_capacity(n as usize);
         let mut raw = Vec::with_capacity(1 + 3 * n as usize);

@@ -3,7 +3,10 @@
 //! abbreviation.
 
 use super::abbrev::{encode_char6, Abbrev, AbbrevOp};
-use super::{BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_SETBID, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK, UNABBREV_RECORD};
+use super::{
+    BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_SETBID, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK,
+    UNABBREV_RECORD,
+};
 
 /// Appends bits least-significant-first.
 #[derive(Default, Clone)]
@@ -186,7 +189,9 @@ impl Writer {
             }
         }
         if self.in_blockinfo() {
-            let bid = self.cur_bid.expect("DEFINE_ABBREV in BLOCKINFO before SETBID");
+            let bid = self
+                .cur_bid
+                .expect("DEFINE_ABBREV in BLOCKINFO before SETBID");
             self.blockinfo.push((bid, a.clone()));
         } else if let Some(s) = self.scopes.last_mut() {
             s.abbrevs.push(a.clone());
@@ -219,10 +224,15 @@ impl Writer {
         if id == UNABBREV_RECORD {
             return self.emit_unabbrev(code, ops);
         }
-        assert!(self.matches(id, code, ops), "record <{code}, {ops:?}> does not fit abbreviation {id}");
+        assert!(
+            self.matches(id, code, ops),
+            "record <{code}, {ops:?}> does not fit abbreviation {id}"
+        );
         let w = self.width();
         self.bits.emit(id as u64, w);
-        let a = self.scopes.last().unwrap().abbrevs[id as usize - 4].ops.clone();
+        let a = self.scopes.last().unwrap().abbrevs[id as usize - 4]
+            .ops
+            .clone();
         let mut vals = std::iter::once(code as u64).chain(ops.iter().copied());
         let mut i = 0;
         while i < a.len() {
@@ -246,11 +256,15 @@ impl Writer {
 
     /// Whether abbreviation `id` of the current block can encode the record.
     pub fn matches(&self, id: u32, code: u32, ops: &[u64]) -> bool {
-        let Some(s) = self.scopes.last() else { return false };
+        let Some(s) = self.scopes.last() else {
+            return false;
+        };
         let Some(a) = s.abbrevs.get((id as usize).wrapping_sub(4)) else {
             return false;
         };
-        let vals: Vec<u64> = std::iter::once(code as u64).chain(ops.iter().copied()).collect();
+        let vals: Vec<u64> = std::iter::once(code as u64)
+            .chain(ops.iter().copied())
+            .collect();
         let mut i = 0;
         for (k, op) in a.ops.iter().enumerate() {
             if *op == AbbrevOp::Array {

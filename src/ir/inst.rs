@@ -26,28 +26,79 @@ pub struct Inst {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InstKind {
-    Binop { op: BinOp, lhs: ValueId, rhs: ValueId },
+    Binop {
+        op: BinOp,
+        lhs: ValueId,
+        rhs: ValueId,
+    },
     /// The destination type is `Inst::ty`.
-    Cast { op: CastOp, val: ValueId },
-    Ret { val: Option<ValueId> },
-    Br { target: BlockId },
-    CondBr { cond: ValueId, t: BlockId, f: BlockId },
+    Cast {
+        op: CastOp,
+        val: ValueId,
+    },
+    Ret {
+        val: Option<ValueId>,
+    },
+    Br {
+        target: BlockId,
+    },
+    CondBr {
+        cond: ValueId,
+        t: BlockId,
+        f: BlockId,
+    },
     /// `cases` indexes `Body::cases`.
-    Switch { cond: ValueId, default: BlockId, cases: Span },
+    Switch {
+        cond: ValueId,
+        default: BlockId,
+        cases: Span,
+    },
     Unreachable,
     /// `incoming` indexes `Body::operands` as (value, block) pairs; `len` counts values.
-    Phi { incoming: Span },
-    Alloca { size: ValueId, align: Align },
+    Phi {
+        incoming: Span,
+    },
+    Alloca {
+        size: ValueId,
+        align: Align,
+    },
     /// The loaded type is `Inst::ty`.
-    Load { ptr: ValueId, align: Align },
-    Store { ptr: ValueId, val: ValueId, align: Align },
-    Cmp { pred: Pred, lhs: ValueId, rhs: ValueId },
-    Select { cond: ValueId, t: ValueId, f: ValueId },
-    ExtractElement { vec: ValueId, idx: ValueId },
-    InsertElement { vec: ValueId, elt: ValueId, idx: ValueId },
+    Load {
+        ptr: ValueId,
+        align: Align,
+    },
+    Store {
+        ptr: ValueId,
+        val: ValueId,
+        align: Align,
+    },
+    Cmp {
+        pred: Pred,
+        lhs: ValueId,
+        rhs: ValueId,
+    },
+    Select {
+        cond: ValueId,
+        t: ValueId,
+        f: ValueId,
+    },
+    ExtractElement {
+        vec: ValueId,
+        idx: ValueId,
+    },
+    InsertElement {
+        vec: ValueId,
+        elt: ValueId,
+        idx: ValueId,
+    },
     /// A direct call (`callee` is a function address, record 34) or an indirect one
     /// (record 44; the return type is `Inst::ty`, the parameter types are the arguments').
-    Call { callee: ValueId, args: Span, tail: bool, indirect: bool },
+    Call {
+        callee: ValueId,
+        args: Span,
+        tail: bool,
+        indirect: bool,
+    },
 }
 
 impl InstKind {
@@ -109,7 +160,10 @@ impl BinOp {
 
     /// Whether the operator exists for floating-point operands (fadd fsub fmul fdiv frem).
     pub fn has_float_form(self) -> bool {
-        matches!(self, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::SDiv | BinOp::SRem)
+        matches!(
+            self,
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::SDiv | BinOp::SRem
+        )
     }
 
     /// Whether i1 operands are allowed (only the logical operators).
@@ -236,7 +290,9 @@ impl Pred {
             "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "uno", "ueq", "ugt", "uge",
             "ult", "ule", "une", "true",
         ];
-        const I: [&str; 10] = ["eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle"];
+        const I: [&str; 10] = [
+            "eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle",
+        ];
         if self.0 < 16 {
             F[self.0 as usize]
         } else {

@@ -1,0 +1,60 @@
+//! pnacl-bcasm: records as text (the record column of pnacl-bcdis) → a pexe.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+use pnacl::bitstream::text;
+use pnacl::cli::{self, Output};
+
+/// Assemble a bitcode file from records written as text, one `A: <code, values…>` per
+/// line, as the record column of pnacl-bcdis shows them (whole dump lines are accepted).
+/// Writes exactly the records given, valid or not: for building test inputs.
+#[derive(Parser)]
+#[command(name = "pnacl-bcasm", version)]
+struct Args {
+    /// The records (`-` or nothing: standard input).
+    #[arg(default_value = "-")]
+    input: String,
+    /// The file to write (standard output if not given).
+    #[arg(short, long)]
+    output: Option<String>,
+    /// Read abbreviation definitions as the historical pnacl-bcdis printed them (block id
+    /// before the first one after a SETBID, an extra 0 after fixed(0) and vbr(0)).
+    #[arg(long)]
+    abbrev_quirks: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let name = cli::display_name(&args.input);
+    let run = || -> Result<Vec<u8>, String> {
+        let data = cli::read_input(&args.input).map_err(|e| format!("{name}: {e}"))?;
+        let src = String::from_utf8(data).map_err(|_| format!("{name}: not UTF-8 text"))?;
+        let recs = text::parse(&src).map_err(|e| format!("{name}: {e}"))?;
+        text::assemble(&recs, args.abbrev_quirks).map_err(|e| format!("{name}: {e}"))
+    };
+    let bytes = match run() {
+        Ok(b) => b,
+        Err(e) => {
+            cli::report_msg("pnacl-bcasm", e);
+            return ExitCode::from(1);
+        }
+    };
+    let result = Output::new(args.output.as_deref()).and_then(|mut out| {
+        if out.is_terminal() {
+            return Err(std::io::Error::other(
+                "refusing to write binary output to a terminal",
+            ));
+        }
+        out.write_all(&bytes)?;
+        out.commit()
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            cli::report_msg("pnacl-bcasm", e);
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! What every program shares: reading the input (a file or `-` for standard input),
+//! writing the output whole or not at all (temporary file, then rename), and reporting
+//! errors as `TOOL: error: FILE:BYTE:BIT: message`.
+
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+
+/// Where the input came from, for messages (`<stdin>` for standard input).
+pub fn display_name(input: &str) -> String {
+    if input == "-" {
+        "<stdin>".to_string()
+    } else {
+        input.to_string()
+    }
+}
+
+/// Reads the whole input, `-` meaning standard input.
+pub fn read_input(input: &str) -> io::Result<Vec<u8>> {
+    if input == "-" {
+        let mut v = Vec::new();
+        io::stdin().lock().read_to_end(&mut v)?;
+        Ok(v)
+    } else {
+        fs::read(input)
+    }
+}
+
+/// Prints `TOOL: error: FILE:BYTE:BIT: message` to standard error.
+pub fn report(tool: &str, file: &str, e: &Error) {
+    eprintln!("{tool}: error: {file}:{e}");
+}
+
+/// Prints `TOOL: error: message` to standard error.
+pub fn report_msg(tool: &str, msg: impl std::fmt::Display) {
+    eprintln!("{tool}: error: {msg}");
+}
+
+/// An output destination: a file written whole or not at all, or standard output.
+pub enum Output {
+    Stdout(io::BufWriter<io::Stdout>),
+    File {
+        tmp: tempfile::NamedTempFile,
+        dest: PathBuf,
+    },
+}
+
+impl Output {
+    /// `None` or `-` is standard output; anything else a file created beside `dest`
+    /// and renamed onto it by `commit`.
+    pub fn new(dest: Option<&str>) -> io::Result<Output> {
+        match dest {
+            None | Some("-") => Ok(Output::Stdout(io::BufWriter::new(io::stdout()))),
+            Some(d) => {
+                let dest = PathBuf::from(d);
+                let dir = match dest.parent() {
+                    Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                    _ => PathBuf::from("."),
+                };
+                let tmp = tempfile::Builder::new()
+                    .prefix(".pnacl-out")
+                    .tempfile_in(dir)?;
+                Ok(Output::File { tmp, dest })
+            }
+        }
+    }
+
+    pub fn is_terminal(&self) -> bool {
+        match self {
+            Output::Stdout(_) => std::io::IsTerminal::is_terminal(&io::stdout()),
+            Output::File { .. } => false,
+        }
+    }
+
+    /// Makes the output final (renames the temporary file onto the destination).
+    pub fn commit(self) -> io::Result<()> {
+        match self {
+            Output::Stdout(mut w) => w.flush(),
+            Output::File { tmp, dest } => {
+                tmp.as_file().sync_all().ok();
+                tmp.persist(&dest).map_err(|e| e.error)?;
+                Ok(())
+            }
+        }
+    }
+
+    /// Drops a file output without creating the destination. Standard output is flushed
+    /// (what was printed is printed).
+    pub fn discard(self) {
+        if let Output::Stdout(mut w) = self {
+            let _ = w.flush();
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(w) => w.write(buf),
+            Output::File { tmp, .. } => tmp.write(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.flush(),
+            Output::File { tmp, .. } => tmp.flush(),
+        }
+    }
+}
+
+/// Writes `bytes` to `dest` whole or not at all.
+pub fn write_file_atomic(dest: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut out = Output::new(dest.to_str())?;
+    out.write_all(bytes)?;
+    out.commit()
+}

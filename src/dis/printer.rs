@@ -1,0 +1,1082 @@
+//! Turns each item (and what the parser made of it) into the record and assembly columns.
+
+use std::io::{self, Write};
+
+use super::format::{format, Layout, Tok, Toks};
+use super::Options;
+use crate::bitcode::codes::{block, pseudo, vst};
+use crate::bitcode::{Event, Header, Parser};
+use crate::bitstream::{Abbrev, AbbrevOp, Item, UNABBREV_RECORD};
+use crate::error::{Error, Result};
+use crate::ir::{ConstValue, InstKind, Module, ValueType};
+
+const RECORD_WIDTH: usize = 40;
+const LABEL_WIDTH: usize = 11;
+const ASM: Layout = Layout {
+    width: 39,
+    cap: 19,
+    cont: 4,
+};
+const REC: Layout = Layout {
+    width: RECORD_WIDTH,
+    cap: 19,
+    cont: 4,
+};
+
+/// Abbreviation bookkeeping the printer needs, taken from the reader before each item.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AbbrevCounts {
+    /// BLOCKINFO abbreviations registered for the current block.
+    pub blockinfo: usize,
+    /// Abbreviations usable in the current block before this item.
+    pub total: usize,
+    /// BLOCKINFO abbreviations registered so far for the block of the last SETBID.
+    pub setbid: usize,
+}
+
+/// One line of assembly: its depth and tokens.
+struct AsmLine {
+    depth: usize,
+    toks: Toks,
+}
+
+pub struct Printer<'o, W: Write> {
+    opts: &'o Options,
+    out: &'o mut W,
+    errors: Vec<Error>,
+    stopped: bool,
+    /// Block id of the last SETBID in BLOCKINFO, and whether an abbreviation followed it yet.
+    setbid: Option<u32>,
+    setbid_fresh: bool,
+    /// `%b0:` still to print before the function's first instruction.
+    label_pending: bool,
+}
+
+impl<'o, W: Write> Printer<'o, W> {
+    pub fn new(opts: &'o Options, out: &'o mut W) -> Self {
+        Printer {
+            opts,
+            out,
+            errors: Vec::new(),
+            stopped: false,
+            setbid: None,
+            setbid_fresh: false,
+            label_pending: false,
+        }
+    }
+
+    pub fn setbid(&self) -> Option<u32> {
+        self.setbid
+    }
+
+    pub fn too_many_errors(&self) -> bool {
+        self.errors.len() >= self.opts.max_errors
+    }
+
+    pub fn finish(self) -> super::Outcome {
+        super::Outcome {
+            errors: self.errors,
+            stopped: self.stopped,
+        }
+    }
+
+    pub fn finish_stopped(mut self) -> super::Outcome {
+        self.stopped = true;
+        self.finish()
+    }
+
+    /// Prints an error line and records it.
+    pub fn error(&mut self, e: &Error) -> io::Result<()> {
+        writeln!(self.out, "Error({}): {}", e.position(), e.msg())?;
+        self.errors.push(e.clone());
+        if self.too_many_errors() {
+            writeln!(self.out, "Error({}): Too many errors", e.position())?;
+            self.stopped = true;
+        }
+        Ok(())
+    }
+
+    pub fn header(&mut self, bytes: &[u8], h: &Header) -> io::Result<()> {
+        let vals: Vec<u64> = bytes.iter().map(|&b| b as u64).collect();
+        let rec = record_toks(None, pseudo::HEADER, &vals);
+        let mut magic = String::from("Magic Number: '");
+        magic.extend(bytes[..4].iter().map(|&b| b as char));
+        magic.push_str("' (");
+        magic.push_str(
+            &bytes[..4]
+                .iter()
+                .map(|b| b.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        magic.push(')');
+        let mut l1 = Toks::new();
+        l1.t(magic);
+        let mut l2 = Toks::new();
+        l2.t(format!("PNaCl Version: {}", h.pnacl_version));
+        let asm = vec![
+            AsmLine { depth: 0, toks: l1 },
+            AsmLine { depth: 0, toks: l2 },
+        ];
+        self.emit(Some((0, 0, rec)), asm)
+    }
+
+    /// Prints one item.
+    #[allow(clippy::too_many_arguments)]
+    pub fn item(
+        &mut self,
+        pos: u64,
+        depth: usize,
+        item: &Item<'_>,
+        counts: AbbrevCounts,
+        result: &Result<Event>,
+        parser: &Parser,
+    ) -> io::Result<()> {
+        let m = &parser.module;
+        let mut asm: Vec<AsmLine> = Vec::new();
+        let rec;
+        let mut rec_depth = depth;
+        let mut suffix: Option<String> = None;
+        match *item {
+            Item::Enter { id, width, .. } => {
+                rec = record_toks(Some(1), pseudo::ENTER, &[id as u64, width as u64]);
+                let mut t = Toks::new();
+                match result {
+                    Ok(Event::EnterFunction(f)) => {
+                        self.label_pending = true;
+                        function_header(&mut t, m, *f);
+                    }
+                    _ => {
+                        let name = block::name(id).unwrap_or("unknown");
+                        t.s(name)
+                            .sp()
+                            .open("{")
+                            .sp()
+                            .sp()
+                            .t(format!("// BlockID = {id}"));
+                    }
+                }
+                if id == block::BLOCKINFO {
+                    self.setbid = None;
+                }
+                asm.push(AsmLine { depth, toks: t });
+            }
+            Item::Exit => {
+                rec_depth = depth.saturating_sub(1);
+                rec = record_toks(Some(0), pseudo::EXIT, &[]);
+                let mut t = Toks::new();
+                t.s("}");
+                asm.push(AsmLine {
+                    depth: rec_depth,
+                    toks: t,
+                });
+                self.label_pending = false;
+            }
+            Item::DefineAbbrev {
+                abbrev,
+                blockinfo_for,
+            } => {
+                let mut raw: Vec<u64> = Vec::with_capacity(abbrev.raw.len() + 2);
+                if self.opts.abbrev_quirks && blockinfo_for.is_some() && self.setbid_fresh {
+                    raw.push(self.setbid.unwrap_or(0) as u64);
+                }
+                raw.extend(raw_fields(abbrev, self.opts.abbrev_quirks));
+                self.setbid_fresh = false;
+                rec = record_toks(Some(2), pseudo::DEFINE_ABBREV, &raw);
+                let mut t = Toks::new();
+                let (name, d) = match blockinfo_for {
+                    Some(_) => (format!("@a{}", counts.setbid), depth + 1),
+                    None => (format!("%a{}", counts.total - counts.blockinfo), depth),
+                };
+                t.t(name).sp().s("=").sp().s("abbrev").sp();
+                abbrev_toks(&mut t, abbrev);
+                asm.push(AsmLine { depth: d, toks: t });
+            }
+            Item::Record { abbrev, code, ops } => {
+                let in_blockinfo = parser.block_stack().last() == Some(&block::BLOCKINFO);
+                if in_blockinfo {
+                    // SETBID: printed as `1: <1, id>` although it is unabbreviated.
+                    rec = record_toks(Some(1), code, ops);
+                    let bid = ops.first().copied().unwrap_or(0) as u32;
+                    self.setbid = Some(bid);
+                    self.setbid_fresh = true;
+                    let mut t = Toks::new();
+                    match block::name(bid) {
+                        Some(n) if bid != block::BLOCKINFO => {
+                            t.t(format!("{n}:"));
+                        }
+                        _ => {
+                            t.t(format!("block({bid}):"));
+                        }
+                    }
+                    asm.push(AsmLine { depth, toks: t });
+                } else {
+                    let mut vals = Vec::with_capacity(ops.len() + 1);
+                    vals.push(code as u64);
+                    vals.extend_from_slice(ops);
+                    rec = record_full_toks(abbrev, &vals);
+                    if abbrev != UNABBREV_RECORD {
+                        let k = abbrev as usize - 4;
+                        suffix = Some(if k < counts.blockinfo {
+                            format!("<@a{k}>")
+                        } else {
+                            format!("<%a{}>", k - counts.blockinfo)
+                        });
+                    }
+                    if let Ok(ev) = result {
+                        self.event_asm(*ev, depth, code, ops, parser, &mut asm);
+                    }
+                }
+            }
+            Item::Eof => return Ok(()),
+        }
+        // The abbreviation suffix goes on the record's first line (after any label).
+        let first = asm
+            .iter()
+            .position(|l| l.depth == usize::MAX)
+            .map_or(0, |i| i + 1);
+        if let (Some(sfx), Some(line)) = (suffix, asm.get_mut(first)) {
+            line.toks.sp().t(sfx);
+        }
+        self.emit(Some((pos, rec_depth, rec)), asm)?;
+        // After a terminator, the next block's label.
+        if let (Ok(Event::Inst(i)), Some((_, body))) = (result, parser.current_body()) {
+            if body.insts[*i as usize].kind.is_terminator() {
+                if let Some((b, n)) = parser.current_block() {
+                    if b < n {
+                        self.label(depth, b)?;
+                    }
+                }
+            }
+        }
+        if let Err(e) = result {
+            self.error(e)?;
+        } else if let Ok(Event::Inst(i)) = result {
+            if let Some((f, body)) = parser.current_body() {
+                for msg in crate::abi::inst_findings(m, f, body, *i as usize) {
+                    self.error(&Error::new(pos, msg))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn label(&mut self, depth: usize, b: u32) -> io::Result<()> {
+        let mut t = Toks::new();
+        t.t(format!("%b{b}:"));
+        self.emit(
+            None,
+            vec![AsmLine {
+                depth: depth.saturating_sub(1),
+                toks: t,
+            }],
+        )
+    }
+
+    /// The assembly lines of a record the parser accepted.
+    fn event_asm(
+        &mut self,
+        ev: Event,
+        depth: usize,
+        code: u32,
+        ops: &[u64],
+        parser: &Parser,
+        asm: &mut Vec<AsmLine>,
+    ) {
+        let m = &parser.module;
+        let mut t = Toks::new();
+        let mut d = depth;
+        let names = Names::new(parser);
+        match ev {
+            Event::Version(v) => {
+                t.s("version").sp().t(format!("{v};"));
+            }
+            Event::TypeCount(n) => {
+                t.s("count").sp().t(format!("{n};"));
+            }
+            Event::GlobalCount(n) => {
+                t.s("count").sp().t(format!("{n};"));
+            }
+            Event::Type(i) => {
+                t.t(format!("@t{i}")).sp().s("=").sp().begin();
+                type_toks(&mut t, &m.types[i as usize]);
+                t.s(";").end();
+            }
+            Event::Function(f) => {
+                let func = &m.functions[f as usize];
+                let sig = m.fn_type(f);
+                t.s(if func.is_defined { "define" } else { "declare" }).sp();
+                // The historical printer's linkage text for internal has a trailing space.
+                t.s(match func.linkage {
+                    crate::ir::Linkage::External => "external",
+                    crate::ir::Linkage::Internal => "internal ",
+                })
+                .sp()
+                .begin()
+                .s(sig.ret.name())
+                .sp()
+                .t(format!("@f{f}"))
+                .open("(");
+                for (i, p) in sig.params.iter().enumerate() {
+                    if i > 0 {
+                        t.s(",").sp();
+                    }
+                    t.s(p.name());
+                }
+                t.close(")").s(";").end();
+            }
+            Event::GlobalVar(g) => {
+                let glob = &m.globals[g as usize];
+                t.s(if glob.is_const { "const" } else { "var" })
+                    .sp()
+                    .t(format!("@g{g}"))
+                    .s(",")
+                    .sp()
+                    .begin()
+                    .s("align")
+                    .sp()
+                    .t(glob.align.bytes().to_string())
+                    .end()
+                    .s(",");
+            }
+            Event::Compound { count, .. } => {
+                d = depth + 1;
+                t.s("initializers").sp().t(count.to_string()).sp().s("{");
+            }
+            Event::Init {
+                global,
+                index,
+                closes,
+            } => {
+                let glob = &m.globals[global as usize];
+                d = depth + if glob.compound { 2 } else { 1 };
+                match &glob.inits[index as usize] {
+                    crate::ir::Init::Zero(n) => {
+                        t.s("zerofill").sp().t(format!("{n};"));
+                    }
+                    crate::ir::Init::Data(bytes) => {
+                        t.open("{");
+                        for (i, b) in bytes.iter().enumerate() {
+                            t.t(format!("{b:3}"));
+                            if i + 1 < bytes.len() {
+                                t.s(",").sp();
+                            }
+                        }
+                        t.close("}");
+                    }
+                    crate::ir::Init::Reloc { target, addend } => {
+                        t.s("reloc").sp().t(names.value(*target));
+                        if *addend > 0 {
+                            t.sp().s("+").sp().t(addend.to_string());
+                        } else if *addend < 0 {
+                            t.sp().s("-").sp().t(addend.unsigned_abs().to_string());
+                        }
+                        t.s(";");
+                    }
+                }
+                if closes {
+                    asm.push(AsmLine { depth: d, toks: t });
+                    let mut c = Toks::new();
+                    c.s("}");
+                    asm.push(AsmLine {
+                        depth: depth + 1,
+                        toks: c,
+                    });
+                    return;
+                }
+            }
+            Event::Symbol(id) => {
+                let name = if code == vst::BBENTRY {
+                    format!("%b{id}")
+                } else {
+                    names.value(id)
+                };
+                t.t(name).sp().s(":").sp();
+                symbol_name_toks(&mut t, &ops[1..]);
+            }
+            Event::SetType(ty) => {
+                t.t(format!("{ty}:"));
+            }
+            Event::Const(i) => {
+                d = depth + 1;
+                if let Some((_, body)) = parser.current_body() {
+                    let c = body.consts[i as usize];
+                    t.t(format!("%c{i}")).sp().s("=").sp().s(c.ty.name()).sp();
+                    match c.value {
+                        ConstValue::Undef => {
+                            t.s("undef;");
+                        }
+                        ConstValue::Int(v) => {
+                            let s = if c.ty == ValueType::I1 {
+                                (v & 1).to_string()
+                            } else {
+                                c.as_signed().unwrap_or(v as i64).to_string()
+                            };
+                            t.t(format!("{s};"));
+                        }
+                        ConstValue::Float(bits) => {
+                            let f = if c.ty == ValueType::Float {
+                                f32::from_bits(bits as u32) as f64
+                            } else {
+                                f64::from_bits(bits)
+                            };
+                            t.t(format!("{};", fmt_g(f)));
+                        }
+                    }
+                }
+            }
+            Event::DeclareBlocks(n) => {
+                t.s("blocks").sp().t(format!("{n};"));
+            }
+            Event::ForwardRef { id, ty } => {
+                self.pending_label(depth, asm);
+                t.s("declare")
+                    .sp()
+                    .s(ty.name())
+                    .sp()
+                    .t(names.value(id))
+                    .s(";");
+            }
+            Event::Inst(i) => {
+                self.pending_label(depth, asm);
+                if let Some((f, body)) = parser.current_body() {
+                    inst_toks(&mut t, asm, depth, m, f, body, i as usize, &names, code);
+                }
+            }
+            Event::EnterBlock(_)
+            | Event::EnterFunction(_)
+            | Event::ExitBlock(_)
+            | Event::Abbrev => {}
+        }
+        if !t.0.is_empty() {
+            asm.push(AsmLine { depth: d, toks: t });
+        }
+    }
+
+    fn pending_label(&mut self, depth: usize, asm: &mut Vec<AsmLine>) {
+        if self.label_pending {
+            self.label_pending = false;
+            let mut t = Toks::new();
+            t.s("%b0:");
+            asm.push(AsmLine {
+                depth: depth.saturating_sub(1),
+                toks: t,
+            });
+            // Marks that the label goes on a line of its own, before the record.
+            asm.push(AsmLine {
+                depth: usize::MAX,
+                toks: Toks::new(),
+            });
+        }
+    }
+
+    /// Writes the lines of one record: the record column beside the assembly column.
+    fn emit(&mut self, rec: Option<(u64, usize, Toks)>, asm: Vec<AsmLine>) -> io::Result<()> {
+        // A label queued before the record (`depth == usize::MAX` marks the split).
+        let (pre, asm): (Vec<AsmLine>, Vec<AsmLine>) =
+            match asm.iter().position(|l| l.depth == usize::MAX) {
+                Some(i) => {
+                    let mut asm = asm;
+                    let rest = asm.split_off(i + 1);
+                    asm.pop();
+                    (asm, rest)
+                }
+                None => (Vec::new(), asm),
+            };
+        for l in pre {
+            let mut lines = Vec::new();
+            format(&l.toks.0, 2 * l.depth, ASM, &mut lines);
+            for a in lines {
+                self.write_line(None, Some(&a))?;
+            }
+        }
+        let mut rec_lines = Vec::new();
+        if let Some((pos, depth, toks)) = &rec {
+            format(&toks.0, LABEL_WIDTH + 2 * depth, REC, &mut rec_lines);
+            let label = format!("{:>8}:{}|", pos / 8, pos % 8);
+            for (i, l) in rec_lines.iter_mut().enumerate() {
+                let head = if i == 0 {
+                    label.clone()
+                } else {
+                    format!("{:10}|", "")
+                };
+                l.replace_range(..LABEL_WIDTH.min(l.len()), &head);
+            }
+        }
+        let mut asm_lines = Vec::new();
+        for l in &asm {
+            format(&l.toks.0, 2 * l.depth, ASM, &mut asm_lines);
+        }
+        let n = rec_lines.len().max(asm_lines.len());
+        for i in 0..n {
+            self.write_line(
+                rec_lines.get(i).map(|s| s.as_str()),
+                asm_lines.get(i).map(|s| s.as_str()),
+            )?;
+        }
+        Ok(())
+    }
+
+    fn write_line(&mut self, rec: Option<&str>, asm: Option<&str>) -> io::Result<()> {
+        let (r, a) = (self.opts.records, self.opts.assembly);
+        if r && a {
+            let left = rec.unwrap_or("          |");
+            write!(self.out, "{left:<RECORD_WIDTH$}|")?;
+            if let Some(a) = asm {
+                self.out.write_all(a.as_bytes())?;
+            }
+            self.out.write_all(b"\n")
+        } else if r {
+            match rec {
+                Some(l) => writeln!(self.out, "{}", l.trim_end()),
+                None => Ok(()),
+            }
+        } else if a {
+            match asm {
+                Some(l) => writeln!(self.out, "{l}"),
+                None => Ok(()),
+            }
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Value names as pnacl-bcdis gives them (writer.md §10.4).
+struct Names {
+    nf: u32,
+    ng: u32,
+    np: u32,
+    nc: u32,
+}
+
+impl Names {
+    fn new(p: &Parser) -> Names {
+        let m = &p.module;
+        let nf = m.functions.len() as u32;
+        let ng = p.globals_count().unwrap_or(m.globals.len() as u32);
+        let (np, nc) = match p.current_body() {
+            Some((f, body)) => (m.fn_type(f).params.len() as u32, body.consts.len() as u32),
+            None => (0, 0),
+        };
+        Names { nf, ng, np, nc }
+    }
+
+    fn value(&self, id: u32) -> String {
+        let mut i = id;
+        if i < self.nf {
+            return format!("@f{i}");
+        }
+        i -= self.nf;
+        if i < self.ng {
+            return format!("@g{i}");
+        }
+        i -= self.ng;
+        if i < self.np {
+            return format!("%p{i}");
+        }
+        i -= self.np;
+        if i < self.nc {
+            return format!("%c{i}");
+        }
+        format!("%v{}", i - self.nc)
+    }
+}
+
+/// `A: <v0, v1, …>` tokens; `abbrev` None for the header (no `A:`).
+fn record_toks(abbrev: Option<u32>, code: u32, ops: &[u64]) -> Toks {
+    let mut vals = Vec::with_capacity(ops.len() + 1);
+    vals.push(code as u64);
+    vals.extend_from_slice(ops);
+    let mut t = Toks::new();
+    if let Some(a) = abbrev {
+        t.t(format!("{a}:")).sp();
+    }
+    values_toks(&mut t, &vals);
+    t
+}
+
+fn record_full_toks(abbrev: u32, vals: &[u64]) -> Toks {
+    let mut t = Toks::new();
+    t.t(format!("{abbrev}:")).sp();
+    values_toks(&mut t, vals);
+    t
+}
+
+fn values_toks(t: &mut Toks, vals: &[u64]) {
+    t.open("<");
+    for (i, v) in vals.iter().enumerate() {
+        if i + 1 < vals.len() {
+            t.t(format!("{v},")).sp();
+        } else {
+            t.t(format!("{v}>"));
+        }
+    }
+    if vals.is_empty() {
+        t.s(">");
+    }
+    t.0.push(Tok::Pop);
+}
+
+/// The DEFINE_ABBREV fields as printed. With the quirks, Fixed(0)/VBR(0) get an extra 0.
+fn raw_fields(a: &Abbrev, quirks: bool) -> Vec<u64> {
+    let mut out = vec![a.raw[0]];
+    let mut i = 1;
+    while i < a.raw.len() {
+        if a.raw[i] == 1 {
+            out.extend_from_slice(&a.raw[i..i + 2]);
+            i += 2;
+        } else if a.raw[i + 1] == 1 || a.raw[i + 1] == 2 {
+            out.extend_from_slice(&a.raw[i..i + 3]);
+            if quirks && a.raw[i + 2] == 0 {
+                out.push(0);
+            }
+            i += 3;
+        } else {
+            out.extend_from_slice(&a.raw[i..i + 2]);
+            i += 2;
+        }
+    }
+    out
+}
+
+fn abbrev_toks(t: &mut Toks, a: &Abbrev) {
+    t.open("<");
+    let n = a.ops.len();
+    let mut i = 0;
+    while i < n {
+        let (text, step) = match a.ops[i] {
+            AbbrevOp::Array => (format!("array({})", a.ops[i + 1]), 2),
+            op => (op.to_string(), 1),
+        };
+        i += step;
+        // Each operand keeps its separator: `fixed(2),` and `fixed(4)>` move as one.
+        t.begin().t(text);
+        if i < n {
+            t.s(",").end().sp();
+        } else {
+            t.close(">").end();
+        }
+    }
+    t.s(";");
+}
+
+fn type_toks(t: &mut Toks, ty: &crate::ir::Type) {
+    match ty {
+        crate::ir::Type::Value(v) => {
+            t.s(v.name());
+        }
+        crate::ir::Type::Function(f) => {
+            t.s(f.ret.name()).sp().open("(");
+            for (i, p) in f.params.iter().enumerate() {
+                if i > 0 {
+                    t.s(",").sp();
+                }
+                t.s(p.name());
+            }
+            t.close(")");
+        }
+    }
+}
+
+fn function_header(t: &mut Toks, m: &Module, f: u32) {
+    let sig = m.fn_type(f);
+    t.s("function")
+        .sp()
+        .begin()
+        .s(sig.ret.name())
+        .sp()
+        .begin()
+        .t(format!("@f{f}"))
+        .open("(");
+    for (i, p) in sig.params.iter().enumerate() {
+        if i > 0 {
+            t.s(",").sp();
+        }
+        t.begin().s(p.name()).sp().t(format!("%p{i}")).end();
+    }
+    t.close(")")
+        .end()
+        .end()
+        .sp()
+        .open("{")
+        .sp()
+        .sp()
+        .s("// BlockID = 12");
+}
+
+/// A symbol name: `"name"` when all of it is char6, else `{'a', 36, …}`.
+fn symbol_name_toks(t: &mut Toks, chars: &[u64]) {
+    if chars.iter().all(|&c| crate::bitstream::is_char6(c)) {
+        let s: String = chars.iter().map(|&c| c as u8 as char).collect();
+        t.t(format!("\"{s}\";"));
+    } else {
+        t.open("{");
+        for (i, &c) in chars.iter().enumerate() {
+            if crate::bitstream::is_char6(c) {
+                t.t(format!("'{}'", c as u8 as char));
+            } else {
+                t.t(format!("{c:3}"));
+            }
+            if i + 1 < chars.len() {
+                t.s(",").sp();
+            }
+        }
+        t.close("}");
+    }
+}
+
+/// `T V` for an operand.
+fn typed(t: &mut Toks, ty: ValueType, name: String) {
+    t.begin().s(ty.name()).sp().t(name).end();
+}
+
+#[allow(clippy::too_many_arguments)]
+fn inst_toks(
+    t: &mut Toks,
+    asm: &mut Vec<AsmLine>,
+    depth: usize,
+    m: &Module,
+    f: u32,
+    body: &crate::ir::Body,
+    i: usize,
+    names: &Names,
+    code: u32,
+) {
+    let inst = body.insts[i];
+    let ty_of = |id: u32| m.value_type(f, id).unwrap_or(ValueType::Void);
+    let v = |id: u32| names.value(id);
+    let result = |t: &mut Toks, sep: &'static str| {
+        let k = body
+            .value_insts
+            .iter()
+            .position(|&x| x as usize == i)
+            .unwrap_or(0);
+        let id = m.num_global_values()
+            + m.fn_type(f).params.len() as u32
+            + body.consts.len() as u32
+            + k as u32;
+        t.t(names.value(id)).s(sep).s("=").s(sep);
+    };
+    match inst.kind {
+        InstKind::Binop { op, lhs, rhs } => {
+            result(t, " ");
+            t.begin()
+                .s(op.name(inst.ty.elem().is_float()))
+                .sp()
+                .s(inst.ty.name())
+                .sp()
+                .t(v(lhs))
+                .end();
+            t.s(",").sp().t(v(rhs)).s(";");
+        }
+        InstKind::Cast { op, val } => {
+            result(t, " ");
+            t.begin()
+                .s(op.name())
+                .sp()
+                .s(ty_of(val).name())
+                .sp()
+                .t(v(val))
+                .end();
+            t.sp().s("to").sp().t(format!("{};", inst.ty));
+        }
+        InstKind::Ret { val: None } => {
+            t.s("ret").sp().s("void;");
+        }
+        InstKind::Ret { val: Some(x) } => {
+            t.s("ret").sp();
+            typed(t, ty_of(x), v(x));
+            t.s(";");
+        }
+        InstKind::Br { target } => {
+            t.s("br")
+                .sp()
+                .begin()
+                .s("label")
+                .sp()
+                .t(format!("%b{target}"))
+                .end()
+                .s(";");
+        }
+        InstKind::CondBr { cond, t: bt, f: bf } => {
+            t.s("br").sp();
+            typed(t, ValueType::I1, v(cond));
+            t.s(",")
+                .sp()
+                .begin()
+                .s("label")
+                .sp()
+                .t(format!("%b{bt}"))
+                .end();
+            t.s(",")
+                .sp()
+                .begin()
+                .s("label")
+                .sp()
+                .t(format!("%b{bf}"))
+                .end()
+                .s(";");
+        }
+        InstKind::Switch {
+            cond,
+            default,
+            cases,
+        } => {
+            let cty = ty_of(cond);
+            t.s("switch").sp();
+            typed(t, cty, v(cond));
+            t.sp().s("{");
+            let mut lines = Vec::new();
+            let mut l = Toks::new();
+            l.s("default:")
+                .sp()
+                .s("br")
+                .sp()
+                .s("label")
+                .sp()
+                .t(format!("%b{default};"));
+            lines.push(l);
+            for c in body.switch_cases(cases) {
+                let mut l = Toks::new();
+                l.s(cty.name())
+                    .sp()
+                    .t(format!("{}:", c.value))
+                    .sp()
+                    .s("br")
+                    .sp()
+                    .s("label")
+                    .sp()
+                    .t(format!("%b{};", c.target));
+                lines.push(l);
+            }
+            asm.push(AsmLine {
+                depth,
+                toks: std::mem::take(t),
+            });
+            for l in lines {
+                asm.push(AsmLine {
+                    depth: depth + 1,
+                    toks: l,
+                });
+            }
+            let mut c = Toks::new();
+            c.s("}");
+            asm.push(AsmLine { depth, toks: c });
+        }
+        InstKind::Unreachable => {
+            t.s("unreachable;");
+        }
+        InstKind::Phi { incoming } => {
+            result(t, " ");
+            t.s("phi").sp().s(inst.ty.name()).sp();
+            let pairs = body.span(crate::ir::Span {
+                start: incoming.start,
+                len: incoming.len * 2,
+            });
+            for (k, pair) in pairs.chunks(2).enumerate() {
+                if k > 0 {
+                    t.s(",").sp();
+                }
+                t.begin()
+                    .s("[")
+                    .t(v(pair[0]))
+                    .s(",")
+                    .sp()
+                    .t(format!("%b{}", pair[1]))
+                    .s("]")
+                    .end();
+            }
+            t.s(";");
+        }
+        InstKind::Alloca { size, align } => {
+            result(t, " ");
+            t.begin().s("alloca").sp().s("i8").end().s(",").sp();
+            typed(t, ty_of(size), v(size));
+            t.s(",")
+                .sp()
+                .begin()
+                .s("align")
+                .sp()
+                .t(align.bytes().to_string())
+                .end()
+                .s(";");
+        }
+        InstKind::Load { ptr, align } => {
+            result(t, " ");
+            t.begin()
+                .s("load")
+                .sp()
+                .t(format!("{}*", inst.ty))
+                .sp()
+                .t(v(ptr))
+                .end();
+            t.s(",")
+                .sp()
+                .begin()
+                .s("align")
+                .sp()
+                .t(align.bytes().to_string())
+                .end()
+                .s(";");
+        }
+        InstKind::Store { ptr, val, align } => {
+            let vt = ty_of(val);
+            t.s("store").sp();
+            typed(t, vt, v(val));
+            t.s(",")
+                .sp()
+                .begin()
+                .t(format!("{vt}*"))
+                .sp()
+                .t(v(ptr))
+                .end();
+            t.s(",")
+                .sp()
+                .begin()
+                .s("align")
+                .sp()
+                .t(align.bytes().to_string())
+                .end()
+                .s(";");
+        }
+        InstKind::Cmp { pred, lhs, rhs } => {
+            result(t, " ");
+            let lt = ty_of(lhs);
+            t.begin()
+                .s(if pred.is_float() { "fcmp" } else { "icmp" })
+                .sp()
+                .s(pred.name())
+                .sp()
+                .s(lt.name())
+                .sp()
+                .t(v(lhs))
+                .end();
+            t.s(",").sp().t(v(rhs)).s(";");
+        }
+        InstKind::Select { cond, t: a, f: b } => {
+            result(t, " ");
+            t.s("select").sp();
+            typed(t, ty_of(cond), v(cond));
+            t.s(",").sp();
+            typed(t, inst.ty, v(a));
+            t.s(",").sp();
+            typed(t, inst.ty, v(b));
+            t.s(";");
+        }
+        InstKind::ExtractElement { vec, idx } => {
+            result(t, "  ");
+            t.begin()
+                .s("extractelement")
+                .sp()
+                .s(ty_of(vec).name())
+                .sp()
+                .t(v(vec))
+                .end();
+            t.s(",").sp();
+            typed(t, ty_of(idx), v(idx));
+            t.s(";");
+        }
+        InstKind::InsertElement { vec, elt, idx } => {
+            result(t, "  ");
+            t.begin()
+                .s("insertelement")
+                .sp()
+                .s(ty_of(vec).name())
+                .sp()
+                .t(v(vec))
+                .end();
+            t.s(",").sp();
+            typed(t, ty_of(elt), v(elt));
+            t.s(",").sp();
+            typed(t, ty_of(idx), v(idx));
+            t.s(";");
+        }
+        InstKind::Call {
+            callee, args, tail, ..
+        } => {
+            if !inst.ty.is_void() {
+                result(t, " ");
+            }
+            if tail {
+                t.s("tail").sp();
+            }
+            t.s("call")
+                .sp()
+                .s(inst.ty.name())
+                .sp()
+                .begin()
+                .t(v(callee))
+                .open("(");
+            for (k, &a) in body.span(args).iter().enumerate() {
+                if k > 0 {
+                    t.s(",").sp();
+                }
+                typed(t, ty_of(a), v(a));
+            }
+            t.close(")").end().s(";");
+        }
+    }
+    let _ = code;
+}
+
+/// C's `printf("%g", f)`.
+pub fn fmt_g(f: f64) -> String {
+    if f.is_nan() {
+        return if f.is_sign_negative() {
+            "-nan".into()
+        } else {
+            "nan".into()
+        };
+    }
+    if f.is_infinite() {
+        return if f < 0.0 { "-inf".into() } else { "inf".into() };
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
+    }
+    const P: i32 = 6;
+    // Exponent as %e would print it with P-1 digits after the point.
+    let e_repr = format!("{:.*e}", (P - 1) as usize, f);
+    let exp: i32 = e_repr[e_repr.find('e').unwrap() + 1..].parse().unwrap();
+    let strip = |s: String| -> String {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    if exp < -4 || exp >= P {
+        let mant = &e_repr[..e_repr.find('e').unwrap()];
+        let mant = strip(mant.to_string());
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{mant}e{sign}{:02}", exp.abs())
+    } else {
+        strip(format!("{:.*}", (P - 1 - exp) as usize, f))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fmt_g;
+
+    #[test]
+    fn percent_g() {
+        assert_eq!(fmt_g(1.0), "1");
+        assert_eq!(fmt_g(7.0), "7");
+        assert_eq!(fmt_g(0.5), "0.5");
+        assert_eq!(fmt_g(1e6), "1e+06");
+        assert_eq!(fmt_g(123456.0), "123456");
+        assert_eq!(fmt_g(1234567.0), "1.23457e+06");
+        assert_eq!(fmt_g(0.0001), "0.0001");
+        assert_eq!(fmt_g(0.00001), "1e-05");
+        assert_eq!(fmt_g(3.14159265), "3.14159");
+        assert_eq!(fmt_g(-2.5), "-2.5");
+        assert_eq!(fmt_g(f64::NAN), "nan");
+        assert_eq!(fmt_g(f64::NEG_INFINITY), "-inf");
+    }
+}
