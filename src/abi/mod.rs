@@ -20,7 +20,7 @@ pub fn allowed_alignments(ty: ValueType) -> &'static [u64] {
 
 /// Findings about instruction `i` of function `f` that pnacl-bcdis reports inline
 /// (writer.md §10.4): alignments, loads and stores of i1.
-pub fn inst_findings(m: &Module, f: u32, body: &Body, i: usize) -> Vec<String> {
+pub fn inst_findings(m: &Module, _f: u32, body: &Body, i: usize) -> Vec<String> {
     let inst = body.insts[i];
     let mut out = Vec::new();
     let mut check_align = |what: &str, ty: ValueType, align: u64| {
@@ -43,7 +43,7 @@ pub fn inst_findings(m: &Module, f: u32, body: &Body, i: usize) -> Vec<String> {
     match inst.kind {
         InstKind::Load { align, .. } => check_align("load", inst.ty, align.bytes()),
         InstKind::Store { val, align, .. } => {
-            if let Some(t) = m.value_type(f, val) {
+            if let Some(t) = m.value_type_in(body, val) {
                 check_align("store", t, align.bytes())
             }
         }

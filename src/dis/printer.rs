@@ -166,11 +166,17 @@ impl<'o, W: Write> Printer<'o, W> {
                 rec = record_toks(Some(0), pseudo::EXIT, &[]);
                 let mut t = Toks::new();
                 t.s("}");
-                asm.push(AsmLine {
-                    depth: rec_depth,
-                    toks: t,
-                });
-                self.label_pending = false;
+                // The constants block's closing brace lines up with its contents (the
+                // spec's examples: `    0: <65534>   |      }`).
+                let exited = match result {
+                    Ok(Event::ExitBlock(id)) => Some(*id),
+                    _ => None,
+                };
+                let asm_depth = if exited == Some(block::CONSTANTS) { depth } else { rec_depth };
+                asm.push(AsmLine { depth: asm_depth, toks: t });
+                if exited == Some(block::FUNCTION) {
+                    self.label_pending = false;
+                }
             }
             Item::DefineAbbrev {
                 abbrev,
@@ -744,7 +750,7 @@ fn inst_toks(
     code: u32,
 ) {
     let inst = body.insts[i];
-    let ty_of = |id: u32| m.value_type(f, id).unwrap_or(ValueType::Void);
+    let ty_of = |id: u32| m.value_type_in(body, id).unwrap_or(ValueType::Void);
     let v = |id: u32| names.value(id);
     let result = |t: &mut Toks, sep: &'static str| {
         let k = body

@@ -264,6 +264,15 @@ impl Module {
         body.local_types.get((id - ng) as usize).copied()
     }
 
+    /// The type of value `id` inside `body` (the body need not be in the module yet).
+    pub fn value_type_in(&self, body: &Body, id: ValueId) -> Option<ValueType> {
+        let ng = self.num_global_values();
+        if id < ng {
+            return Some(ValueType::I32);
+        }
+        body.local_types.get((id - ng) as usize).copied()
+    }
+
     /// The name of function or global `id` as text (lossy for non-UTF-8 names).
     pub fn global_name(&self, id: ValueId) -> Option<String> {
         let nf = self.functions.len() as u32;
