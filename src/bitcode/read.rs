@@ -1412,12 +1412,16 @@ impl Parser {
                 let pred = match pred {
                     Some(pr) if pr.is_float() && e.is_float() => pr,
                     Some(pr) if !pr.is_float() && e.is_int() => pr,
-                    _ if e.is_float() => return Err(msg!(
+                    _ if e.is_float() => {
+                        return Err(msg!(
                         "PNaCl bitcode contains invalid floating comparison predicate: {p} on {ta}"
-                    )),
-                    _ if e.is_int() => return Err(msg!(
+                    ))
+                    }
+                    _ if e.is_int() => {
+                        return Err(msg!(
                         "PNaCl bitcode contains invalid integer comparison predicate: {p} on {ta}"
-                    )),
+                    ))
+                    }
                     _ => return Err(msg!("Invalid CMP record: cannot compare {ta}")),
                 };
                 Inst {

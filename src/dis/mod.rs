@@ -78,6 +78,8 @@ pub fn disassemble<W: Write>(data: &[u8], opts: &Options, out: &mut W) -> io::Re
         }
     };
     let mut parser = crate::bitcode::Parser::new(&hdr);
+    // Depth below which the parser refused a block: its records are shown raw.
+    let mut refused: Option<usize> = None;
     loop {
         let pos = reader.pos();
         let depth = reader.depth();
@@ -94,16 +96,19 @@ pub fn disassemble<W: Write>(data: &[u8], opts: &Options, out: &mut W) -> io::Re
                 return Ok(p.finish_stopped());
             }
         };
-        let result = parser.item(pos, &item);
-        let skip = matches!(item, crate::bitstream::Item::Enter { .. }) && result.is_err();
-        p.item(pos, depth, &item, counts, &result, &parser)?;
-        if skip {
-            // The parser refused the block; step over it using its length word.
-            if let Err(e) = reader.skip_block() {
-                p.error(&e)?;
-                return Ok(p.finish_stopped());
+        if let Some(d) = refused {
+            // Inside a block the parser refused: show the records as they are.
+            p.raw_item(pos, depth, &item, counts)?;
+            if matches!(item, crate::bitstream::Item::Exit) && depth == d + 1 {
+                refused = None;
             }
+            continue;
         }
+        let result = parser.item(pos, &item);
+        if matches!(item, crate::bitstream::Item::Enter { .. }) && result.is_err() {
+            refused = Some(depth);
+        }
+        p.item(pos, depth, &item, counts, &result, &parser)?;
         if p.too_many_errors() {
             return Ok(p.finish_stopped());
         }

@@ -172,8 +172,15 @@ impl<'o, W: Write> Printer<'o, W> {
                     Ok(Event::ExitBlock(id)) => Some(*id),
                     _ => None,
                 };
-                let asm_depth = if exited == Some(block::CONSTANTS) { depth } else { rec_depth };
-                asm.push(AsmLine { depth: asm_depth, toks: t });
+                let asm_depth = if exited == Some(block::CONSTANTS) {
+                    depth
+                } else {
+                    rec_depth
+                };
+                asm.push(AsmLine {
+                    depth: asm_depth,
+                    toks: t,
+                });
                 if exited == Some(block::FUNCTION) {
                     self.label_pending = false;
                 }
@@ -265,6 +272,42 @@ impl<'o, W: Write> Printer<'o, W> {
             }
         }
         Ok(())
+    }
+
+    /// Prints an item inside a block the parser refused: the record column only.
+    pub fn raw_item(
+        &mut self,
+        pos: u64,
+        depth: usize,
+        item: &Item<'_>,
+        counts: AbbrevCounts,
+    ) -> io::Result<()> {
+        let (rec, rec_depth) = match *item {
+            Item::Enter { id, width, .. } => (
+                record_toks(Some(1), pseudo::ENTER, &[id as u64, width as u64]),
+                depth,
+            ),
+            Item::Exit => (
+                record_toks(Some(0), pseudo::EXIT, &[]),
+                depth.saturating_sub(1),
+            ),
+            Item::DefineAbbrev { abbrev, .. } => (
+                record_toks(
+                    Some(2),
+                    pseudo::DEFINE_ABBREV,
+                    &raw_fields(abbrev, self.opts.abbrev_quirks),
+                ),
+                depth,
+            ),
+            Item::Record { abbrev, code, ops } => {
+                let mut vals = vec![code as u64];
+                vals.extend_from_slice(ops);
+                (record_full_toks(abbrev, &vals), depth)
+            }
+            Item::Eof => return Ok(()),
+        };
+        let _ = counts;
+        self.emit(Some((pos, rec_depth, rec)), Vec::new())
     }
 
     fn label(&mut self, depth: usize, b: u32) -> io::Result<()> {

@@ -1,0 +1,45 @@
+//! Helpers shared by the integration tests: where the real pexes are.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// `../shared/pexes` beside the checkout.
+pub fn pexes_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/pexes");
+    assert!(
+        dir.is_dir(),
+        "the real pexes are expected in {}",
+        dir.display()
+    );
+    dir
+}
+
+/// The `.pexe` files of `pexes/<sub>`, sorted.
+pub fn pexes(sub: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(pexes_dir().join(sub))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pexe"))
+        .collect();
+    v.sort();
+    assert!(!v.is_empty(), "no pexes in {sub}");
+    v
+}
+
+/// Every valid real pexe (run/ and parse/).
+pub fn valid_pexes() -> Vec<PathBuf> {
+    let mut v = pexes("run");
+    v.extend(pexes("parse"));
+    v
+}
+
+/// Every pexe of pexes/ (run/, parse/ and bad/).
+pub fn all_pexes() -> Vec<PathBuf> {
+    let mut v = valid_pexes();
+    v.extend(pexes("bad"));
+    v
+}
+
+pub fn name(p: &std::path::Path) -> String {
+    p.file_name().unwrap().to_string_lossy().into_owned()
+}
