@@ -1,1 +1,112 @@
-fn main() {}
+//! Parse + full validation throughput of the reader (bitcode::read) on real pexes, and
+//! the peak memory one read takes. Run with scripts/bench.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+struct Counting;
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(l) };
+        let now = CURRENT.fetch_add(l.size(), Ordering::Relaxed) + l.size();
+        PEAK.fetch_max(now, Ordering::Relaxed);
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) };
+        CURRENT.fetch_sub(l.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, l, new) };
+        if new > l.size() {
+            let now = CURRENT.fetch_add(new - l.size(), Ordering::Relaxed) + new - l.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        } else {
+            CURRENT.fetch_sub(l.size() - new, Ordering::Relaxed);
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn pexes() -> Vec<(String, Vec<u8>)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/pexes");
+    let mut v = Vec::new();
+    for sub in ["run", "parse"] {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(sub))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for p in files {
+            if p.extension().is_some_and(|e| e == "pexe") {
+                v.push((
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read(&p).unwrap(),
+                ));
+            }
+        }
+    }
+    v
+}
+
+/// Peak bytes allocated while reading `data` (the model included), and the model's size
+/// at the end (what stays allocated).
+fn memory(data: &[u8]) -> (usize, usize) {
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let m = pnacl::bitcode::read(data).unwrap();
+    let peak = PEAK.load(Ordering::Relaxed) - base;
+    let model = CURRENT.load(Ordering::Relaxed) - base;
+    drop(m);
+    (peak, model)
+}
+
+fn bench(c: &mut Criterion) {
+    let files = pexes();
+    let mut g = c.benchmark_group("read");
+    for name in ["stockfish.pexe", "path_tracer.pexe"] {
+        let data = &files.iter().find(|(n, _)| n == name).unwrap().1;
+        g.throughput(Throughput::Bytes(data.len() as u64));
+        g.bench_function(name, |b| {
+            b.iter(|| pnacl::bitcode::read(std::hint::black_box(data)).unwrap())
+        });
+    }
+    let total: u64 = files.iter().map(|(_, d)| d.len() as u64).sum();
+    g.throughput(Throughput::Bytes(total));
+    g.bench_function("all-pexes", |b| {
+        b.iter(|| {
+            for (_, d) in &files {
+                pnacl::bitcode::read(std::hint::black_box(d)).unwrap();
+            }
+        })
+    });
+    g.finish();
+    println!("\npeak memory of one read (file, peak, model kept, peak / file size):");
+    for (n, d) in &files {
+        let (peak, model) = memory(d);
+        println!(
+            "  {n:24} file {:8} B  peak {:9} B  model {:9} B  peak/file {:.2}  (peak - model)/file {:.2}",
+            d.len(),
+            peak,
+            model,
+            peak as f64 / d.len() as f64,
+            (peak - model) as f64 / d.len() as f64
+        );
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(4));
+    targets = bench
+}
+criterion_main!(benches);

@@ -61,7 +61,7 @@ fn item_positions(data: &[u8]) -> Vec<u64> {
     let mut v = vec![0];
     loop {
         let pos = r.pos();
-        match r.next() {
+        match r.next_item() {
             Ok(Item::Eof) | Err(_) => break,
             Ok(_) => v.push(pos),
         }

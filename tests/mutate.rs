@@ -115,29 +115,49 @@ fn check(data: &[u8], file: &str, seed: u64, kind: &str, with_dis: bool) {
     let r = std::panic::catch_unwind(|| {
         let _ = bitcode::read(data);
     });
-    assert!(r.is_ok(), "{file}: the reader panicked on a {kind} (seed {seed})");
+    assert!(
+        r.is_ok(),
+        "{file}: the reader panicked on a {kind} (seed {seed})"
+    );
     let peak = PEAK.load(Ordering::Relaxed) - base;
-    assert!(peak <= budget, "{file}: reading a {kind} (seed {seed}) allocated {peak} bytes");
-    assert!(t.elapsed() < Duration::from_secs(5), "{file}: reading a {kind} (seed {seed}) took {:?}", t.elapsed());
+    assert!(
+        peak <= budget,
+        "{file}: reading a {kind} (seed {seed}) allocated {peak} bytes"
+    );
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "{file}: reading a {kind} (seed {seed}) took {:?}",
+        t.elapsed()
+    );
     if with_dis {
         let r = std::panic::catch_unwind(|| {
             let mut sink = std::io::sink();
             let _ = dis::disassemble(data, &dis::Options::default(), &mut sink);
         });
-        assert!(r.is_ok(), "{file}: pnacl-bcdis panicked on a {kind} (seed {seed})");
+        assert!(
+            r.is_ok(),
+            "{file}: pnacl-bcdis panicked on a {kind} (seed {seed})"
+        );
     }
 }
 
 #[test]
 fn mutated_real_pexes_give_a_module_or_an_error() {
-    let per_file: usize = std::env::var("PNACL_MUTATIONS").ok().and_then(|s| s.parse().ok()).unwrap_or(400);
+    let per_file: usize = std::env::var("PNACL_MUTATIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(400);
     let mut total = 0;
     let started = Instant::now();
     for (i, p) in common::all_pexes().iter().enumerate() {
         let file = common::name(p);
         let data = std::fs::read(p).unwrap();
         // Large files get fewer mutations: the same code runs on every one of them.
-        let n = if data.len() > 200_000 { per_file / 8 } else { per_file };
+        let n = if data.len() > 200_000 {
+            per_file / 8
+        } else {
+            per_file
+        };
         for k in 0..n {
             let seed = ((i as u64) << 32) | k as u64 | 1;
             let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);

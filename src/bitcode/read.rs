@@ -22,7 +22,7 @@ use crate::ir::{
 
 /// Reads a whole pexe into a module, checking everything spec/000 constrains.
 pub fn read(data: &[u8]) -> Result<Module> {
-    if data.len() % 4 != 0 {
+    if !data.len().is_multiple_of(4) {
         return Err(Error::new(
             (data.len() as u64 / 4) * 32,
             format!(
@@ -36,7 +36,7 @@ pub fn read(data: &[u8]) -> Result<Module> {
     let mut parser = Parser::new(&header);
     loop {
         let pos = reader.pos();
-        let item = reader.next()?;
+        let item = reader.next_item()?;
         if item == Item::Eof {
             break;
         }
@@ -145,7 +145,9 @@ pub struct Parser {
 }
 
 /// The parser's internal error: a message, boxed so results stay in registers.
+// Boxed so that results carrying it stay one register wide on the hot path.
 #[derive(Debug)]
+#[allow(clippy::box_collection)]
 pub struct Msg(Box<String>);
 
 impl From<String> for Msg {
@@ -485,16 +487,15 @@ impl Parser {
                     Err(msg!(
                         "Error in the global vars block: @g{g} lacks {n} initializers"
                     ))
-                } else if self.globals_expected.is_none() {
-                    Err("Error in the global vars block: no count record".into())
-                } else if self.globals_expected != Some(self.module.globals.len() as u32) {
-                    Err(msg!(
-                        "Error in the global vars block: count {} but {} globals defined",
-                        self.globals_expected.unwrap(),
-                        self.module.globals.len()
-                    ))
                 } else {
-                    Ok(())
+                    match self.globals_expected {
+                        None => Err("Error in the global vars block: no count record".into()),
+                        Some(n) if n as usize != self.module.globals.len() => Err(msg!(
+                            "Error in the global vars block: count {n} but {} globals defined",
+                            self.module.globals.len()
+                        )),
+                        Some(_) => Ok(()),
+                    }
                 }
             }
             block::FUNCTION => {
@@ -1589,7 +1590,7 @@ impl Parser {
     }
 
     fn phi(&mut self, ops: &[u64]) -> R<Inst> {
-        if ops.len() < 3 || ops.len() % 2 == 0 {
+        if ops.len() < 3 || ops.len().is_multiple_of(2) {
             return Err(msg!(
                 "Invalid PHI record: {} operands (a type and at least one value/block pair are needed)",
                 ops.len()

@@ -34,6 +34,71 @@ pub struct Abbrev {
     pub raw: Vec<u64>,
 }
 
+/// One scalar operand in the decoder's compact form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FastOp {
+    pub kind: u8,
+    pub width: u8,
+    pub lit: u64,
+}
+
+impl FastOp {
+    pub const LITERAL: u8 = 0;
+    pub const FIXED: u8 = 1;
+    pub const VBR: u8 = 2;
+    pub const CHAR6: u8 = 3;
+
+    pub fn of(op: AbbrevOp) -> FastOp {
+        match op {
+            AbbrevOp::Literal(v) => FastOp {
+                kind: Self::LITERAL,
+                width: 0,
+                lit: v,
+            },
+            AbbrevOp::Fixed(w) => FastOp {
+                kind: Self::FIXED,
+                width: w,
+                lit: 0,
+            },
+            AbbrevOp::Vbr(w) => FastOp {
+                kind: Self::VBR,
+                width: w,
+                lit: 0,
+            },
+            AbbrevOp::Char6 => FastOp {
+                kind: Self::CHAR6,
+                width: 6,
+                lit: 0,
+            },
+            AbbrevOp::Array => unreachable!("arrays are not scalars"),
+        }
+    }
+}
+
+/// An abbreviation compiled for decoding: its scalar operands, then an optional array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub scalars: Vec<FastOp>,
+    pub array: Option<FastOp>,
+}
+
+impl Plan {
+    pub fn of(a: &Abbrev) -> Plan {
+        let mut scalars = Vec::with_capacity(a.ops.len());
+        let mut array = None;
+        let mut i = 0;
+        while i < a.ops.len() {
+            if a.ops[i] == AbbrevOp::Array {
+                array = Some(FastOp::of(a.ops[i + 1]));
+                break;
+            }
+            scalars.push(FastOp::of(a.ops[i]));
+            i += 1;
+        }
+        Plan { scalars, array }
+    }
+}
+
 impl Abbrev {
     /// Builds an abbreviation from its operands (the writer's side). Fixed(0) and VBR(0)
     /// stay as written in `raw` but read back as the literal 0, as the reader does.

@@ -1,13 +1,15 @@
 //! A bit cursor over a byte slice: LSB-first bit order, as LLVM bitstreams are packed.
 //!
 //! It keeps up to 64 not-yet-consumed bits in a register (`cache`) and refills it a word
-//! at a time, so the common read is a mask and a shift.
+//! at a time, so the common read is a mask and a shift. It is `Copy` and its slow paths
+//! take and return state by value, so a decoder can work on a local copy that the compiler
+//! keeps in registers.
 
 use crate::error::{Error, Result};
 
 /// Reads bits least-significant-first from `data`, up to 64 at a time.
 /// Positions are absolute bit offsets into `data`.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 pub struct BitCursor<'a> {
     data: &'a [u8],
     /// Next byte of `data` not yet loaded into `cache`.
@@ -69,7 +71,7 @@ impl<'a> BitCursor<'a> {
     }
 
     /// Loads bytes into the cache until it holds at least 56 bits or the data ends.
-    #[inline]
+    #[inline(always)]
     fn refill(&mut self) {
         if self.next + 8 <= self.data.len() {
             let w = u64::from_le_bytes(self.data[self.next..self.next + 8].try_into().unwrap());
@@ -78,119 +80,57 @@ impl<'a> BitCursor<'a> {
             self.next += take as usize;
             self.bits += take * 8;
         } else {
-            while self.bits <= 56 && self.next < self.data.len() {
-                self.cache |= (self.data[self.next] as u64) << self.bits;
-                self.next += 1;
-                self.bits += 8;
-            }
+            *self = refill_tail(*self);
         }
     }
 
     /// Reads `n` bits (0 ≤ n ≤ 64) as an unsigned value.
     #[inline(always)]
     pub fn read(&mut self, n: u32) -> Result<u64> {
-        if n <= self.bits && n < 64 {
-            let v = self.cache & ((1u64 << n) - 1);
-            self.cache >>= n;
-            self.bits -= n;
-            return Ok(v);
-        }
-        self.read_refill(n)
-    }
-
-    #[inline(never)]
-    fn read_refill(&mut self, n: u32) -> Result<u64> {
-        debug_assert!(n <= 64);
-        if n > 56 {
-            let lo = self.read(32)?;
-            let hi = self.read(n - 32)?;
-            return Ok(lo | (hi << 32));
-        }
-        self.refill();
         if n > self.bits {
-            return Err(self.eof(n));
+            if n > 56 {
+                let (c, v) = read_wide(*self, n);
+                *self = c;
+                return v;
+            }
+            self.refill();
+            if n > self.bits {
+                return Err(eof(self.pos(), n, self.remaining()));
+            }
         }
         let v = self.cache & ((1u64 << n) - 1);
-        self.cache >>= n;
+        // n ≤ bits ≤ 63 here except n == 0, so the shift is in range.
+        self.cache = self.cache.checked_shr(n).unwrap_or(0);
         self.bits -= n;
         Ok(v)
-    }
-
-    #[cold]
-    fn eof(&self, n: u32) -> Error {
-        Error::new(
-            self.pos(),
-            format!(
-                "unexpected end of bitstream: {n} more bits needed, {} left",
-                self.remaining()
-            ),
-        )
     }
 
     /// Reads a variable-bit-rate value with chunks of `w` bits (2 ≤ w ≤ 32); values up to 64 bits.
     #[inline(always)]
     pub fn read_vbr(&mut self, w: u32) -> Result<u64> {
-        let piece = self.read(w)?;
-        let hi = 1u64 << (w - 1);
-        if piece & hi == 0 {
-            return Ok(piece);
-        }
-        self.read_vbr_slow(piece & (hi - 1), w)
-    }
-
-    #[inline(never)]
-    fn read_vbr_slow(&mut self, first: u64, w: u32) -> Result<u64> {
-        // Decode the remaining chunks from the cache when they are all there.
-        if self.bits < 56 {
+        if self.bits < 2 * w {
             self.refill();
         }
-        let payload_bits = w - 1;
-        let hi = 1u64 << payload_bits;
         let mask = (1u64 << w) - 1;
-        let mut acc = first;
-        let mut shift = payload_bits;
-        let mut used = 0;
-        while used + w <= self.bits && shift < 64 - payload_bits {
-            let piece = (self.cache >> used) & mask;
-            acc |= (piece & (hi - 1)) << shift;
-            used += w;
-            shift += payload_bits;
-            if piece & hi == 0 {
-                self.cache >>= used;
-                self.bits -= used;
-                return Ok(acc);
+        let hi = 1u64 << (w - 1);
+        if self.bits >= 2 * w {
+            // One or two chunks straight from the cache.
+            let c0 = self.cache & mask;
+            if c0 & hi == 0 {
+                self.cache >>= w;
+                self.bits -= w;
+                return Ok(c0);
+            }
+            let c1 = (self.cache >> w) & mask;
+            if c1 & hi == 0 {
+                self.cache >>= 2 * w;
+                self.bits -= 2 * w;
+                return Ok((c0 & (hi - 1)) | (c1 << (w - 1)));
             }
         }
-        self.read_vbr_generic(first, w)
-    }
-
-    #[cold]
-    fn read_vbr_generic(&mut self, mut acc: u64, w: u32) -> Result<u64> {
-        let start = self.pos() - w as u64;
-        let payload_bits = w - 1;
-        let hi = 1u64 << payload_bits;
-        let mut shift = payload_bits;
-        loop {
-            let piece = self.read(w)?;
-            let payload = piece & (hi - 1);
-            if shift >= 64 {
-                if payload != 0 {
-                    return Err(Error::new(start, "VBR value does not fit in 64 bits"));
-                }
-            } else {
-                if shift + payload_bits > 64 && (payload >> (64 - shift)) != 0 {
-                    return Err(Error::new(start, "VBR value does not fit in 64 bits"));
-                }
-                acc |= payload << shift;
-            }
-            shift += payload_bits;
-            if piece & hi == 0 {
-                return Ok(acc);
-            }
-            if shift >= 64 + payload_bits {
-                return Err(Error::new(start, "VBR value does not fit in 64 bits"));
-            }
-        }
+        let (c, v) = read_vbr_slow(*self, w);
+        *self = c;
+        v
     }
 
     /// Skips to the next multiple of 32 bits.
@@ -209,6 +149,110 @@ impl<'a> BitCursor<'a> {
             self.read(skip)?;
         }
         Ok(())
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn refill_tail(mut c: BitCursor<'_>) -> BitCursor<'_> {
+    // Up to 63 bits, as the word refill: `read` relies on bits < 64.
+    while c.bits <= 55 && c.next < c.data.len() {
+        c.cache |= (c.data[c.next] as u64) << c.bits;
+        c.next += 1;
+        c.bits += 8;
+    }
+    c
+}
+
+/// Reads of 57 to 64 bits, in two parts.
+#[cold]
+#[inline(never)]
+fn read_wide(mut c: BitCursor<'_>, n: u32) -> (BitCursor<'_>, Result<u64>) {
+    let lo = match c.read(32) {
+        Ok(v) => v,
+        Err(e) => return (c, Err(e)),
+    };
+    let hi = c.read(n - 32);
+    (c, hi.map(|hi| lo | (hi << 32)))
+}
+
+#[cold]
+#[inline(never)]
+fn eof(pos: u64, n: u32, left: u64) -> Error {
+    Error::new(
+        pos,
+        format!("unexpected end of bitstream: {n} more bits needed, {left} left"),
+    )
+}
+
+/// VBR values of three or more chunks, and values near the end of the data.
+#[inline(never)]
+fn read_vbr_slow(mut c: BitCursor<'_>, w: u32) -> (BitCursor<'_>, Result<u64>) {
+    // Most such values fit in the cache after a refill: decode them there.
+    if c.bits < 56 {
+        c.refill();
+    }
+    let payload_bits = w - 1;
+    let hi = 1u64 << payload_bits;
+    let mask = (1u64 << w) - 1;
+    let mut acc = 0u64;
+    let mut used = 0;
+    let mut shift = 0;
+    while used + w <= c.bits && shift + payload_bits <= 64 {
+        let piece = (c.cache >> used) & mask;
+        acc |= (piece & (hi - 1)) << shift;
+        used += w;
+        shift += payload_bits;
+        if piece & hi == 0 {
+            c.cache = c.cache.checked_shr(used).unwrap_or(0);
+            c.bits -= used;
+            return (c, Ok(acc));
+        }
+    }
+    read_vbr_generic(c, w)
+}
+
+/// VBR decoding chunk by chunk, with every overflow check.
+#[cold]
+#[inline(never)]
+fn read_vbr_generic(mut c: BitCursor<'_>, w: u32) -> (BitCursor<'_>, Result<u64>) {
+    let start = c.pos();
+    let payload_bits = w - 1;
+    let hi = 1u64 << payload_bits;
+    let mut acc = 0u64;
+    let mut shift = 0;
+    loop {
+        let piece = match c.read(w) {
+            Ok(p) => p,
+            Err(e) => return (c, Err(e)),
+        };
+        let payload = piece & (hi - 1);
+        if shift >= 64 {
+            if payload != 0 {
+                return (
+                    c,
+                    Err(Error::new(start, "VBR value does not fit in 64 bits")),
+                );
+            }
+        } else {
+            if shift + payload_bits > 64 && (payload >> (64 - shift)) != 0 {
+                return (
+                    c,
+                    Err(Error::new(start, "VBR value does not fit in 64 bits")),
+                );
+            }
+            acc |= payload << shift;
+        }
+        shift += payload_bits;
+        if piece & hi == 0 {
+            return (c, Ok(acc));
+        }
+        if shift >= 64 + payload_bits {
+            return (
+                c,
+                Err(Error::new(start, "VBR value does not fit in 64 bits")),
+            );
+        }
     }
 }
 
@@ -265,11 +309,15 @@ mod tests {
         w.emit_vbr(u64::MAX, 6);
         w.emit_vbr(3, 6);
         w.emit_vbr(1 << 40, 6);
+        w.emit_vbr(40, 6);
+        w.emit_vbr(1000, 6);
         let bytes = w.into_bytes();
         let mut c = BitCursor::new(&bytes);
         assert_eq!(c.read_vbr(6).unwrap(), u64::MAX);
         assert_eq!(c.read_vbr(6).unwrap(), 3);
         assert_eq!(c.read_vbr(6).unwrap(), 1 << 40);
+        assert_eq!(c.read_vbr(6).unwrap(), 40);
+        assert_eq!(c.read_vbr(6).unwrap(), 1000);
         // 14 continuation chunks are too many.
         let data = [0xffu8; 16];
         let mut c = BitCursor::new(&data);

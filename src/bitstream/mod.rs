@@ -7,7 +7,7 @@ mod reader;
 pub mod text;
 mod writer;
 
-pub use abbrev::{decode_char6, encode_char6, is_char6, Abbrev, AbbrevOp, CHAR6};
+pub use abbrev::{decode_char6, encode_char6, is_char6, Abbrev, AbbrevOp, FastOp, Plan, CHAR6};
 pub use cursor::BitCursor;
 pub use reader::{Item, Reader, MAX_ABBREV_WIDTH};
 pub use writer::{BitWriter, Writer};

@@ -2,7 +2,7 @@
 //! record items, each with the bit position of its abbreviation id. It knows BLOCKINFO (block
 //! 0) and nothing else about PNaCl.
 
-use super::abbrev::{decode_char6, Abbrev, AbbrevOp};
+use super::abbrev::{decode_char6, Abbrev, AbbrevOp, FastOp, Plan};
 use super::cursor::BitCursor;
 use super::{
     BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_SETBID, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK,
@@ -55,8 +55,10 @@ struct Scope {
 pub struct Reader<'a> {
     cur: BitCursor<'a>,
     scopes: Vec<Scope>,
-    /// All abbreviations: BLOCKINFO ones (never dropped) and local ones.
+    /// All abbreviations: BLOCKINFO ones (never dropped) and local ones, with their
+    /// compiled decoding plans.
     pool: Vec<Abbrev>,
+    plans: Vec<Plan>,
     /// For every open block, the pool indices of its abbreviations, ids 4, 5, … in order.
     active: Vec<u32>,
     /// BLOCKINFO registrations: (block id, pool index), in definition order.
@@ -76,6 +78,7 @@ impl<'a> Reader<'a> {
             cur,
             scopes: Vec::new(),
             pool: Vec::new(),
+            plans: Vec::new(),
             active: Vec::new(),
             blockinfo: Vec::new(),
             cur_bid: None,
@@ -142,23 +145,36 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads the next item.
-    pub fn next(&mut self) -> Result<Item<'_>> {
+    pub fn next_item(&mut self) -> Result<Item<'_>> {
         self.item_pos = self.cur.pos();
         let Some(scope) = self.scopes.last() else {
             return self.next_top_level();
         };
         let width = scope.width;
-        let id = self.cur.read(width)? as u32;
+        // Records are decoded with a local copy of the cursor (kept in registers).
+        let mut cur = self.cur;
+        let id = cur.read(width)? as u32;
         match id {
-            END_BLOCK => self.exit_block(),
-            ENTER_SUBBLOCK => self.enter_block(),
-            DEFINE_ABBREV => self.define_abbrev(),
+            END_BLOCK => {
+                self.cur = cur;
+                self.exit_block()
+            }
+            ENTER_SUBBLOCK => {
+                self.cur = cur;
+                self.enter_block()
+            }
+            DEFINE_ABBREV => {
+                self.cur = cur;
+                self.define_abbrev()
+            }
             UNABBREV_RECORD => {
-                self.read_unabbrev()?;
+                self.read_unabbrev(&mut cur)?;
+                self.cur = cur;
                 self.finish_record(UNABBREV_RECORD)
             }
             _ => {
-                self.read_abbreviated(id)?;
+                self.read_abbreviated(&mut cur, id)?;
+                self.cur = cur;
                 self.finish_record(id)
             }
         }
@@ -254,6 +270,7 @@ impl<'a> Reader<'a> {
         }
         self.active.truncate(s.active_start);
         self.pool.truncate(s.pool_len);
+        self.plans.truncate(s.pool_len);
         Ok(Item::Exit)
     }
 
@@ -266,6 +283,7 @@ impl<'a> Reader<'a> {
         self.cur.seek(s.end)?;
         self.active.truncate(s.active_start);
         self.pool.truncate(s.pool_len);
+        self.plans.truncate(s.pool_len);
         Ok(())
     }
 
@@ -279,6 +297,7 @@ impl<'a> Reader<'a> {
                     self.err("Malformed BlockInfoBlock: abbreviation defined before SETBID")
                 );
             };
+            self.plans.push(Plan::of(&abbrev));
             self.pool.push(abbrev);
             // BLOCKINFO abbreviations outlive the BLOCKINFO block: keep them below every
             // later block's pool mark.
@@ -291,6 +310,7 @@ impl<'a> Reader<'a> {
                 blockinfo_for: Some(bid),
             })
         } else {
+            self.plans.push(Plan::of(&abbrev));
             self.pool.push(abbrev);
             self.active.push(idx);
             Ok(Item::DefineAbbrev {
@@ -362,25 +382,34 @@ impl<'a> Reader<'a> {
         Ok(Abbrev { ops, raw })
     }
 
-    #[inline]
-    fn read_unabbrev(&mut self) -> Result<()> {
-        self.ops.clear();
-        let code = self.cur.read_vbr(6)?;
-        let n = self.cur.read_vbr(6)?;
-        if n > self.cur.remaining() / 6 {
+    #[inline(always)]
+    fn read_unabbrev(&mut self, cur: &mut BitCursor<'a>) -> Result<()> {
+        let code = cur.read_vbr(6)?;
+        let n = cur.read_vbr(6)?;
+        if n > cur.remaining() / 6 {
             return Err(self.err(format!(
                 "record claims {n} operands, more than the rest of the file can hold"
             )));
         }
-        self.ops.push(code);
-        for _ in 0..n {
-            let v = self.cur.read_vbr(6)?;
-            self.ops.push(v);
+        let ops = &mut self.ops;
+        ops.clear();
+        ops.push(code);
+        let mut failed = None;
+        ops.extend((0..n).map(|_| match cur.read_vbr(6) {
+            Ok(v) => v,
+            Err(e) => {
+                failed.get_or_insert(e);
+                0
+            }
+        }));
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
-        Ok(())
     }
 
-    fn read_abbreviated(&mut self, id: u32) -> Result<()> {
+    #[inline(always)]
+    fn read_abbreviated(&mut self, cur: &mut BitCursor<'a>, id: u32) -> Result<()> {
         let s = self.scopes.last().unwrap();
         let Some(&idx) = self.active.get(s.active_start + (id as usize - 4)) else {
             return Err(self.err(format!(
@@ -389,38 +418,57 @@ impl<'a> Reader<'a> {
                 4 + self.active.len() - s.active_start
             )));
         };
-        self.ops.clear();
-        let ops = &self.pool[idx as usize].ops;
-        let cur = &mut self.cur;
+        let plan = &self.plans[idx as usize];
         let out = &mut self.ops;
-        let mut i = 0;
-        while i < ops.len() {
-            let op = ops[i];
-            match op {
-                AbbrevOp::Array => {
-                    let n = cur.read_vbr(6)?;
-                    let elt = ops[i + 1];
-                    let min = elt.min_bits() as u64;
-                    let fits = if min == 0 {
-                        n <= MAX_ZERO_WIDTH_ELEMENTS
-                    } else {
-                        n <= cur.remaining() / min
-                    };
-                    if !fits {
-                        return Err(Error::new(
-                            self.item_pos,
-                            format!("array claims {n} elements, more than the file holds"),
-                        ));
-                    }
-                    out.reserve(n as usize);
-                    for _ in 0..n {
-                        out.push(read_scalar(cur, elt)?);
-                    }
-                    break;
-                }
-                _ => out.push(read_scalar(cur, op)?),
+        let k = plan.scalars.len();
+        out.clear();
+        let mut failed = None;
+        out.extend(plan.scalars.iter().map(|op| match read_fast(cur, *op) {
+            Ok(v) => v,
+            Err(e) => {
+                failed.get_or_insert(e);
+                0
             }
-            i += 1;
+        }));
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        if let Some(elt) = plan.array {
+            let n = cur.read_vbr(6)?;
+            let min = if elt.kind == FastOp::LITERAL {
+                0
+            } else {
+                elt.width as u64
+            };
+            let fits = match cur.remaining().checked_div(min) {
+                Some(most) => n <= most,
+                None => n <= MAX_ZERO_WIDTH_ELEMENTS,
+            };
+            if !fits {
+                return Err(Error::new(
+                    self.item_pos,
+                    format!("array claims {n} elements, more than the file holds"),
+                ));
+            }
+            out.resize(k + n as usize, 0);
+            let slots = &mut out[k..];
+            match elt.kind {
+                FastOp::FIXED => {
+                    for slot in slots {
+                        *slot = cur.read(elt.width as u32)?;
+                    }
+                }
+                FastOp::CHAR6 => {
+                    for slot in slots {
+                        *slot = decode_char6(cur.read(6)?) as u64;
+                    }
+                }
+                _ => {
+                    for slot in slots {
+                        *slot = read_fast(cur, elt)?;
+                    }
+                }
+            }
         }
         if self.ops.is_empty() {
             return Err(self.err("abbreviated record has no record code"));
@@ -457,6 +505,17 @@ impl<'a> Reader<'a> {
     }
 }
 
+#[inline(always)]
+fn read_fast(cur: &mut BitCursor<'_>, op: FastOp) -> Result<u64> {
+    match op.kind {
+        FastOp::LITERAL => Ok(op.lit),
+        FastOp::FIXED => cur.read(op.width as u32),
+        FastOp::VBR => cur.read_vbr(op.width as u32),
+        _ => Ok(decode_char6(cur.read(6)?) as u64),
+    }
+}
+
+#[allow(dead_code)]
 #[inline(always)]
 fn read_scalar(cur: &mut BitCursor<'_>, op: AbbrevOp) -> Result<u64> {
     match op {

@@ -57,7 +57,7 @@ impl BitWriter {
     }
 
     pub fn align32(&mut self) {
-        while self.pos() % 32 != 0 {
+        while !self.pos().is_multiple_of(32) {
             let n = (32 - self.pos() % 32).min(8) as u32;
             self.emit(0, n);
         }

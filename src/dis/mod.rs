@@ -54,7 +54,7 @@ pub struct Outcome {
 /// Disassembles `data` to `out`.
 pub fn disassemble<W: Write>(data: &[u8], opts: &Options, out: &mut W) -> io::Result<Outcome> {
     let mut p = Printer::new(opts, out);
-    if data.len() % 4 != 0 {
+    if !data.len().is_multiple_of(4) {
         let e = Error::new(
             (data.len() as u64 / 4) * 32,
             "Bitcode stream should be a multiple of 4 bytes in length.",
@@ -88,7 +88,7 @@ pub fn disassemble<W: Write>(data: &[u8], opts: &Options, out: &mut W) -> io::Re
             total: reader.abbrev_count(),
             setbid: p.setbid().map_or(0, |b| reader.blockinfo_count(b)),
         };
-        let item = match reader.next() {
+        let item = match reader.next_item() {
             Ok(crate::bitstream::Item::Eof) => break,
             Ok(item) => item,
             Err(e) => {

@@ -1099,7 +1099,7 @@ pub fn fmt_g(f: f64) -> String {
             s
         }
     };
-    if exp < -4 || exp >= P {
+    if !(-4..P).contains(&exp) {
         let mant = &e_repr[..e_repr.find('e').unwrap()];
         let mant = strip(mant.to_string());
         let sign = if exp < 0 { '-' } else { '+' };
@@ -1123,7 +1123,7 @@ mod tests {
         assert_eq!(fmt_g(1234567.0), "1.23457e+06");
         assert_eq!(fmt_g(0.0001), "0.0001");
         assert_eq!(fmt_g(0.00001), "1e-05");
-        assert_eq!(fmt_g(3.14159265), "3.14159");
+        assert_eq!(fmt_g(1.23456789), "1.23457");
         assert_eq!(fmt_g(-2.5), "-2.5");
         assert_eq!(fmt_g(f64::NAN), "nan");
         assert_eq!(fmt_g(f64::NEG_INFINITY), "-inf");
