@@ -3,9 +3,12 @@
 
 use std::path::PathBuf;
 
-/// `../shared/pexes` beside the checkout.
+/// `../shared/pexes` beside the checkout (or `$PNACL_SHARED/pexes`).
 pub fn pexes_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/pexes");
+    let shared = std::env::var_os("PNACL_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let dir = shared.join("pexes");
     assert!(
         dir.is_dir(),
         "the real pexes are expected in {}",
