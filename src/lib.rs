@@ -11,5 +11,8 @@ pub mod cli;
 pub mod dis;
 pub mod error;
 pub mod ir;
+#[cfg(feature = "llvm")]
+pub mod llvm;
+pub mod tools;
 
 pub use error::{Error, Result};

@@ -1,0 +1,100 @@
+//! pnacl-llvm: a pexe → an LLVM 14 module (bitcode, or text with -S) for a target.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+use inkwell::context::Context;
+use pnacl::cli::{self, Output};
+use pnacl::llvm::{self, ExportOptions, Target};
+
+/// Convert a PNaCl pexe into an LLVM 14 module: the neutral le32 module (what
+/// pnacl-freeze turns back into the same pexe) or one ready for native code generation,
+/// with the PNaCl intrinsics lowered, for x86-32 or ARM.
+#[derive(Parser)]
+#[command(name = "pnacl-llvm", version)]
+struct Args {
+    /// The pexe (`-` or nothing: standard input).
+    #[arg(default_value = "-")]
+    input: String,
+    /// Write the module here (standard output if not given).
+    #[arg(short, long)]
+    output: Option<String>,
+    /// Write textual LLVM IR instead of bitcode.
+    #[arg(short = 'S')]
+    text: bool,
+    /// le32 (neutral), x86-32 or arm.
+    #[arg(long, default_value = "le32")]
+    target: Target,
+}
+
+const TOOL: &str = "pnacl-llvm";
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let name = cli::display_name(&args.input);
+    let data = match cli::read_input(&args.input) {
+        Ok(d) => d,
+        Err(e) => {
+            cli::report_msg(TOOL, format!("{name}: {e}"));
+            return ExitCode::from(1);
+        }
+    };
+    let module = match pnacl::bitcode::read(&data) {
+        Ok(m) => m,
+        Err(e) => {
+            cli::report(TOOL, &name, &e);
+            return ExitCode::from(1);
+        }
+    };
+    let ctx = Context::create();
+    let llmod = match llvm::export(
+        &ctx,
+        &module,
+        &ExportOptions {
+            target: args.target,
+        },
+    ) {
+        Ok(m) => m,
+        Err(e) => {
+            cli::report_msg(TOOL, format!("{name}:{e}"));
+            return ExitCode::from(1);
+        }
+    };
+    if let Err(e) = llmod.verify() {
+        cli::report_msg(
+            TOOL,
+            format!(
+                "{name}: the LLVM module does not verify (a bug): {}",
+                e.to_string()
+            ),
+        );
+        return ExitCode::from(1);
+    }
+    let mut out = match Output::new(args.output.as_deref()) {
+        Ok(o) => o,
+        Err(e) => {
+            cli::report_msg(TOOL, e);
+            return ExitCode::from(1);
+        }
+    };
+    if !args.text && out.is_terminal() {
+        cli::report_msg(
+            TOOL,
+            "refusing to write bitcode to a terminal (use -o FILE or -S)",
+        );
+        return ExitCode::from(1);
+    }
+    let bytes: Vec<u8> = if args.text {
+        llmod.print_to_string().to_bytes().to_vec()
+    } else {
+        llmod.write_bitcode_to_memory().as_slice().to_vec()
+    };
+    match out.write_all(&bytes).and_then(|_| out.commit()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            cli::report_msg(TOOL, e);
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! Targets the LLVM bridge builds modules for: their triples and data layouts.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A target of `pnacl-llvm` / `pnacl-translate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// The neutral PNaCl module (triple `le32-unknown-nacl`), intrinsics kept as in the pexe.
+    Le32,
+    /// 32-bit x86 Linux (`i686-unknown-linux-gnu`), SSE2.
+    X86_32,
+    /// 32-bit ARM Linux, hard float (`armv7-unknown-linux-gnueabihf`).
+    Arm,
+}
+
+impl Target {
+    pub const ALL: [Target; 3] = [Target::Le32, Target::X86_32, Target::Arm];
+
+    pub fn triple(self) -> &'static str {
+        match self {
+            Target::Le32 => "le32-unknown-nacl",
+            Target::X86_32 => "i686-unknown-linux-gnu",
+            Target::Arm => "armv7-unknown-linux-gnueabihf",
+        }
+    }
+
+    /// The data layout: PNaCl's for le32 (writer.md §7.3), LLVM 14's for the others.
+    pub fn data_layout(self) -> &'static str {
+        match self {
+            Target::Le32 => {
+                "e-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-p:32:32:32-v128:32:32"
+            }
+            Target::X86_32 => "e-m:e-p:32:32-p270:32:32-p271:32:32-p272:64:64-f64:32:64-f80:32-n8:16:32-S128",
+            Target::Arm => "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64",
+        }
+    }
+
+    /// Whether PNaCl intrinsics are lowered to LLVM instructions and runtime calls.
+    pub fn is_native(self) -> bool {
+        self != Target::Le32
+    }
+
+    /// CPU and features llc / the target machine should use (runtime.md §4.8).
+    pub fn cpu_features(self) -> (&'static str, &'static str) {
+        match self {
+            Target::Le32 => ("", ""),
+            Target::X86_32 => ("pentium4", "+sse2"),
+            Target::Arm => ("cortex-a9", "+neon,+vfp3,-thumb-mode"),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Le32 => "le32",
+            Target::X86_32 => "x86-32",
+            Target::Arm => "arm",
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Target {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Target, String> {
+        match s {
+            "le32" => Ok(Target::Le32),
+            "x86-32" | "x86_32" | "i686" | "x86" => Ok(Target::X86_32),
+            "arm" | "armv7" => Ok(Target::Arm),
+            _ => Err(format!("unknown target '{s}' (le32, x86-32 or arm)")),
+        }
+    }
+}
+
+/// Names of the runtime functions translated code calls (documented in the README).
+pub mod runtime {
+    /// `i32 __pnacl_read_tp(void)`: the calling thread's thread pointer.
+    pub const READ_TP: &str = "__pnacl_read_tp";
+    /// `i32 __pnacl_setjmp(i8*)`, returns twice.
+    pub const SETJMP: &str = "__pnacl_setjmp";
+    /// `void __pnacl_longjmp(i8*, i32)`, does not return.
+    pub const LONGJMP: &str = "__pnacl_longjmp";
+    /// `void __pnacl_entry(i32 info)`: calls the pexe's `_start` with its real type.
+    pub const ENTRY: &str = "__pnacl_entry";
+}

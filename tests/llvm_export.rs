@@ -1,0 +1,62 @@
+//! pnacl-llvm's conversion on the real pexes: for every target the module passes LLVM's
+//! verifier, and llc-14 -O2 compiles the native ones to object files (x86-32 with SSE2,
+//! ARM with hard float).
+#![cfg(feature = "llvm")]
+
+mod common;
+
+use std::process::Command;
+
+use inkwell::context::Context;
+use pnacl::llvm::{export, ExportOptions, Target};
+
+fn llc_flags(t: Target) -> &'static [&'static str] {
+    match t {
+        Target::X86_32 => &["-mtriple=i686-unknown-linux-gnu", "-mattr=+sse2"],
+        Target::Arm => &[
+            "-mtriple=armv7-unknown-linux-gnueabihf",
+            "-float-abi=hard",
+            "-mattr=+neon",
+        ],
+        Target::Le32 => &[],
+    }
+}
+
+#[test]
+fn every_pexe_converts_verifies_and_compiles_for_every_target() {
+    let dir = tempfile::tempdir().unwrap();
+    for p in common::valid_pexes() {
+        let name = common::name(&p);
+        let m = pnacl::bitcode::read(&std::fs::read(&p).unwrap()).unwrap();
+        for t in Target::ALL {
+            let ctx = Context::create();
+            let llmod = export(&ctx, &m, &ExportOptions { target: t })
+                .unwrap_or_else(|e| panic!("{name} {t}: {e}"));
+            llmod
+                .verify()
+                .unwrap_or_else(|e| panic!("{name} {t}: does not verify: {}", e.to_string()));
+            assert_eq!(llmod.get_triple().as_str().to_str().unwrap(), t.triple());
+            if !t.is_native() {
+                continue;
+            }
+            let bc = dir.path().join(format!("{name}.{t}.bc"));
+            assert!(llmod.write_bitcode_to_path(&bc));
+            let obj = dir.path().join(format!("{name}.{t}.o"));
+            let out = Command::new(pnacl::tools::LLC)
+                .arg("-O2")
+                .args(llc_flags(t))
+                .arg("-filetype=obj")
+                .arg(&bc)
+                .arg("-o")
+                .arg(&obj)
+                .output()
+                .expect("llc-14 runs");
+            assert!(
+                out.status.success(),
+                "{name} {t}: llc -O2 failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(std::fs::metadata(&obj).unwrap().len() > 0);
+        }
+    }
+}
