@@ -14,5 +14,7 @@ pub mod ir;
 #[cfg(feature = "llvm")]
 pub mod llvm;
 pub mod tools;
+#[cfg(feature = "llvm")]
+pub mod translate;
 
 pub use error::{Error, Result};

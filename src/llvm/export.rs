@@ -304,6 +304,12 @@ impl<'m> Exporter<'m> {
             let name = self.fn_name(i as u32);
             let llfn = unsafe { LLVMAddFunction(self.module, cstr(&name).as_ptr(), fty) };
             let defined = func.body.as_ref().is_some_and(|b| b.num_blocks > 0);
+            if self.target.is_native() {
+                // Nothing unwinds through pexe code (C++ exceptions were lowered to
+                // setjmp/longjmp): no unwind tables, no personality routines on ARM.
+                let nu = self.enum_attr("nounwind", 0);
+                unsafe { LLVMAddAttributeAtIndex(llfn, u32::MAX, nu) };
+            }
             let linkage = match func.linkage {
                 Linkage::Internal if defined => LLVMLinkage::LLVMInternalLinkage,
                 _ => LLVMLinkage::LLVMExternalLinkage,
@@ -1095,6 +1101,7 @@ impl<'m> Exporter<'m> {
             let mut p = [self.i32];
             let fty = LLVMFunctionType(self.void, p.as_mut_ptr(), 1, 0);
             let f = LLVMAddFunction(self.module, cstr(runtime::ENTRY).as_ptr(), fty);
+            LLVMAddAttributeAtIndex(f, u32::MAX, self.enum_attr("nounwind", 0));
             let bb = LLVMAppendBasicBlockInContext(self.ctx, f, EMPTY);
             LLVMPositionBuilderAtEnd(self.b, bb);
             let sig = self.m.fn_type(start);

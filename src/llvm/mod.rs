@@ -1,6 +1,7 @@
 //! The only code that touches LLVM: the model → LLVM 14 module conversion (`export`) and
 //! the targets it builds for.
 
+pub mod codegen;
 pub mod export;
 pub mod target;
 

@@ -1,0 +1,791 @@
+/*
+ * The runtime a translated pexe runs on: process start-up, the NaCl IRT interfaces newlib
+ * asks for (runtime.md §1-§3), threads, TLS, futexes, and a sandboxed file system.
+ * Freestanding: raw Linux system calls, no libc.
+ *
+ * Every thread runs on a runtime-allocated stack region of STACK_SIZE bytes aligned to
+ * STACK_SIZE; its descriptor sits at the bottom of the region, so the current thread's
+ * descriptor (and the pexe's thread pointer) is found from the stack pointer.
+ */
+#include "sys.h"
+
+#define STACK_SIZE (16u << 20)
+#define PAGE 4096u
+#define MAX_THREADS 1024
+#define MAX_FDS 1024
+
+/* NaCl errno values (Linux-compatible, runtime.md §2.1). */
+#define NACL_EPERM 1
+#define NACL_ENOENT 2
+#define NACL_EINTR 4
+#define NACL_EBADF 9
+#define NACL_EAGAIN 11
+#define NACL_ENOMEM 12
+#define NACL_EACCES 13
+#define NACL_EFAULT 14
+#define NACL_EINVAL 22
+#define NACL_ENOTTY 25
+#define NACL_ENAMETOOLONG 36
+#define NACL_ENOSYS 38
+#define NACL_ETIMEDOUT 110
+
+/* ----------------------------------------------------------------------------------- */
+/* Basics                                                                              */
+
+static size_t slen(const char *s) {
+    size_t n = 0;
+    while (s[n]) n++;
+    return n;
+}
+
+static void write_str(int fd, const char *s) {
+    size_t n = slen(s);
+    while (n > 0) {
+        long r = sys3(SYS_write, fd, s, n);
+        if (SYS_FAILED(r)) {
+            if (r == -NACL_EINTR) continue;
+            return;
+        }
+        s += r;
+        n -= r;
+    }
+}
+
+__attribute__((noreturn)) static void exit_process(int status) {
+    for (;;) sys1(SYS_exit_group, status);
+}
+
+__attribute__((noreturn)) static void fatal(const char *msg) {
+    write_str(2, "pnacl runtime: ");
+    write_str(2, msg);
+    write_str(2, "\n");
+    exit_process(127);
+}
+
+/* An IRT function that is reached but not implemented: say which, exit 127. */
+__attribute__((noreturn)) static void unimplemented(const char *name) {
+    write_str(2, "pnacl runtime: IRT function not implemented: ");
+    write_str(2, name);
+    write_str(2, "\n");
+    exit_process(127);
+}
+
+static int err_of(long r) { return SYS_FAILED(r) ? (int)-r : 0; }
+
+static int streq(const char *a, const char *b) {
+    while (*a && *a == *b) a++, b++;
+    return *a == *b;
+}
+
+static void *copy(void *d, const void *s, size_t n) {
+    u8 *dd = d;
+    const u8 *ss = s;
+    while (n--) *dd++ = *ss++;
+    return d;
+}
+
+static void zero(void *d, size_t n) {
+    u8 *dd = d;
+    while (n--) *dd++ = 0;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* Threads and their stacks                                                            */
+
+struct thread {
+    u32 tp;                 /* the pexe's thread pointer */
+    volatile int tid_word;  /* cleared by the kernel when the thread exits */
+    void (*start)(void);
+    void *region;
+};
+
+static inline struct thread *self(void) {
+    uptr sp = (uptr)__builtin_frame_address(0);
+    return (struct thread *)(sp & ~(uptr)(STACK_SIZE - 1));
+}
+
+/* The pexe's llvm.nacl.read.tp. */
+u32 __pnacl_read_tp(void) { return self()->tp; }
+
+static volatile int thread_lock;
+static struct thread *threads[MAX_THREADS];
+
+static void lock(volatile int *l) {
+    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) sys0(SYS_sched_yield);
+}
+static void unlock(volatile int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+
+static void *map_anon(size_t len) {
+    long r = sys6(SYS_mmap2, 0, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return SYS_FAILED(r) ? NULL : (void *)r;
+}
+
+/* A STACK_SIZE region aligned to STACK_SIZE, with a guard page above the descriptor. */
+static struct thread *new_stack(void) {
+    u8 *p = map_anon(2 * STACK_SIZE);
+    if (!p) return NULL;
+    uptr a = ((uptr)p + STACK_SIZE - 1) & ~(uptr)(STACK_SIZE - 1);
+    if (a > (uptr)p) sys2(SYS_munmap, p, a - (uptr)p);
+    uptr end = (uptr)p + 2 * STACK_SIZE;
+    if (end > a + STACK_SIZE) sys2(SYS_munmap, a + STACK_SIZE, end - (a + STACK_SIZE));
+    sys3(SYS_mprotect, a + PAGE, PAGE, 0);
+    struct thread *t = (struct thread *)a;
+    t->region = (void *)a;
+    return t;
+}
+
+/* Unmaps the stacks of threads that have exited. */
+static void reap(void) {
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread *t = threads[i];
+        if (t && __atomic_load_n(&t->tid_word, __ATOMIC_ACQUIRE) == 0) {
+            threads[i] = NULL;
+            sys2(SYS_munmap, t->region, STACK_SIZE);
+        }
+    }
+}
+
+int __pnacl_clone(u32 flags, void *stack_top, volatile int *ctid, void (*fn)(void *), void *arg);
+void __pnacl_switch_stack(void *sp, void (*fn)(void *), void *arg) __attribute__((noreturn));
+
+static void thread_main(void *arg) {
+    struct thread *t = arg;
+    t->start();
+}
+
+static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr) {
+    (void)stack; /* the pexe's stack is not used: its code runs on a host stack */
+    lock(&thread_lock);
+    reap();
+    int slot = -1;
+    for (int i = 0; i < MAX_THREADS; i++)
+        if (!threads[i]) {
+            slot = i;
+            break;
+        }
+    if (slot < 0) {
+        unlock(&thread_lock);
+        return NACL_EAGAIN;
+    }
+    struct thread *t = new_stack();
+    if (!t) {
+        unlock(&thread_lock);
+        return NACL_ENOMEM;
+    }
+    t->tp = (u32)(uptr)thread_ptr;
+    t->start = start;
+    t->tid_word = 1;
+    threads[slot] = t;
+    unlock(&thread_lock);
+    u32 flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM |
+                CLONE_CHILD_CLEARTID;
+    int r = __pnacl_clone(flags, (u8 *)t->region + STACK_SIZE, &t->tid_word, thread_main, t);
+    if (SYS_FAILED(r)) {
+        lock(&thread_lock);
+        threads[slot] = NULL;
+        unlock(&thread_lock);
+        sys2(SYS_munmap, t->region, STACK_SIZE);
+        return -r;
+    }
+    return 0;
+}
+
+static void irt_thread_exit(i32 *stack_flag) {
+    if (stack_flag) __atomic_store_n(stack_flag, 0, __ATOMIC_SEQ_CST);
+    for (;;) sys1(SYS_exit, 0);
+}
+
+static int irt_thread_nice(int nice) {
+    (void)nice;
+    return 0;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* Time                                                                                */
+
+struct nacl_timespec { i64 tv_sec; i32 tv_nsec; i32 pad; };
+struct nacl_timeval { i64 tv_sec; i32 tv_usec; i32 pad; };
+
+static int irt_clock_gettime(u32 clk, struct nacl_timespec *tp) {
+    struct k_timespec k;
+    long r = sys2(SYS_clock_gettime, clk, &k);
+    if (SYS_FAILED(r)) return -r;
+    tp->tv_sec = k.tv_sec;
+    tp->tv_nsec = k.tv_nsec;
+    return 0;
+}
+
+static int irt_clock_getres(u32 clk, struct nacl_timespec *res) {
+    struct k_timespec k;
+    long r = sys2(SYS_clock_getres, clk, &k);
+    if (SYS_FAILED(r)) return -r;
+    if (res) {
+        res->tv_sec = k.tv_sec;
+        res->tv_nsec = k.tv_nsec;
+    }
+    return 0;
+}
+
+static int irt_gettod(struct nacl_timeval *tv) {
+    struct k_timespec k;
+    long r = sys2(SYS_clock_gettime, 0, &k);
+    if (SYS_FAILED(r)) return -r;
+    tv->tv_sec = k.tv_sec;
+    tv->tv_usec = k.tv_nsec / 1000;
+    return 0;
+}
+
+static int irt_clock(i32 *ticks) {
+    struct k_timespec k;
+    long r = sys2(SYS_clock_gettime, 2 /* CLOCK_PROCESS_CPUTIME_ID */, &k);
+    if (SYS_FAILED(r)) return -r;
+    *ticks = (i32)(k.tv_sec * 1000000 + k.tv_nsec / 1000);
+    return 0;
+}
+
+static int irt_nanosleep(const struct nacl_timespec *req, struct nacl_timespec *rem) {
+    struct k_timespec k = {(long)req->tv_sec, req->tv_nsec}, left;
+    long r = sys2(SYS_nanosleep, &k, &left);
+    if (SYS_FAILED(r)) {
+        if (rem) {
+            rem->tv_sec = left.tv_sec;
+            rem->tv_nsec = left.tv_nsec;
+        }
+        return -r;
+    }
+    return 0;
+}
+
+static int irt_sched_yield(void) { return err_of(sys0(SYS_sched_yield)); }
+
+static int irt_sysconf(int name, int *value) {
+    switch (name) {
+    case 1: { /* _SC_NPROCESSORS_ONLN */
+        u32 mask[32];
+        long r = __pnacl_syscall(242 /* sched_getaffinity */, 0, sizeof mask, (long)mask, 0, 0, 0);
+        int n = 0;
+        if (!SYS_FAILED(r))
+            for (long i = 0; i < r / 4; i++)
+                for (u32 m = mask[i]; m; m &= m - 1) n++;
+        *value = n > 0 ? n : 1;
+        return 0;
+    }
+    case 2: /* _SC_PAGESIZE */
+        *value = PAGE;
+        return 0;
+    default:
+        return NACL_EINVAL;
+    }
+}
+
+__attribute__((noreturn)) static void irt_exit(int status) { exit_process(status); }
+
+/* ----------------------------------------------------------------------------------- */
+/* Futexes                                                                             */
+
+static int irt_futex_wait_abs(volatile int *addr, int value, const struct nacl_timespec *abstime) {
+    long r;
+    if (abstime) {
+        struct k_timespec k = {(long)abstime->tv_sec, abstime->tv_nsec};
+        r = sys6(SYS_futex, addr, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME, value, &k, 0,
+                 0xffffffff);
+    } else {
+        r = sys4(SYS_futex, addr, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, value, 0);
+    }
+    if (r == -NACL_EINTR) return 0; /* a spurious wakeup: callers loop */
+    return err_of(r);
+}
+
+static int irt_futex_wake(volatile int *addr, int nwake, int *count) {
+    long r = sys3(SYS_futex, addr, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, nwake);
+    if (SYS_FAILED(r)) return -r;
+    *count = (int)r;
+    return 0;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* TLS                                                                                 */
+
+static int irt_tls_init(void *thread_ptr) {
+    self()->tp = (u32)(uptr)thread_ptr;
+    return 0;
+}
+
+static void *irt_tls_get(void) { return (void *)(uptr)self()->tp; }
+
+/* ----------------------------------------------------------------------------------- */
+/* Memory                                                                              */
+
+static int irt_mmap(void **addr, size_t len, int prot, int flags, int fd, i64 off);
+
+static int irt_munmap(void *addr, size_t len) { return err_of(sys2(SYS_munmap, addr, len)); }
+
+static int irt_mprotect(void *addr, size_t len, int prot) {
+    if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) return NACL_EINVAL;
+    return err_of(sys3(SYS_mprotect, addr, len, prot));
+}
+
+static int irt_sysbrk(void **newbrk) {
+    (void)newbrk;
+    return NACL_ENOSYS;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* Descriptors: the program may use 0, 1, 2 and what it opened itself.                */
+
+static u32 fd_ok[MAX_FDS / 32] = {7};
+
+static int allowed(int fd) { return fd >= 0 && fd < MAX_FDS && (fd_ok[fd / 32] >> (fd % 32)) & 1; }
+static void allow(int fd) {
+    if (fd >= 0 && fd < MAX_FDS) fd_ok[fd / 32] |= 1u << (fd % 32);
+}
+static void forbid(int fd) {
+    if (fd >= 0 && fd < MAX_FDS) fd_ok[fd / 32] &= ~(1u << (fd % 32));
+}
+
+static int irt_mmap(void **addr, size_t len, int prot, int flags, int fd, i64 off) {
+    if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) return NACL_EINVAL;
+    if (flags & ~(MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS)) return NACL_EINVAL;
+    if (!(flags & MAP_ANONYMOUS)) {
+        if (!allowed(fd)) return NACL_EBADF;
+        if (off & (PAGE - 1)) return NACL_EINVAL;
+    } else {
+        fd = -1;
+        off = 0;
+    }
+    long r = sys6(SYS_mmap2, *addr, len, prot, flags, fd, (long)(off / PAGE));
+    if (SYS_FAILED(r)) return -r;
+    *addr = (void *)r;
+    return 0;
+}
+
+static int irt_close(int fd) {
+    if (!allowed(fd)) return NACL_EBADF;
+    int e = err_of(sys1(SYS_close, fd));
+    if (!e) forbid(fd);
+    return e;
+}
+
+static int irt_dup(int fd, int *newfd) {
+    if (!allowed(fd)) return NACL_EBADF;
+    long r = sys1(SYS_dup, fd);
+    if (SYS_FAILED(r)) return -r;
+    allow(r);
+    *newfd = (int)r;
+    return 0;
+}
+
+static int irt_dup2(int fd, int newfd) {
+    if (!allowed(fd) || newfd < 0 || newfd >= MAX_FDS) return NACL_EBADF;
+    long r = sys2(SYS_dup2, fd, newfd);
+    if (SYS_FAILED(r)) return -r;
+    allow(newfd);
+    return 0;
+}
+
+static int irt_read(int fd, void *buf, size_t count, size_t *nread) {
+    if (!allowed(fd)) return NACL_EBADF;
+    long r = sys3(SYS_read, fd, buf, count);
+    if (SYS_FAILED(r)) return -r;
+    *nread = r;
+    return 0;
+}
+
+static int irt_write(int fd, const void *buf, size_t count, size_t *nwrote) {
+    if (!allowed(fd)) return NACL_EBADF;
+    long r = sys3(SYS_write, fd, buf, count);
+    if (SYS_FAILED(r)) return -r;
+    *nwrote = r;
+    return 0;
+}
+
+static int irt_seek(int fd, i64 offset, int whence, i64 *new_offset) {
+    if (!allowed(fd)) return NACL_EBADF;
+    i64 result;
+    long r = sys5(SYS__llseek, fd, (long)(offset >> 32), (long)(u32)offset, &result, whence);
+    if (SYS_FAILED(r)) return -r;
+    *new_offset = result;
+    return 0;
+}
+
+/* nacl_abi_stat: 104 bytes (runtime.md §3.1). */
+struct nacl_stat {
+    i64 st_dev;
+    u64 st_ino;
+    u32 st_mode, st_nlink, st_uid, st_gid;
+    i64 st_rdev, st_size;
+    i32 st_blksize, st_blocks;
+    i64 st_atime, st_atimensec, st_mtime, st_mtimensec, st_ctime, st_ctimensec;
+};
+
+static void to_nacl_stat(const struct statx *x, struct nacl_stat *s) {
+    s->st_dev = ((i64)x->stx_dev_major << 8) | x->stx_dev_minor;
+    s->st_ino = x->stx_ino;
+    s->st_mode = x->stx_mode;
+    s->st_nlink = x->stx_nlink;
+    s->st_uid = x->stx_uid;
+    s->st_gid = x->stx_gid;
+    s->st_rdev = ((i64)x->stx_rdev_major << 8) | x->stx_rdev_minor;
+    s->st_size = x->stx_size;
+    s->st_blksize = x->stx_blksize;
+    s->st_blocks = (i32)x->stx_blocks;
+    s->st_atime = x->stx_atime.tv_sec;
+    s->st_atimensec = x->stx_atime.tv_nsec;
+    s->st_mtime = x->stx_mtime.tv_sec;
+    s->st_mtimensec = x->stx_mtime.tv_nsec;
+    s->st_ctime = x->stx_ctime.tv_sec;
+    s->st_ctimensec = x->stx_ctime.tv_nsec;
+}
+
+static int irt_fstat(int fd, struct nacl_stat *st) {
+    if (!allowed(fd)) return NACL_EBADF;
+    struct statx x;
+    long r = sys5(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &x);
+    if (SYS_FAILED(r)) return -r;
+    to_nacl_stat(&x, st);
+    return 0;
+}
+
+/* nacl_abi_dirent records (runtime.md §3.4), rebuilt from linux_dirent64. */
+static int irt_getdents(int fd, void *buf, size_t count, size_t *nread) {
+    if (!allowed(fd)) return NACL_EBADF;
+    u8 tmp[4096];
+    size_t want = count < sizeof tmp ? count : sizeof tmp;
+    long r = sys3(SYS_getdents64, fd, tmp, want);
+    if (SYS_FAILED(r)) return -r;
+    size_t in = 0, out = 0;
+    i64 last_off = -1;
+    while (in < (size_t)r) {
+        u8 *d = tmp + in;
+        u64 ino;
+        i64 off;
+        u16 reclen;
+        copy(&ino, d, 8);
+        copy(&off, d + 8, 8);
+        copy(&reclen, d + 16, 2);
+        const char *name = (const char *)(d + 19);
+        size_t nlen = slen(name);
+        size_t rec = (18 + nlen + 1 + 7) & ~(size_t)7;
+        if (out + rec > count) {
+            if (out == 0) return NACL_EINVAL;
+            i64 pos;
+            sys5(SYS__llseek, fd, (long)(last_off >> 32), (long)(u32)last_off, &pos, 0);
+            break;
+        }
+        u8 *o = (u8 *)buf + out;
+        zero(o, rec);
+        copy(o, &ino, 8);
+        copy(o + 8, &off, 8);
+        u16 rl = (u16)rec;
+        copy(o + 16, &rl, 2);
+        copy(o + 18, name, nlen + 1);
+        out += rec;
+        in += reclen;
+        last_off = off;
+    }
+    *nread = out;
+    return 0;
+}
+
+static int irt_isatty(int fd, int *result) {
+    if (!allowed(fd)) return NACL_EBADF;
+    u8 termios[64];
+    long r = sys3(SYS_ioctl, fd, 0x5401 /* TCGETS */, termios);
+    if (SYS_FAILED(r)) return NACL_ENOTTY;
+    *result = 1;
+    return 0;
+}
+
+static int irt_fsync(int fd) { return allowed(fd) ? 0 : NACL_EBADF; }
+
+/* ----------------------------------------------------------------------------------- */
+/* File names: only inside $PNACL_FS_ROOT, never outside it.                          */
+
+static int fs_root = -1;
+
+/* Resolves `path` beneath the root: every component but the last is opened as a
+   directory without following symlinks; "..", absolute paths and symlinked
+   directories are refused. Returns a directory descriptor (to close) and the last
+   component in `last`, or -errno. */
+static int resolve(const char *path, char *last) {
+    if (fs_root < 0) return -NACL_EACCES;
+    if (!path || !path[0]) return -NACL_ENOENT;
+    if (path[0] == '/') return -NACL_EACCES;
+    if (slen(path) >= 4096) return -NACL_ENAMETOOLONG;
+    int dir = (int)sys2(SYS_dup, fs_root, 0);
+    if (SYS_FAILED(dir)) return dir;
+    const char *p = path;
+    for (;;) {
+        while (*p == '/') p++;
+        const char *s = p;
+        while (*p && *p != '/') p++;
+        size_t n = p - s;
+        if (n >= 256) {
+            sys1(SYS_close, dir);
+            return -NACL_ENAMETOOLONG;
+        }
+        char comp[256];
+        copy(comp, s, n);
+        comp[n] = 0;
+        while (*p == '/') p++;
+        if (n == 2 && comp[0] == '.' && comp[1] == '.') {
+            sys1(SYS_close, dir);
+            return -NACL_EACCES;
+        }
+        if (!*p) {
+            if (n == 0) {
+                comp[0] = '.';
+                comp[1] = 0;
+            }
+            copy(last, comp, slen(comp) + 1);
+            return dir;
+        }
+        if (n == 0 || (n == 1 && comp[0] == '.')) continue;
+        long next = sys4(SYS_openat, dir, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+        sys1(SYS_close, dir);
+        if (SYS_FAILED(next)) return next == -40 /* ELOOP */ || next == -20 ? -NACL_EACCES : next;
+        dir = (int)next;
+    }
+}
+
+#define NACL_O_ACCMODE 3
+#define NACL_O_CREAT 0100
+#define NACL_O_EXCL 0200
+#define NACL_O_TRUNC 01000
+#define NACL_O_APPEND 02000
+#define NACL_O_NONBLOCK 04000
+#define NACL_O_SYNC 010000
+#define NACL_O_DIRECTORY 0200000
+
+static int irt_open(const char *path, int oflag, u32 mode, int *newfd) {
+    char last[256];
+    int dir = resolve(path, last);
+    if (dir < 0) return -dir;
+    int flags = (oflag & NACL_O_ACCMODE) | O_NOFOLLOW | O_CLOEXEC | O_LARGEFILE;
+    if (oflag & NACL_O_CREAT) flags |= O_CREAT;
+    if (oflag & NACL_O_EXCL) flags |= O_EXCL;
+    if (oflag & NACL_O_TRUNC) flags |= O_TRUNC;
+    if (oflag & NACL_O_APPEND) flags |= O_APPEND;
+    if (oflag & NACL_O_NONBLOCK) flags |= O_NONBLOCK;
+    if (oflag & NACL_O_SYNC) flags |= O_SYNC;
+    if (oflag & NACL_O_DIRECTORY) flags |= O_DIRECTORY;
+    long r = sys4(SYS_openat, dir, last, flags, mode & 07777);
+    sys1(SYS_close, dir);
+    if (SYS_FAILED(r)) return r == -40 ? NACL_EACCES : -r;
+    if (r >= MAX_FDS) {
+        sys1(SYS_close, r);
+        return 24; /* EMFILE */
+    }
+    allow(r);
+    *newfd = (int)r;
+    return 0;
+}
+
+static int stat_at(const char *path, struct nacl_stat *st, int follow) {
+    char last[256];
+    int dir = resolve(path, last);
+    if (dir < 0) return -dir;
+    struct statx x;
+    (void)follow; /* symlinks are never followed: they could lead out of the root */
+    long r = sys5(SYS_statx, dir, last, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &x);
+    sys1(SYS_close, dir);
+    if (SYS_FAILED(r)) return -r;
+    to_nacl_stat(&x, st);
+    return 0;
+}
+
+static int irt_stat(const char *path, struct nacl_stat *st) { return stat_at(path, st, 1); }
+static int irt_lstat(const char *path, struct nacl_stat *st) { return stat_at(path, st, 0); }
+
+static int irt_mkdir(const char *path, u32 mode) {
+    char last[256];
+    int dir = resolve(path, last);
+    if (dir < 0) return -dir;
+    long r = sys3(SYS_mkdirat, dir, last, mode & 07777);
+    sys1(SYS_close, dir);
+    return err_of(r);
+}
+
+static int unlink_at(const char *path, int flags) {
+    char last[256];
+    int dir = resolve(path, last);
+    if (dir < 0) return -dir;
+    long r = sys3(SYS_unlinkat, dir, last, flags);
+    sys1(SYS_close, dir);
+    return err_of(r);
+}
+
+static int irt_rmdir(const char *path) { return unlink_at(path, AT_REMOVEDIR); }
+static int irt_unlink(const char *path) { return unlink_at(path, 0); }
+
+static int irt_access(const char *path, int amode) {
+    char last[256];
+    int dir = resolve(path, last);
+    if (dir < 0) return -dir;
+    long r = sys4(SYS_faccessat, dir, last, amode, 0);
+    sys1(SYS_close, dir);
+    return err_of(r);
+}
+
+static int irt_getcwd(char *buf, size_t len) {
+    if (fs_root < 0) return NACL_EACCES;
+    if (len < 2) return 34; /* ERANGE */
+    buf[0] = '/';
+    buf[1] = 0;
+    return 0;
+}
+
+static int irt_chdir(const char *path) {
+    (void)path;
+    return fs_root < 0 ? NACL_EACCES : NACL_ENOSYS;
+}
+
+static int irt_readlink(const char *path, char *buf, size_t count, size_t *nread) {
+    (void)buf;
+    (void)count;
+    (void)nread;
+    char last[256];
+    int dir = resolve(path, last);
+    if (dir < 0) return -dir;
+    sys1(SYS_close, dir);
+    return NACL_EINVAL; /* links are not followed inside the sandbox */
+}
+
+static int irt_getpid(int *pid) {
+    *pid = (int)sys0(SYS_getpid);
+    return 0;
+}
+
+static int irt_get_random_bytes(void *buf, size_t count, size_t *nread) {
+    long r = sys3(SYS_getrandom, buf, count, 0);
+    if (SYS_FAILED(r)) return -r;
+    *nread = r;
+    return 0;
+}
+
+/* Entries that newlib may reach and that are not implemented. */
+#define STUB(name) \
+    static int stub_##name(void) { unimplemented(#name); }
+STUB(fchdir)
+STUB(fchmod)
+STUB(ftruncate)
+STUB(truncate)
+STUB(link)
+STUB(rename)
+STUB(symlink)
+STUB(chmod)
+STUB(utimes)
+
+/* ----------------------------------------------------------------------------------- */
+/* The interface tables and the query function                                        */
+
+typedef void (*fnptr)(void);
+#define F(f) ((fnptr)(f))
+
+static const fnptr basic[] = {F(irt_exit), F(irt_gettod), F(irt_clock), F(irt_nanosleep), F(irt_sched_yield),
+                              F(irt_sysconf)};
+static const fnptr fdio[] = {F(irt_close), F(irt_dup),  F(irt_dup2),  F(irt_read),    F(irt_write),
+                             F(irt_seek),  F(irt_fstat), F(irt_getdents), F(stub_fchdir), F(stub_fchmod),
+                             F(irt_fsync), F(irt_fsync), F(stub_ftruncate), F(irt_isatty)};
+static const fnptr filename[] = {F(irt_open),  F(irt_stat),   F(irt_mkdir),   F(irt_rmdir),
+                                 F(irt_chdir), F(irt_getcwd), F(irt_unlink),  F(stub_truncate),
+                                 F(irt_lstat), F(stub_link),  F(stub_rename), F(stub_symlink),
+                                 F(stub_chmod), F(irt_access), F(irt_readlink), F(stub_utimes)};
+static const fnptr memory01[] = {F(irt_sysbrk), F(irt_mmap), F(irt_munmap)};
+static const fnptr memory02[] = {F(irt_sysbrk), F(irt_mmap), F(irt_munmap), F(irt_mprotect)};
+static const fnptr memory03[] = {F(irt_mmap), F(irt_munmap), F(irt_mprotect)};
+static const fnptr tls[] = {F(irt_tls_init), F(irt_tls_get)};
+static const fnptr thread[] = {F(irt_thread_create), F(irt_thread_exit), F(irt_thread_nice)};
+static const fnptr futex[] = {F(irt_futex_wait_abs), F(irt_futex_wake)};
+static const fnptr clock_get[] = {F(irt_clock_getres), F(irt_clock_gettime)};
+static const fnptr getpid[] = {F(irt_getpid)};
+static const fnptr random[] = {F(irt_get_random_bytes)};
+
+static const struct {
+    const char *name;
+    const fnptr *table;
+    size_t size;
+} interfaces[] = {
+    {"nacl-irt-basic-0.1", basic, sizeof basic},
+    {"nacl-irt-fdio-0.1", fdio, 8 * 4},
+    {"nacl-irt-dev-fdio-0.1", fdio, 8 * 4},
+    {"nacl-irt-dev-fdio-0.2", fdio, 13 * 4},
+    {"nacl-irt-dev-fdio-0.3", fdio, 14 * 4},
+    {"nacl-irt-filename-0.1", filename, 2 * 4},
+    {"nacl-irt-dev-filename-0.2", filename, 7 * 4},
+    {"nacl-irt-dev-filename-0.3", filename, 16 * 4},
+    {"nacl-irt-memory-0.1", memory01, sizeof memory01},
+    {"nacl-irt-memory-0.2", memory02, sizeof memory02},
+    {"nacl-irt-memory-0.3", memory03, sizeof memory03},
+    {"nacl-irt-tls-0.1", tls, sizeof tls},
+    {"nacl-irt-thread-0.1", thread, sizeof thread},
+    {"nacl-irt-futex-0.1", futex, sizeof futex},
+    {"nacl-irt-clock_get-0.1", clock_get, sizeof clock_get},
+    {"nacl-irt-clock-0.1", clock_get, sizeof clock_get},
+    {"nacl-irt-dev-getpid-0.1", getpid, sizeof getpid},
+    {"nacl-irt-random-0.1", random, sizeof random},
+};
+
+static size_t irt_query(const char *name, void *table, size_t tablesize) {
+    for (size_t i = 0; i < sizeof interfaces / sizeof interfaces[0]; i++) {
+        if (streq(name, interfaces[i].name)) {
+            size_t n = interfaces[i].size;
+            if (n > tablesize) return 0;
+            copy(table, interfaces[i].table, n);
+            return n;
+        }
+    }
+    return 0;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* Start-up                                                                            */
+
+void __pnacl_entry(u32 info); /* the translated pexe's _start, through its thunk */
+
+static void main_thread(void *info) {
+    __pnacl_entry((u32)(uptr)info);
+    exit_process(0); /* a _start that returns ends the process */
+}
+
+/* Called by _start with the kernel's initial stack: argc, argv..., 0, envp..., 0, auxv. */
+void __pnacl_main(long *sp) {
+    int argc = (int)sp[0];
+    char **argv = (char **)(sp + 1);
+    char **envp = argv + argc + 1;
+    int envc = 0;
+    while (envp[envc]) envc++;
+
+    for (int i = 0; i < envc; i++) {
+        const char *e = envp[i], *k = "PNACL_FS_ROOT=";
+        while (*k && *e == *k) e++, k++;
+        if (!*k && *e) {
+            long r = sys4(SYS_openat, AT_FDCWD, e, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+            if (SYS_FAILED(r)) fatal("PNACL_FS_ROOT does not name a directory");
+            fs_root = (int)r;
+        }
+    }
+
+    /* The NaCl start-up vector (runtime.md §1.2): fini, envc, argc, argv, 0, envp, 0, auxv. */
+    size_t words = 3 + (argc + 1) + (envc + 1) + 4;
+    u32 *info = map_anon(words * 4);
+    if (!info) fatal("out of memory at start-up");
+    size_t w = 0;
+    info[w++] = 0;
+    info[w++] = envc;
+    info[w++] = argc;
+    for (int i = 0; i < argc; i++) info[w++] = (u32)(uptr)argv[i];
+    info[w++] = 0;
+    for (int i = 0; i < envc; i++) info[w++] = (u32)(uptr)envp[i];
+    info[w++] = 0;
+    info[w++] = 32; /* AT_SYSINFO */
+    info[w++] = (u32)(uptr)irt_query;
+    info[w++] = 0; /* AT_NULL */
+    info[w++] = 0;
+
+    struct thread *t = new_stack();
+    if (!t) fatal("cannot map the main thread's stack");
+    t->tp = 0;
+    t->tid_word = 1;
+    __pnacl_switch_stack((u8 *)t->region + STACK_SIZE, main_thread, info);
+}

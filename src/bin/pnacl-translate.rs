@@ -1,0 +1,73 @@
+//! pnacl-translate: a pexe → a native executable (x86-32 or ARM), linked with the runtime.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use pnacl::cli;
+use pnacl::llvm::codegen::OptLevel;
+use pnacl::llvm::Target;
+use pnacl::translate::{self, Options};
+
+/// Translate a PNaCl pexe into a static Linux executable for x86-32 or 32-bit ARM,
+/// linked with the project's runtime (the NaCl IRT interfaces newlib needs).
+#[derive(Parser)]
+#[command(name = "pnacl-translate", version)]
+struct Args {
+    /// The pexe (`-` for standard input).
+    input: String,
+    /// The executable to write.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// x86-32 or arm.
+    #[arg(long, default_value = env!("PNACL_DEFAULT_TARGET"))]
+    arch: Target,
+    /// No optimization.
+    #[arg(short = 'O', value_parser = parse_opt, default_value = "2")]
+    opt: OptLevel,
+}
+
+fn parse_opt(s: &str) -> Result<OptLevel, String> {
+    match s {
+        "0" => Ok(OptLevel::O0),
+        "1" => Ok(OptLevel::O1),
+        "2" => Ok(OptLevel::O2),
+        _ => Err(format!("unknown optimization level -O{s} (0, 1 or 2)")),
+    }
+}
+
+const TOOL: &str = "pnacl-translate";
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    if !args.arch.is_native() {
+        cli::report_msg(TOOL, "le32 is not a native architecture (x86-32 or arm)");
+        return ExitCode::from(1);
+    }
+    let name = cli::display_name(&args.input);
+    let data = match cli::read_input(&args.input) {
+        Ok(d) => d,
+        Err(e) => {
+            cli::report_msg(TOOL, format!("{name}: {e}"));
+            return ExitCode::from(1);
+        }
+    };
+    let module = match pnacl::bitcode::read(&data) {
+        Ok(m) => m,
+        Err(e) => {
+            cli::report(TOOL, &name, &e);
+            return ExitCode::from(1);
+        }
+    };
+    let opts = Options {
+        target: args.arch,
+        opt: args.opt,
+    };
+    match translate::translate(&module, &opts, &args.output) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            cli::report_msg(TOOL, format!("{name}: {e}"));
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! pexe → native executable: the model, converted by `llvm::export`, compiled in-process,
+//! linked with the runtime (`runtime/`) by ld.lld into a static ELF executable.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use inkwell::context::Context;
+
+use crate::ir::Module;
+use crate::llvm::codegen::{self, OptLevel};
+use crate::llvm::{export, ExportOptions, Target};
+
+/// The runtime's sources, compiled on first use for each architecture.
+const SOURCES: &[(&str, &str)] = &[
+    ("sys.h", include_str!("../runtime/sys.h")),
+    ("irt.c", include_str!("../runtime/irt.c")),
+    ("builtins.c", include_str!("../runtime/builtins.c")),
+    ("arch_i386.S", include_str!("../runtime/arch_i386.S")),
+    ("arch_arm.S", include_str!("../runtime/arch_arm.S")),
+];
+
+/// A failure, with the stage it happened in.
+#[derive(Debug)]
+pub struct Error {
+    pub stage: &'static str,
+    pub msg: String,
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.stage, self.msg)
+    }
+}
+
+fn err(stage: &'static str, msg: impl Into<String>) -> Error {
+    Error {
+        stage,
+        msg: msg.into(),
+    }
+}
+
+/// Finds an external tool named by toolchain.toml, or says which package provides it.
+fn tool(name: &str, package: &str) -> Result<PathBuf, Error> {
+    which::which(name).map_err(|_| {
+        err(
+            "tools",
+            format!("{name} is not installed (install the Debian package {package}, or run scripts/setup)"),
+        )
+    })
+}
+
+fn clang_flags(target: Target) -> &'static [&'static str] {
+    match target {
+        Target::X86_32 => &["--target=i686-linux-gnu", "-march=pentium4", "-msse2"],
+        Target::Arm => &[
+            "--target=armv7-linux-gnueabihf",
+            "-marm",
+            "-mfloat-abi=hard",
+            "-mfpu=neon",
+            "-mcpu=cortex-a9",
+        ],
+        Target::Le32 => &[],
+    }
+}
+
+fn cache_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("PNACL_CACHE_DIR") {
+        return PathBuf::from(d);
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("pnacl")
+}
+
+/// The runtime objects for `target`, compiled once and cached (keyed by their sources).
+pub fn runtime_objects(target: Target) -> Result<Vec<PathBuf>, Error> {
+    let mut h = DefaultHasher::new();
+    for (n, s) in SOURCES {
+        n.hash(&mut h);
+        s.hash(&mut h);
+    }
+    clang_flags(target).hash(&mut h);
+    let dir = cache_dir().join(format!("runtime-{}-{:016x}", target.name(), h.finish()));
+    let arch_src = if target == Target::Arm {
+        "arch_arm.S"
+    } else {
+        "arch_i386.S"
+    };
+    let units = ["irt.c", "builtins.c", arch_src];
+    let objs: Vec<PathBuf> = units.iter().map(|u| dir.join(format!("{u}.o"))).collect();
+    if objs.iter().all(|o| o.is_file()) {
+        return Ok(objs);
+    }
+    let clang = tool(crate::tools::CLANG, "clang-14")?;
+    std::fs::create_dir_all(&dir).map_err(|e| err("runtime", format!("{}: {e}", dir.display())))?;
+    let work = tempfile::tempdir_in(&dir).map_err(|e| err("runtime", e.to_string()))?;
+    for (n, s) in SOURCES {
+        std::fs::write(work.path().join(n), s).map_err(|e| err("runtime", e.to_string()))?;
+    }
+    for (u, obj) in units.iter().zip(&objs) {
+        let tmp = work.path().join(format!("{u}.o"));
+        let out = Command::new(&clang)
+            .args(clang_flags(target))
+            .args([
+                "-O2",
+                "-ffreestanding",
+                "-fno-builtin",
+                "-nostdlib",
+                "-fno-stack-protector",
+                "-fno-pic",
+                "-fno-pie",
+                "-fno-asynchronous-unwind-tables",
+                "-Wall",
+                "-mllvm",
+                "-disable-loop-idiom-all",
+                "-c",
+            ])
+            .arg(work.path().join(u))
+            .arg("-o")
+            .arg(&tmp)
+            .output()
+            .map_err(|e| err("runtime", format!("running {}: {e}", clang.display())))?;
+        if !out.status.success() {
+            return Err(err(
+                "runtime",
+                format!(
+                    "compiling {u} for {target}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                ),
+            ));
+        }
+        std::fs::rename(&tmp, obj).map_err(|e| err("runtime", e.to_string()))?;
+    }
+    Ok(objs)
+}
+
+/// Options of a translation.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    pub target: Target,
+    pub opt: OptLevel,
+}
+
+/// Compiles `m` to a native object file (in memory).
+pub fn compile(m: &Module, opts: &Options) -> Result<Vec<u8>, Error> {
+    let ctx = Context::create();
+    let llmod = export(
+        &ctx,
+        m,
+        &ExportOptions {
+            target: opts.target,
+        },
+    )
+    .map_err(|e| err("conversion", e.to_string()))?;
+    if let Err(e) = llmod.verify() {
+        return Err(err(
+            "conversion",
+            format!("the LLVM module does not verify: {}", e.to_string()),
+        ));
+    }
+    let tm =
+        codegen::target_machine(opts.target, opts.opt).map_err(|e| err("code generation", e))?;
+    codegen::emit_object(&tm, &llmod).map_err(|e| err("code generation", e))
+}
+
+/// Translates `m` into the executable `out` (written whole or not at all).
+pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
+    let obj = compile(m, opts)?;
+    let runtime = runtime_objects(opts.target)?;
+    let lld = tool(crate::tools::LD_LLD, "lld-14")?;
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let work = tempfile::tempdir().map_err(|e| err("link", e.to_string()))?;
+    let objpath = work.path().join("pexe.o");
+    std::fs::write(&objpath, &obj).map_err(|e| err("link", e.to_string()))?;
+    let tmp = tempfile::Builder::new()
+        .prefix(".pnacl-translate")
+        .tempfile_in(&dir)
+        .map_err(|e| err("output", format!("{}: {e}", dir.display())))?;
+    let result = Command::new(&lld)
+        .args(["-static", "--no-pie", "-e", "_start", "--gc-sections", "-o"])
+        .arg(tmp.path())
+        .arg(&objpath)
+        .args(&runtime)
+        .output()
+        .map_err(|e| err("link", format!("running {}: {e}", lld.display())))?;
+    if !result.status.success() {
+        return Err(err(
+            "link",
+            String::from_utf8_lossy(&result.stderr).into_owned(),
+        ));
+    }
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| err("output", e.to_string()))?;
+    tmp.persist(out)
+        .map_err(|e| err("output", format!("{}: {}", out.display(), e.error)))?;
+    Ok(())
+}
