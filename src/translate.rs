@@ -143,33 +143,71 @@ pub fn runtime_objects(target: Target) -> Result<Vec<PathBuf>, Error> {
 pub struct Options {
     pub target: Target,
     pub opt: OptLevel,
+    /// Number of partitions compiled in parallel (1: one module, one thread).
+    pub threads: usize,
 }
 
-/// Compiles `m` to a native object file (in memory).
-pub fn compile(m: &Module, opts: &Options) -> Result<Vec<u8>, Error> {
+fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Result<Vec<u8>, Error> {
+    let timing = std::env::var_os("PNACL_TIME").is_some();
+    let t0 = std::time::Instant::now();
     let ctx = Context::create();
-    let llmod = export(
-        &ctx,
-        m,
-        &ExportOptions {
-            target: opts.target,
-        },
-    )
-    .map_err(|e| err("conversion", e.to_string()))?;
+    let eo = ExportOptions {
+        target: opts.target,
+        partition: part,
+    };
+    let llmod = export(&ctx, m, &eo).map_err(|e| err("conversion", e.to_string()))?;
+    let t1 = std::time::Instant::now();
     if let Err(e) = llmod.verify() {
         return Err(err(
             "conversion",
             format!("the LLVM module does not verify: {}", e.to_string()),
         ));
     }
+    let t2 = std::time::Instant::now();
     let tm =
         codegen::target_machine(opts.target, opts.opt).map_err(|e| err("code generation", e))?;
-    codegen::emit_object(&tm, &llmod).map_err(|e| err("code generation", e))
+    let obj = codegen::emit_object(&tm, &llmod).map_err(|e| err("code generation", e));
+    if timing {
+        eprintln!(
+            "partition {:?}: export {:?}, verify {:?}, codegen {:?}",
+            part.map(|p| p.0),
+            t1 - t0,
+            t2 - t1,
+            t2.elapsed()
+        );
+    }
+    obj
+}
+
+/// Compiles `m` to native object files (in memory): one, or one per partition, each
+/// partition in its own LLVM context on its own thread.
+pub fn compile(m: &Module, opts: &Options) -> Result<Vec<Vec<u8>>, Error> {
+    let n = opts.threads.max(1);
+    if n == 1 {
+        return Ok(vec![compile_one(m, opts, None)?]);
+    }
+    let owners = crate::llvm::partition(m, n);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n as u32)
+            .map(|k| {
+                let owners = &owners;
+                s.spawn(move || compile_one(m, opts, Some((k, owners))))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(err("code generation", "a code generation thread panicked"))
+                })
+            })
+            .collect()
+    })
 }
 
 /// Translates `m` into the executable `out` (written whole or not at all).
 pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
-    let obj = compile(m, opts)?;
+    let objs = compile(m, opts)?;
     let runtime = runtime_objects(opts.target)?;
     let lld = tool(crate::tools::LD_LLD, "lld-14")?;
     let dir = match out.parent() {
@@ -177,8 +215,12 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
         _ => PathBuf::from("."),
     };
     let work = tempfile::tempdir().map_err(|e| err("link", e.to_string()))?;
-    let objpath = work.path().join("pexe.o");
-    std::fs::write(&objpath, &obj).map_err(|e| err("link", e.to_string()))?;
+    let mut objpaths = Vec::new();
+    for (k, obj) in objs.iter().enumerate() {
+        let p = work.path().join(format!("pexe{k}.o"));
+        std::fs::write(&p, obj).map_err(|e| err("link", e.to_string()))?;
+        objpaths.push(p);
+    }
     let tmp = tempfile::Builder::new()
         .prefix(".pnacl-translate")
         .tempfile_in(&dir)
@@ -186,7 +228,7 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
     let result = Command::new(&lld)
         .args(["-static", "--no-pie", "-e", "_start", "--gc-sections", "-o"])
         .arg(tmp.path())
-        .arg(&objpath)
+        .args(&objpaths)
         .args(&runtime)
         .output()
         .map_err(|e| err("link", format!("running {}: {e}", lld.display())))?;

@@ -30,7 +30,7 @@ fn every_pexe_converts_verifies_and_compiles_for_every_target() {
         let m = pnacl::bitcode::read(&std::fs::read(&p).unwrap()).unwrap();
         for t in Target::ALL {
             let ctx = Context::create();
-            let llmod = export(&ctx, &m, &ExportOptions { target: t })
+            let llmod = export(&ctx, &m, &ExportOptions::whole(t))
                 .unwrap_or_else(|e| panic!("{name} {t}: {e}"));
             llmod
                 .verify()

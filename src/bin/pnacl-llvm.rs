@@ -48,13 +48,7 @@ fn main() -> ExitCode {
         }
     };
     let ctx = Context::create();
-    let llmod = match llvm::export(
-        &ctx,
-        &module,
-        &ExportOptions {
-            target: args.target,
-        },
-    ) {
+    let llmod = match llvm::export(&ctx, &module, &ExportOptions::whole(args.target)) {
         Ok(m) => m,
         Err(e) => {
             cli::report_msg(TOOL, format!("{name}:{e}"));

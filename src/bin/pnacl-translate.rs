@@ -22,9 +22,12 @@ struct Args {
     /// x86-32 or arm.
     #[arg(long, default_value = env!("PNACL_DEFAULT_TARGET"))]
     arch: Target,
-    /// No optimization.
+    /// Optimization level: -O0, -O1 or -O2.
     #[arg(short = 'O', value_parser = parse_opt, default_value = "2")]
     opt: OptLevel,
+    /// Threads generating code in parallel (default: the number of cores).
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 fn parse_opt(s: &str) -> Result<OptLevel, String> {
@@ -59,9 +62,13 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let opts = Options {
         target: args.arch,
         opt: args.opt,
+        threads,
     };
     match translate::translate(&module, &opts, &args.output) {
         Ok(()) => ExitCode::SUCCESS,

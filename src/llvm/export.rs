@@ -63,8 +63,41 @@ const EMPTY: *const std::ffi::c_char = c"".as_ptr();
 
 /// What to build.
 #[derive(Debug, Clone, Copy)]
-pub struct ExportOptions {
+pub struct ExportOptions<'a> {
     pub target: Target,
+    /// Build only one partition of the module: the bodies of the functions `owners`
+    /// assigns to `part` (others are declared), and the globals if `part` is 0. Names
+    /// are then external (hidden) so that the partitions' objects link together.
+    pub partition: Option<(u32, &'a [u32])>,
+}
+
+impl<'a> ExportOptions<'a> {
+    pub fn whole(target: Target) -> Self {
+        ExportOptions {
+            target,
+            partition: None,
+        }
+    }
+}
+
+/// Assigns the defined functions of `m` to `n` partitions of about equal size.
+pub fn partition(m: &Module, n: usize) -> Vec<u32> {
+    let n = n.max(1);
+    let mut owners = vec![0u32; m.functions.len()];
+    let mut sizes: Vec<(usize, u32)> = m
+        .functions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| f.body.as_ref().map(|b| (b.insts.len() + 16, i as u32)))
+        .collect();
+    sizes.sort_by(|a, b| b.cmp(a));
+    let mut load = vec![0usize; n];
+    for (size, f) in sizes {
+        let k = (0..n).min_by_key(|&k| load[k]).unwrap();
+        load[k] += size;
+        owners[f as usize] = k as u32;
+    }
+    owners
 }
 
 /// Builds the LLVM module for `m` in `ctx`.
@@ -82,6 +115,7 @@ pub fn export<'ctx>(
         m,
         opts.target,
     );
+    x.partition = opts.partition.map(|(k, o)| (k, o.to_vec()));
     x.run()?;
     drop(builder);
     Ok(module)
@@ -125,6 +159,8 @@ struct Exporter<'m> {
     intrinsic: Vec<Option<&'static Intrinsic>>,
     /// Runtime functions and LLVM intrinsics declared on demand.
     decls: HashMap<String, (LLVMValueRef, LLVMTypeRef)>,
+    /// The partition being built and each function's partition.
+    partition: Option<(u32, Vec<u32>)>,
 }
 
 impl<'m> Exporter<'m> {
@@ -154,6 +190,7 @@ impl<'m> Exporter<'m> {
                 addrs: Vec::new(),
                 intrinsic: Vec::new(),
                 decls: HashMap::new(),
+                partition: None,
             }
         }
     }
@@ -222,15 +259,41 @@ impl<'m> Exporter<'m> {
         self.init_globals()?;
         for f in 0..self.m.functions.len() as u32 {
             if let Some(body) = &self.m.functions[f as usize].body {
-                if body.num_blocks > 0 && self.intrinsic[f as usize].is_none() {
+                if body.num_blocks > 0 && self.intrinsic[f as usize].is_none() && self.owns(f) {
                     self.function(f, body)?;
                 }
             }
         }
-        if self.target.is_native() {
+        if self.target.is_native() && self.owns_globals() {
             self.entry_thunk();
         }
         Ok(())
+    }
+
+    /// Whether this module defines function `f`'s body.
+    fn owns(&self, f: u32) -> bool {
+        self.partition
+            .as_ref()
+            .is_none_or(|(k, o)| o[f as usize] == *k)
+    }
+
+    /// Whether this module defines the globals (partition 0, or the whole module).
+    fn owns_globals(&self) -> bool {
+        self.partition.as_ref().is_none_or(|(k, _)| *k == 0)
+    }
+
+    /// Linkage of a definition: as in the pexe, or external and hidden across partitions.
+    fn set_linkage(&self, v: LLVMValueRef, internal: bool) {
+        unsafe {
+            if self.partition.is_some() {
+                LLVMSetLinkage(v, LLVMLinkage::LLVMExternalLinkage);
+                LLVMSetVisibility(v, llvm_sys::LLVMVisibility::LLVMHiddenVisibility);
+            } else if internal {
+                LLVMSetLinkage(v, LLVMLinkage::LLVMInternalLinkage);
+            } else {
+                LLVMSetLinkage(v, LLVMLinkage::LLVMExternalLinkage);
+            }
+        }
     }
 
     fn fn_name(&self, f: u32) -> String {
@@ -310,11 +373,12 @@ impl<'m> Exporter<'m> {
                 let nu = self.enum_attr("nounwind", 0);
                 unsafe { LLVMAddAttributeAtIndex(llfn, u32::MAX, nu) };
             }
-            let linkage = match func.linkage {
-                Linkage::Internal if defined => LLVMLinkage::LLVMInternalLinkage,
-                _ => LLVMLinkage::LLVMExternalLinkage,
-            };
-            unsafe { LLVMSetLinkage(llfn, linkage) };
+            let here = defined && self.owns(i as u32);
+            if here {
+                self.set_linkage(llfn, func.linkage == Linkage::Internal);
+            } else {
+                unsafe { LLVMSetLinkage(llfn, LLVMLinkage::LLVMExternalLinkage) };
+            }
             self.fns.push(llfn);
             self.fn_types.push(fty);
         }
@@ -361,8 +425,12 @@ impl<'m> Exporter<'m> {
             let ty = self.global_ty(g);
             let name = self.global_name(g);
             let v = unsafe { LLVMAddGlobal(self.module, ty, cstr(&name).as_ptr()) };
+            if self.owns_globals() {
+                self.set_linkage(v, true);
+            } else {
+                unsafe { LLVMSetLinkage(v, LLVMLinkage::LLVMExternalLinkage) };
+            }
             unsafe {
-                LLVMSetLinkage(v, LLVMLinkage::LLVMInternalLinkage);
                 LLVMSetGlobalConstant(v, glob.is_const as i32);
                 if glob.align.bytes() > 0 {
                     LLVMSetAlignment(v, glob.align.bytes() as u32);
@@ -422,6 +490,9 @@ impl<'m> Exporter<'m> {
     }
 
     fn init_globals(&mut self) -> R<()> {
+        if !self.owns_globals() {
+            return Ok(());
+        }
         for (g, glob) in self.m.globals.iter().enumerate() {
             let init = if !glob.compound && glob.inits.len() == 1 {
                 self.init_const(&glob.inits[0], glob.pos)?

@@ -5,5 +5,5 @@ pub mod codegen;
 pub mod export;
 pub mod target;
 
-pub use export::{export, ExportError, ExportOptions};
+pub use export::{export, partition, ExportError, ExportOptions};
 pub use target::Target;

@@ -1,0 +1,99 @@
+//! pnacl-llvm and pnacl-translate as programs: error format, no partial output, stages.
+#![cfg(feature = "llvm")]
+
+mod common;
+
+use assert_cmd::Command;
+
+#[test]
+fn bad_pexes_are_reported_with_positions_and_write_nothing() {
+    for tool in ["pnacl-llvm", "pnacl-translate"] {
+        for p in common::pexes("bad") {
+            if common::name(&p) == "fuzzed3.pexe" {
+                continue;
+            }
+            let dir = tempfile::tempdir().unwrap();
+            let out = dir.path().join("out");
+            let a = Command::cargo_bin(tool)
+                .unwrap()
+                .arg(&p)
+                .arg("-o")
+                .arg(&out)
+                .assert()
+                .code(1);
+            let stderr = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+            let prefix = format!("{tool}: error: {}:", p.display());
+            assert!(stderr.starts_with(&prefix), "{tool}: {stderr}");
+            let rest = &stderr[prefix.len()..];
+            let (byte, bit) = rest.split_once(':').unwrap();
+            assert!(
+                byte.parse::<u64>().is_ok() && bit[..1].parse::<u8>().is_ok(),
+                "{stderr}"
+            );
+            assert_eq!(
+                std::fs::read_dir(dir.path()).unwrap().count(),
+                0,
+                "{tool} left a file"
+            );
+        }
+    }
+}
+
+#[test]
+fn pnacl_llvm_writes_text_or_bitcode_for_each_target() {
+    let p = common::pexes_dir().join("run/puts.pexe");
+    for (t, triple) in [
+        ("le32", "le32-unknown-nacl"),
+        ("x86-32", "i686-unknown-linux-gnu"),
+        ("arm", "armv7-unknown-linux-gnueabihf"),
+    ] {
+        let a = Command::cargo_bin("pnacl-llvm")
+            .unwrap()
+            .args(["-S", "--target", t])
+            .arg(&p)
+            .assert()
+            .success();
+        let text = String::from_utf8(a.get_output().stdout.clone()).unwrap();
+        assert!(
+            text.contains(&format!("target triple = \"{triple}\"")),
+            "{t}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let bc = dir.path().join("m.bc");
+        Command::cargo_bin("pnacl-llvm")
+            .unwrap()
+            .args(["--target", t])
+            .arg(&p)
+            .arg("-o")
+            .arg(&bc)
+            .assert()
+            .success();
+        assert_eq!(&std::fs::read(&bc).unwrap()[..4], b"BC\xC0\xDE");
+    }
+}
+
+#[test]
+fn a_missing_linker_or_compiler_names_the_package() {
+    let p = common::pexes_dir().join("run/puts.pexe");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("puts");
+    let a = Command::cargo_bin("pnacl-translate")
+        .unwrap()
+        .arg(&p)
+        .arg("-o")
+        .arg(&out)
+        .env("PATH", "/nonexistent")
+        .env("PNACL_CACHE_DIR", dir.path().join("cache"))
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.contains("runtime") || stderr.contains("tools"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("install the Debian package clang-14"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+}

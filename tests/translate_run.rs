@@ -1,0 +1,72 @@
+//! Every program of ../shared/pexes/run, translated for x86-32 (run natively) and ARM (run
+//! under qemu-arm), at -O0 and -O2, prints exactly its .stdout and exits with status 0.
+#![cfg(feature = "llvm")]
+
+mod common;
+
+use std::os::unix::process::CommandExt;
+use std::process::Command;
+
+use pnacl::llvm::codegen::OptLevel;
+use pnacl::llvm::Target;
+use pnacl::translate::{translate, Options};
+
+fn run(target: Target, exe: &std::path::Path, argv: &[String]) -> std::process::Output {
+    let mut cmd = match target {
+        Target::Arm => {
+            let mut c = Command::new(pnacl::tools::QEMU_ARM);
+            c.arg("-0").arg(&argv[0]).arg(exe);
+            c
+        }
+        _ => {
+            let mut c = Command::new(exe);
+            c.arg0(&argv[0]);
+            c
+        }
+    };
+    cmd.args(&argv[1..])
+        .env_clear()
+        .output()
+        .expect("the program runs")
+}
+
+#[test]
+fn run_programs_print_their_stdout_on_x86_32_and_arm_at_o0_and_o2() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for p in common::pexes("run") {
+        let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+        let m = pnacl::bitcode::read(&std::fs::read(&p).unwrap()).unwrap();
+        let argv: Vec<String> = std::fs::read_to_string(p.with_extension("argv"))
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let want = std::fs::read(p.with_extension("stdout")).unwrap();
+        for target in [Target::X86_32, Target::Arm] {
+            for (opt, o) in [(OptLevel::O0, "O0"), (OptLevel::O2, "O2")] {
+                let exe = dir.path().join(format!("{name}-{target}-{o}"));
+                let opts = Options {
+                    target,
+                    opt,
+                    threads: 2,
+                };
+                if let Err(e) = translate(&m, &opts, &exe) {
+                    failures.push(format!("{name} {target} -{o}: translation failed: {e}"));
+                    continue;
+                }
+                let out = run(target, &exe, &argv);
+                if out.stdout != want || !out.status.success() {
+                    failures.push(format!(
+                        "{name} {target} -{o}: status {:?}, stdout {} bytes (want {}), stderr: {}",
+                        out.status.code(),
+                        out.stdout.len(),
+                        want.len(),
+                        String::from_utf8_lossy(&out.stderr)
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
