@@ -116,3 +116,58 @@ pub fn write_file_atomic(dest: &Path, bytes: &[u8]) -> io::Result<()> {
     out.write_all(bytes)?;
     out.commit()
 }
+
+/// Reads and checks a pexe the way every program does before its own work: the reader's
+/// errors, then the ABI rules the model can express, each reported as
+/// `TOOL: error: FILE:BYTE:BIT: message` (the ABI rules only when `check`). Returns the
+/// module, or `None` after reporting.
+pub fn read_checked(tool: &str, name: &str, data: &[u8], check: bool) -> Option<crate::ir::Module> {
+    let m = match crate::bitcode::read(data) {
+        Ok(m) => m,
+        Err(e) => {
+            report(tool, name, &e);
+            return None;
+        }
+    };
+    if !check {
+        return Some(m);
+    }
+    let findings = crate::abi::check(&m, &crate::abi::Options::default());
+    if findings.is_empty() {
+        return Some(m);
+    }
+    for f in findings.iter().filter(|f| !f.warning) {
+        let pos = f
+            .pos
+            .filter(|&p| p > 0)
+            .map(|p| format!("{}:{}: ", p / 8, p % 8))
+            .unwrap_or_default();
+        eprintln!(
+            "{tool}: error: {name}:{pos}{} [spec/001: {}]",
+            f.msg, f.rule
+        );
+    }
+    if findings.iter().all(|f| f.warning) {
+        Some(m)
+    } else {
+        None
+    }
+}
+
+/// Restores the default action of SIGPIPE, which Rust's runtime ignores, so that a tool
+/// whose reader went away (`pnacl-bcdis x.pexe | head`) ends quietly as Unix tools do,
+/// instead of reporting a write error.
+pub fn default_sigpipe() {
+    #[cfg(unix)]
+    {
+        extern "C" {
+            fn signal(sig: i32, handler: usize) -> usize;
+        }
+        const SIGPIPE: i32 = 13;
+        const SIG_DFL: usize = 0;
+        // SAFETY: installs the default disposition; no handler code runs in this process.
+        unsafe {
+            signal(SIGPIPE, SIG_DFL);
+        }
+    }
+}

@@ -1,7 +1,10 @@
 //! The ABI rules of spec/001 as checks over the model (the LLVM-only rules live in
 //! `llvm::import`).
 
+pub mod check;
 pub mod intrinsics;
+
+pub use check::{check, render, Finding, Options, Scope};
 
 use crate::ir::{Body, InstKind, Module, ValueType};
 

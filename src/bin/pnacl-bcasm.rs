@@ -26,6 +26,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    pnacl::cli::default_sigpipe();
     let args = Args::parse();
     let name = cli::display_name(&args.input);
     let run = || -> Result<Vec<u8>, String> {

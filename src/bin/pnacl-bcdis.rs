@@ -35,6 +35,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    pnacl::cli::default_sigpipe();
     let args = Args::parse();
     let name = cli::display_name(&args.input);
     let data = match cli::read_input(&args.input) {

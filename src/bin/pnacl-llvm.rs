@@ -26,11 +26,16 @@ struct Args {
     /// le32 (neutral), x86-32 or arm.
     #[arg(long, default_value = "le32")]
     target: Target,
+    /// Convert even when the pexe breaks ABI rules the reader does not enforce (no `_start`,
+    /// a disallowed alignment, …): for fragments such as the specification's examples.
+    #[arg(long)]
+    no_abi_check: bool,
 }
 
 const TOOL: &str = "pnacl-llvm";
 
 fn main() -> ExitCode {
+    pnacl::cli::default_sigpipe();
     let args = Args::parse();
     let name = cli::display_name(&args.input);
     let data = match cli::read_input(&args.input) {
@@ -40,12 +45,8 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let module = match pnacl::bitcode::read(&data) {
-        Ok(m) => m,
-        Err(e) => {
-            cli::report(TOOL, &name, &e);
-            return ExitCode::from(1);
-        }
+    let Some(module) = cli::read_checked(TOOL, &name, &data, !args.no_abi_check) else {
+        return ExitCode::from(1);
     };
     let ctx = Context::create();
     let llmod = match llvm::export(&ctx, &module, &ExportOptions::whole(args.target)) {

@@ -42,6 +42,7 @@ fn parse_opt(s: &str) -> Result<OptLevel, String> {
 const TOOL: &str = "pnacl-translate";
 
 fn main() -> ExitCode {
+    pnacl::cli::default_sigpipe();
     let args = Args::parse();
     if !args.arch.is_native() {
         cli::report_msg(TOOL, "le32 is not a native architecture (x86-32 or arm)");
@@ -55,12 +56,8 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let module = match pnacl::bitcode::read(&data) {
-        Ok(m) => m,
-        Err(e) => {
-            cli::report(TOOL, &name, &e);
-            return ExitCode::from(1);
-        }
+    let Some(module) = cli::read_checked(TOOL, &name, &data, true) else {
+        return ExitCode::from(1);
     };
     let threads = args
         .threads

@@ -600,6 +600,16 @@ struct Names {
 }
 
 impl Names {
+    /// Names as seen from inside `body` of a complete module.
+    fn of_model(m: &Module, f: u32, body: &crate::ir::Body) -> Names {
+        Names {
+            nf: m.functions.len() as u32,
+            ng: m.globals.len() as u32,
+            np: m.fn_type(f).params.len() as u32,
+            nc: body.consts.len() as u32,
+        }
+    }
+
     fn new(p: &Parser) -> Names {
         let m = &p.module;
         let nf = m.functions.len() as u32;
@@ -1067,6 +1077,33 @@ fn inst_toks(
         }
     }
     let _ = code;
+}
+
+/// Instruction `i` of function `f` as one line of PNaClAsm (no wrapping, no label).
+pub fn inst_text(m: &Module, f: u32, body: &crate::ir::Body, i: usize) -> String {
+    let names = Names::of_model(m, f, body);
+    let mut t = Toks::new();
+    let mut extra = Vec::new();
+    inst_toks(&mut t, &mut extra, 0, m, f, body, i, &names, 0);
+    fn emit(out: &mut String, toks: &[Tok]) {
+        for tok in toks {
+            match tok {
+                Tok::Text(s) => out.push_str(s),
+                Tok::Str(s) => out.push_str(s),
+                Tok::Space => out.push(' '),
+                _ => {}
+            }
+        }
+    }
+    let mut out = String::new();
+    emit(&mut out, &t.0);
+    for l in &extra {
+        if !out.is_empty() && !l.toks.0.is_empty() {
+            out.push(' ');
+        }
+        emit(&mut out, &l.toks.0);
+    }
+    out
 }
 
 /// C's `printf("%g", f)`.

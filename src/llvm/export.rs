@@ -136,6 +136,11 @@ struct Fn {
     /// Pointer casts made in a block, reused there: (block, value id, pointee) → pointer.
     casts: HashMap<(u32, ValueId, LLVMTypeRef), LLVMValueRef>,
     cur_block: u32,
+    /// le32 only (PNaCl normal form, see `Exporter::value`): the non-constant stand-in of
+    /// each constant local, replaced by the constant when the function is complete, and
+    /// the `ptrtoint` instruction of each global address used in the function.
+    const_holders: HashMap<usize, LLVMValueRef>,
+    global_addrs: HashMap<usize, LLVMValueRef>,
 }
 
 struct Exporter<'m> {
@@ -590,6 +595,8 @@ impl<'m> Exporter<'m> {
             placeholders: Vec::new(),
             casts: HashMap::new(),
             cur_block: 0,
+            const_holders: HashMap::new(),
+            global_addrs: HashMap::new(),
         };
         unsafe {
             for i in 0..np {
@@ -662,6 +669,10 @@ impl<'m> Exporter<'m> {
             }
             unsafe { LLVMReplaceAllUsesWith(ph, real) };
         }
+        // Constants take their places in the (unfolded) instructions that use them.
+        for (local, ph) in st.const_holders.drain() {
+            unsafe { LLVMReplaceAllUsesWith(ph, st.vals[local]) };
+        }
         if !st.holder.is_null() {
             unsafe { LLVMDeleteBasicBlock(st.holder) };
         }
@@ -686,20 +697,9 @@ impl<'m> Exporter<'m> {
         }
     }
 
-    /// The LLVM value of pexe value `id` (a placeholder if it is not defined yet).
-    fn value(&mut self, st: &mut Fn, id: ValueId) -> LLVMValueRef {
-        let ng = self.m.num_global_values() as usize;
-        let id = id as usize;
-        if id < ng {
-            return self.addrs[id];
-        }
-        let local = id - ng;
-        if !st.vals[local].is_null() {
-            return st.vals[local];
-        }
-        // A forward reference: a phi in a detached block stands in until the end.
-        let body = self.m.functions[st.func as usize].body.as_ref().unwrap();
-        let ty = self.ty(body.local_types[local]);
+    /// A non-constant value of type `ty` (a phi in a detached block) that stands in for
+    /// a value the builder must not see: a forward reference, or a constant it would fold.
+    fn stand_in(&self, st: &mut Fn, ty: LLVMTypeRef) -> LLVMValueRef {
         unsafe {
             if st.holder.is_null() {
                 st.holder = LLVMAppendBasicBlockInContext(self.ctx, st.llfn, EMPTY);
@@ -708,9 +708,92 @@ impl<'m> Exporter<'m> {
             LLVMPositionBuilderAtEnd(hb, st.holder);
             let ph = LLVMBuildPhi(hb, ty, EMPTY);
             LLVMDisposeBuilder(hb);
-            st.placeholders.push((local, ph));
-            st.vals[local] = ph;
             ph
+        }
+    }
+
+    /// `op` applied to `v` as an instruction even when `v` is a constant (LLVM's builder
+    /// would fold it into a constant expression).
+    fn unfolded_cast(
+        &self,
+        st: &mut Fn,
+        b: LLVMBuilderRef,
+        op: LLVMOpcode,
+        v: LLVMValueRef,
+        ty: LLVMTypeRef,
+    ) -> LLVMValueRef {
+        unsafe {
+            let ph = self.stand_in(st, LLVMTypeOf(v));
+            let c = LLVMBuildCast(b, op, ph, ty, EMPTY);
+            LLVMSetOperand(c, 0, v);
+            LLVMInstructionEraseFromParent(ph);
+            c
+        }
+    }
+
+    /// The LLVM value of pexe value `id` (a placeholder if it is not defined yet).
+    ///
+    /// For le32 the module is kept in PNaCl normal form, instruction for instruction as in
+    /// the pexe (what pnacl-abicheck accepts and pnacl-finalize writes back): constants
+    /// reach instructions through stand-ins so that nothing is folded, and a global's
+    /// address is a `ptrtoint` instruction at the top of the function, never a constant
+    /// expression.
+    fn value(&mut self, st: &mut Fn, id: ValueId) -> LLVMValueRef {
+        let ng = self.m.num_global_values() as usize;
+        let id = id as usize;
+        let le32 = !self.target.is_native();
+        if id < ng {
+            if !le32 || unsafe { LLVMIsUndef(self.addrs[id]) } != 0 {
+                return self.addrs[id];
+            }
+            if let Some(&a) = st.global_addrs.get(&id) {
+                return a;
+            }
+            let g = self.global_value(id);
+            let a = unsafe {
+                let hb = LLVMCreateBuilderInContext(self.ctx);
+                let entry = LLVMGetEntryBasicBlock(st.llfn);
+                let first = LLVMGetFirstInstruction(entry);
+                if first.is_null() {
+                    LLVMPositionBuilderAtEnd(hb, entry);
+                } else {
+                    LLVMPositionBuilderBefore(hb, first);
+                }
+                let a = self.unfolded_cast(st, hb, LLVMOpcode::LLVMPtrToInt, g, self.i32);
+                LLVMDisposeBuilder(hb);
+                a
+            };
+            st.global_addrs.insert(id, a);
+            return a;
+        }
+        let local = id - ng;
+        if !st.vals[local].is_null() {
+            let v = st.vals[local];
+            if le32 && unsafe { LLVMIsConstant(v) } != 0 {
+                if let Some(&ph) = st.const_holders.get(&local) {
+                    return ph;
+                }
+                let ph = self.stand_in(st, unsafe { LLVMTypeOf(v) });
+                st.const_holders.insert(local, ph);
+                return ph;
+            }
+            return v;
+        }
+        // A forward reference: a phi in a detached block stands in until the end.
+        let body = self.m.functions[st.func as usize].body.as_ref().unwrap();
+        let ty = self.ty(body.local_types[local]);
+        let ph = self.stand_in(st, ty);
+        st.placeholders.push((local, ph));
+        st.vals[local] = ph;
+        ph
+    }
+
+    /// The LLVM global (function or variable) of global value id `id`.
+    fn global_value(&self, id: usize) -> LLVMValueRef {
+        if id < self.m.functions.len() {
+            self.fns[id]
+        } else {
+            self.globals[id - self.m.functions.len()]
         }
     }
 
@@ -730,7 +813,20 @@ impl<'m> Exporter<'m> {
                 self.globals[id as usize - self.m.functions.len()]
             };
             if !g.is_null() {
-                return unsafe { LLVMConstBitCast(g, pty) };
+                if unsafe { LLVMTypeOf(g) } == pty {
+                    return g;
+                }
+                if self.target.is_native() {
+                    return unsafe { LLVMConstBitCast(g, pty) };
+                }
+                // le32: a bitcast instruction of the (inherent) global, once per block.
+                let key = (st.cur_block, id, pointee);
+                if let Some(&p) = st.casts.get(&key) {
+                    return p;
+                }
+                let p = self.unfolded_cast(st, self.b, LLVMOpcode::LLVMBitCast, g, pty);
+                st.casts.insert(key, p);
+                return p;
             }
         }
         let key = (st.cur_block, id, pointee);

@@ -1,0 +1,421 @@
+//! The ABI rules of spec/001 checked on the model (what a pexe can express), with the
+//! historical pnacl-abicheck's wording and order (abicheck.md §2, §4).
+
+use super::intrinsics::{self, Kind};
+use crate::ir::{Body, ConstValue, Function, Init, InstKind, Linkage, Module, ValueType};
+
+/// Where a finding belongs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Module,
+    /// Function address `@fN`.
+    Function(u32),
+}
+
+/// One broken rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub scope: Scope,
+    /// The function's name (empty when unnamed or at module scope).
+    pub fname: String,
+    /// The line as the historical checker printed it.
+    pub msg: String,
+    /// The spec/001 rule (section name).
+    pub rule: &'static str,
+    /// Bit position of the record in the pexe, when known.
+    pub pos: Option<u64>,
+    /// A warning (debug metadata), not an error.
+    pub warning: bool,
+}
+
+/// Options of the checker.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Hold to the 2014 checker where it is stricter than spec/001 (seq_cst only, no
+    /// llvm.fabs).
+    pub historical_strictness: bool,
+}
+
+fn name_of(f: &Function) -> String {
+    f.name
+        .as_deref()
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .unwrap_or_default()
+}
+
+/// A parameter or return type spec/001 allows for ordinary functions (abicheck.md §5):
+/// i32, i64, float, double, the vectors, and void as a return type.
+fn valid_param(t: ValueType, is_ret: bool) -> bool {
+    t.is_fcn_arg()
+        || (is_ret && t.is_void())
+        || matches!(t, ValueType::V4I1 | ValueType::V8I1 | ValueType::V16I1)
+}
+
+/// Whether `m`'s function `f` has a type ordinary functions may have.
+pub fn valid_fn_type(m: &Module, f: u32) -> bool {
+    let sig = m.fn_type(f);
+    valid_param(sig.ret, true) && sig.params.iter().all(|p| valid_param(*p, false))
+}
+
+/// Checks every rule the model can express; returns all findings, module ones first,
+/// then each function's in module order.
+pub fn check(m: &Module, opts: &Options) -> Vec<Finding> {
+    let mut out = Vec::new();
+    module_rules(m, opts, &mut out);
+    for (f, func) in m.functions.iter().enumerate() {
+        if let Some(body) = &func.body {
+            if func.name.as_deref().and_then(intrinsics::lookup).is_none() {
+                function_rules(m, opts, f as u32, body, &mut out);
+            }
+        }
+    }
+    out
+}
+
+fn module_rules(m: &Module, opts: &Options, out: &mut Vec<Finding>) {
+    let mut push = |msg: String, rule: &'static str, pos: u64| {
+        out.push(Finding {
+            scope: Scope::Module,
+            fname: String::new(),
+            msg,
+            rule,
+            pos: Some(pos),
+            warning: false,
+        })
+    };
+    // (b) global variables: only the flattened initializer forms; a compound needs more
+    // than one element (spec/001 "Global Variables").
+    for (g, glob) in m.globals.iter().enumerate() {
+        if glob.compound && glob.inits.len() < 2 {
+            let name = glob
+                .name
+                .as_deref()
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .unwrap_or_default();
+            let c = glob
+                .inits
+                .iter()
+                .map(|i| match i {
+                    Init::Zero(n) => format!("[{n} x i8] zeroinitializer"),
+                    Init::Data(d) => format!("[{} x i8] c\"…\"", d.len()),
+                    Init::Reloc { target, addend } => format!("i32 reloc @{target} + {addend}"),
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            push(
+                format!("Global variable {name} has non-flattened initializer (disallowed): <{{ {c} }}>"),
+                "Global Variables",
+                glob.pos,
+            );
+            let _ = g;
+        }
+    }
+    // (d) functions.
+    let mut entry_points = 0;
+    for (i, func) in m.functions.iter().enumerate() {
+        let name = name_of(func);
+        let is_llvm = func
+            .name
+            .as_deref()
+            .is_some_and(|n| n.starts_with(b"llvm."));
+        if is_llvm {
+            let allowed = func.name.as_deref().and_then(intrinsics::lookup);
+            // llvm.fabs: spec/001 allows it (pepper_42); the 2014 checker did not.
+            let ok = allowed.is_some_and(|a| a.in_2014_checker || !opts.historical_strictness);
+            if !ok {
+                push(
+                    format!("Function {name} is a disallowed LLVM intrinsic"),
+                    "Intrinsic Functions",
+                    func.pos,
+                );
+            }
+            continue;
+        }
+        if !valid_fn_type(m, i as u32) {
+            push(
+                format!(
+                    "Function {name} has disallowed type: {}",
+                    m.fn_type(i as u32)
+                ),
+                "Functions / Scalar types",
+                func.pos,
+            );
+        }
+        let defined = func.body.as_ref().is_some_and(|b| b.num_blocks > 0);
+        if !defined {
+            push(
+                format!("Function {name} is declared but not defined (disallowed)"),
+                "Linkage Types",
+                func.pos,
+            );
+        }
+        if func.linkage == Linkage::External {
+            if name == "_start" {
+                entry_points += 1;
+                if entry_points > 1 {
+                    push(
+                        "Module has multiple entry points (disallowed)".into(),
+                        "Linkage Types",
+                        func.pos,
+                    );
+                }
+            } else {
+                push(
+                    format!("{name} is not a valid external symbol (disallowed)"),
+                    "Linkage Types",
+                    func.pos,
+                );
+            }
+        }
+    }
+    if entry_points == 0 {
+        push(
+            "Module has no entry point (disallowed)".into(),
+            "Linkage Types",
+            0,
+        );
+    }
+}
+
+/// The memory-order argument values spec/001 (C11) allows for each atomic operation:
+/// 1 relaxed, 2 consume, 3 acquire, 4 release, 5 acq_rel, 6 seq_cst.
+pub fn order_allowed(kind: Kind, which: usize, v: u64, success: Option<u64>) -> bool {
+    if !(1..=6).contains(&v) {
+        return false;
+    }
+    match kind {
+        // C11: a load cannot release, a store cannot acquire.
+        Kind::AtomicLoad => !matches!(v, 4 | 5),
+        Kind::AtomicStore => !matches!(v, 2 | 3 | 5),
+        // The failure order of a compare-exchange cannot release and is no stronger
+        // than the success order.
+        Kind::AtomicCmpxchg if which == 1 => {
+            let rank = |o: u64| match o {
+                1 => 0,
+                2 | 3 | 4 => 1,
+                5 => 1,
+                _ => 2,
+            };
+            !matches!(v, 4 | 5) && success.is_none_or(|s| rank(v) <= rank(s))
+        }
+        _ => true,
+    }
+}
+
+fn function_rules(m: &Module, opts: &Options, f: u32, body: &Body, out: &mut Vec<Finding>) {
+    let fname = name_of(&m.functions[f as usize]);
+    let ng = m.num_global_values();
+    let nf = m.functions.len() as u32;
+    let nparams = m.fn_type(f).params.len();
+    let const_int = |id: u32| -> Option<u64> {
+        let local = id.checked_sub(ng)? as usize;
+        let c = body.consts.get(local.checked_sub(nparams)?)?;
+        match c.value {
+            ConstValue::Int(v) => Some(v),
+            _ => None,
+        }
+    };
+    let is_intrinsic_addr = |id: u32| {
+        id < nf
+            && m.functions[id as usize]
+                .name
+                .as_deref()
+                .is_some_and(|n| n.starts_with(b"llvm."))
+    };
+    let ty = |id: u32| m.value_type_in(body, id).unwrap_or(ValueType::Void);
+    for (i, inst) in body.insts.iter().enumerate() {
+        let mut reason: Option<(&'static str, &'static str)> = None;
+        let mut set = |r: &'static str, rule: &'static str| {
+            if reason.is_none() {
+                reason = Some((r, rule));
+            }
+        };
+        // Operands that are intrinsic addresses (anything but a direct callee).
+        let mut operands: Vec<u32> = Vec::new();
+        match inst.kind {
+            InstKind::Binop { lhs, rhs, .. } | InstKind::Cmp { lhs, rhs, .. } => {
+                operands.extend([lhs, rhs])
+            }
+            InstKind::Cast { val, .. } => operands.push(val),
+            InstKind::Ret { val: Some(v) } => operands.push(v),
+            InstKind::CondBr { cond, .. } => operands.push(cond),
+            InstKind::Switch { cond, .. } => operands.push(cond),
+            InstKind::Alloca { size, .. } => operands.push(size),
+            InstKind::Load { ptr, .. } => operands.push(ptr),
+            InstKind::Store { ptr, val, .. } => operands.extend([ptr, val]),
+            InstKind::Select { cond, t, f } => operands.extend([cond, t, f]),
+            InstKind::ExtractElement { vec, idx } => operands.extend([vec, idx]),
+            InstKind::InsertElement { vec, elt, idx } => operands.extend([vec, elt, idx]),
+            InstKind::Call {
+                callee,
+                args,
+                indirect,
+                ..
+            } => {
+                operands.extend_from_slice(body.span(args));
+                if indirect {
+                    operands.push(callee);
+                }
+            }
+            InstKind::Phi { incoming } => {
+                let pairs = body.span(crate::ir::Span {
+                    start: incoming.start,
+                    len: incoming.len * 2,
+                });
+                operands.extend(pairs.chunks(2).map(|p| p[0]));
+            }
+            _ => {}
+        }
+        match inst.kind {
+            InstKind::Load { align, .. } => {
+                if super::allowed_alignments(inst.ty).is_empty() {
+                    set(
+                        "bad pointer",
+                        "load, store: loads and stores of i1 are not supported",
+                    );
+                } else if !super::allowed_alignments(inst.ty).contains(&align.bytes()) {
+                    set("bad alignment", "load, store: alignment");
+                }
+            }
+            InstKind::Store { val, align, .. } => {
+                let t = ty(val);
+                if super::allowed_alignments(t).is_empty() {
+                    set(
+                        "bad pointer",
+                        "load, store: loads and stores of i1 are not supported",
+                    );
+                } else if !super::allowed_alignments(t).contains(&align.bytes()) {
+                    set("bad alignment", "load, store: alignment");
+                }
+            }
+            InstKind::Switch { cond, .. } if ty(cond) == ValueType::I1 => {
+                set("switch on i1 not allowed", "switch");
+            }
+            InstKind::Cmp { pred, lhs, .. }
+                if !pred.is_float() && ty(lhs).elem() == ValueType::I1 =>
+            {
+                set(
+                    "Invalid integer arithmetic type",
+                    "icmp: integer arithmetic types",
+                );
+            }
+            InstKind::ExtractElement { vec, idx } | InstKind::InsertElement { vec, idx, .. } => {
+                match const_int(idx) {
+                    None => set(
+                        "non-constant vector insert/extract index",
+                        "insertelement, extractelement",
+                    ),
+                    Some(k) if k >= ty(vec).count() as u64 => set(
+                        "out of range vector insert/extract index",
+                        "insertelement, extractelement",
+                    ),
+                    _ => {}
+                }
+            }
+            InstKind::Call {
+                callee,
+                args,
+                indirect,
+                ..
+            } => {
+                let args = body.span(args);
+                let intr = if !indirect {
+                    m.functions[callee as usize]
+                        .name
+                        .as_deref()
+                        .and_then(intrinsics::lookup)
+                } else {
+                    None
+                };
+                if let Some(intr) = intr {
+                    match intr.kind {
+                        Kind::Memcpy | Kind::Memmove | Kind::Memset => {
+                            if const_int(args[3]) != Some(1) {
+                                set("bad alignment", "llvm.memcpy, llvm.memmove, llvm.memset");
+                            }
+                        }
+                        Kind::AtomicIsLockFree => {
+                            if !matches!(const_int(args[0]), Some(1 | 2 | 4 | 8)) {
+                                set("invalid atomic lock-free byte size", "Atomic intrinsics");
+                            }
+                        }
+                        _ => {}
+                    }
+                    let orders = intr.memory_order_args();
+                    let success = orders.first().and_then(|&k| const_int(args[k]));
+                    for (which, &k) in orders.iter().enumerate() {
+                        let ok = match const_int(args[k]) {
+                            // The 2014 checker accepted seq_cst only; spec/001 allows the
+                            // C11 orders, and real pexes (2014-2016) hold release stores.
+                            Some(v) if opts.historical_strictness => v == 6,
+                            Some(v) => order_allowed(intr.kind, which, v, success),
+                            None => false,
+                        };
+                        if !ok {
+                            set(
+                                "invalid memory order",
+                                "Atomic intrinsics: memory orderings",
+                            );
+                        }
+                    }
+                    if intr.kind == Kind::AtomicRmw && !matches!(const_int(args[0]), Some(1..=6)) {
+                        set(
+                            "invalid atomicRMW operation",
+                            "Atomic intrinsics: read-modify-write operations",
+                        );
+                    }
+                } else if !indirect && !valid_fn_type(m, callee) {
+                    set(
+                        "bad function callee operand",
+                        "Functions: disallowed function type",
+                    );
+                }
+            }
+            _ => {}
+        }
+        if operands.iter().any(|&o| is_intrinsic_addr(o)) {
+            set(
+                "bad operand",
+                "Intrinsic Functions: the address of an intrinsic cannot be taken",
+            );
+        }
+        if let Some((r, rule)) = reason {
+            out.push(Finding {
+                scope: Scope::Function(f),
+                fname: fname.clone(),
+                msg: format!(
+                    "Function {fname} disallowed: {r}:    {}",
+                    crate::dis::inst_text(m, f, body, i)
+                ),
+                rule,
+                pos: body.inst_pos.get(i).copied(),
+                warning: false,
+            });
+        }
+    }
+}
+
+/// The findings as the historical tool printed them: a header line before the module's
+/// and before each function's findings.
+pub fn render(findings: &[Finding]) -> String {
+    let mut s = String::new();
+    let mut last: Option<Scope> = None;
+    for fd in findings {
+        if last != Some(fd.scope) {
+            let kind = if fd.warning { "WARNING" } else { "ERROR" };
+            match fd.scope {
+                Scope::Module => {
+                    s.push_str(&format!("{kind}: Module is not valid PNaCl bitcode:\n"))
+                }
+                Scope::Function(_) => s.push_str(&format!(
+                    "{kind}: Function {} is not valid PNaCl bitcode:\n",
+                    fd.fname
+                )),
+            }
+            last = Some(fd.scope);
+        }
+        s.push_str(&fd.msg);
+        s.push('\n');
+    }
+    s
+}

@@ -1,0 +1,1189 @@
+//! The ABI rules of spec/001 on an LLVM module (`.ll`/`.bc` input): the module pass and the
+//! function pass of the historical pnacl-abicheck, with its wording and order
+//! (abicheck.md §2-§6), plus the data layout and triple spec/001 fixes.
+//!
+//! LLVM 14's C API has no predicates for `nsw`/`nuw`/`exact` or fast-math flags, nor a
+//! reverse map from attribute or metadata kinds to names; those are read from LLVM's own
+//! printed form of the value.
+
+use std::collections::HashMap;
+use std::ffi::CStr;
+
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMUnnamedAddr, LLVMVisibility};
+
+use crate::abi::intrinsics::{self, Kind};
+use crate::abi::{Finding, Scope};
+
+use super::target::Target;
+
+/// Options of the LLVM-level checker.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Accept debug information (the historical `-pnaclabi-allow-debug-metadata`).
+    pub allow_debug_metadata: bool,
+    /// Hold to the 2014 checker where it is stricter than spec/001.
+    pub historical_strictness: bool,
+}
+
+/// Whether the module's data layout describes the PNaCl data model (spec/001 "Data Model"):
+/// little-endian, 32-bit pointers, and the natural ABI alignment of every scalar (in
+/// particular i64 and double at 8, which i386 layouts do not give). Layouts spelt
+/// differently (clang's `e-p:32:32-i64:64` for le32) describe the same model.
+fn ilp32_le(m: LLVMModuleRef) -> bool {
+    use llvm_sys::target::*;
+    unsafe {
+        let td = LLVMGetModuleDataLayout(m);
+        if td.is_null() {
+            return false;
+        }
+        let ctx = LLVMGetModuleContext(m);
+        let ok = LLVMByteOrder(td) == LLVMByteOrdering::LLVMLittleEndian
+            && LLVMPointerSize(td) == 4
+            && LLVMABIAlignmentOfType(td, LLVMPointerType(LLVMInt8TypeInContext(ctx), 0)) == 4;
+        let natural = [
+            (LLVMInt8TypeInContext(ctx), 1),
+            (LLVMInt16TypeInContext(ctx), 2),
+            (LLVMInt32TypeInContext(ctx), 4),
+            (LLVMInt64TypeInContext(ctx), 8),
+            (LLVMFloatTypeInContext(ctx), 4),
+            (LLVMDoubleTypeInContext(ctx), 8),
+        ];
+        ok && natural
+            .iter()
+            .all(|&(t, a)| LLVMABIAlignmentOfType(td, t) == a)
+    }
+}
+
+fn text(p: *mut std::ffi::c_char) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    let s = unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned();
+    unsafe { LLVMDisposeMessage(p) };
+    s
+}
+
+fn name(v: LLVMValueRef) -> String {
+    let mut len = 0;
+    let p = unsafe { LLVMGetValueName2(v, &mut len) };
+    if p.is_null() {
+        return String::new();
+    }
+    let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn type_str(t: LLVMTypeRef) -> String {
+    text(unsafe { LLVMPrintTypeToString(t) })
+}
+
+fn value_str(v: LLVMValueRef) -> String {
+    text(unsafe { LLVMPrintValueToString(v) })
+}
+
+// ---------------------------------------------------------------------------------------
+// Types (abicheck.md §5)
+
+fn int_width(t: LLVMTypeRef) -> Option<u32> {
+    unsafe {
+        (LLVMGetTypeKind(t) == LLVMTypeKind::LLVMIntegerTypeKind).then(|| LLVMGetIntTypeWidth(t))
+    }
+}
+
+fn is_scalar(t: LLVMTypeRef) -> bool {
+    unsafe {
+        match LLVMGetTypeKind(t) {
+            LLVMTypeKind::LLVMVoidTypeKind
+            | LLVMTypeKind::LLVMFloatTypeKind
+            | LLVMTypeKind::LLVMDoubleTypeKind => true,
+            LLVMTypeKind::LLVMIntegerTypeKind => {
+                matches!(LLVMGetIntTypeWidth(t), 1 | 8 | 16 | 32 | 64)
+            }
+            _ => false,
+        }
+    }
+}
+
+fn is_vector(t: LLVMTypeRef) -> bool {
+    unsafe {
+        if LLVMGetTypeKind(t) != LLVMTypeKind::LLVMVectorTypeKind {
+            return false;
+        }
+        let n = LLVMGetVectorSize(t);
+        let e = LLVMGetElementType(t);
+        match (LLVMGetTypeKind(e), int_width(e)) {
+            (LLVMTypeKind::LLVMIntegerTypeKind, Some(1)) => matches!(n, 4 | 8 | 16),
+            (LLVMTypeKind::LLVMIntegerTypeKind, Some(8)) => n == 16,
+            (LLVMTypeKind::LLVMIntegerTypeKind, Some(16)) => n == 8,
+            (LLVMTypeKind::LLVMIntegerTypeKind, Some(32)) => n == 4,
+            (LLVMTypeKind::LLVMFloatTypeKind, _) => n == 4,
+            _ => false,
+        }
+    }
+}
+
+fn is_i1_vector(t: LLVMTypeRef) -> bool {
+    is_vector(t) && int_width(unsafe { LLVMGetElementType(t) }) == Some(1)
+}
+
+fn is_param_type(t: LLVMTypeRef, ret: bool) -> bool {
+    unsafe {
+        if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMVoidTypeKind {
+            return ret;
+        }
+    }
+    if let Some(w) = int_width(t) {
+        return matches!(w, 32 | 64);
+    }
+    is_scalar(t) || is_vector(t)
+}
+
+fn is_fn_type(t: LLVMTypeRef) -> bool {
+    unsafe {
+        if LLVMIsFunctionVarArg(t) != 0 {
+            return false;
+        }
+        if !is_param_type(LLVMGetReturnType(t), true) {
+            return false;
+        }
+        let n = LLVMCountParamTypes(t);
+        let mut ps = vec![std::ptr::null_mut(); n as usize];
+        LLVMGetParamTypes(t, ps.as_mut_ptr());
+        ps.iter().all(|p| is_param_type(*p, false))
+    }
+}
+
+fn is_pointer_type(t: LLVMTypeRef) -> bool {
+    unsafe {
+        if LLVMGetTypeKind(t) != LLVMTypeKind::LLVMPointerTypeKind
+            || LLVMGetPointerAddressSpace(t) != 0
+        {
+            return false;
+        }
+        let e = LLVMGetElementType(t);
+        match LLVMGetTypeKind(e) {
+            LLVMTypeKind::LLVMFunctionTypeKind => is_fn_type(e),
+            LLVMTypeKind::LLVMVoidTypeKind => false,
+            _ => (is_scalar(e) && int_width(e) != Some(1)) || (is_vector(e) && !is_i1_vector(e)),
+        }
+    }
+}
+
+/// i8, i16, i32, i64 and the integer vectors but i1's.
+fn is_int_arith(t: LLVMTypeRef) -> bool {
+    if let Some(w) = int_width(t) {
+        return matches!(w, 8 | 16 | 32 | 64);
+    }
+    is_vector(t) && !is_i1_vector(t) && int_width(unsafe { LLVMGetElementType(t) }).is_some()
+}
+
+fn is_int_or_int_vector(t: LLVMTypeRef) -> bool {
+    unsafe {
+        int_width(t).is_some()
+            || (LLVMGetTypeKind(t) == LLVMTypeKind::LLVMVectorTypeKind
+                && int_width(LLVMGetElementType(t)).is_some())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Operand classes (abicheck.md §4.2)
+
+fn is_intrinsic_fn(v: LLVMValueRef) -> bool {
+    unsafe { !LLVMIsAFunction(v).is_null() && name(v).starts_with("llvm.") }
+}
+
+fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
+    unsafe { (!LLVMIsAInstruction(v).is_null()).then(|| LLVMGetInstructionOpcode(v)) }
+}
+
+fn is_inherent_ptr(v: LLVMValueRef) -> bool {
+    unsafe {
+        if !LLVMIsAAllocaInst(v).is_null() {
+            return true;
+        }
+        if !LLVMIsAGlobalValue(v).is_null() {
+            return !is_intrinsic_fn(v);
+        }
+        if !LLVMIsACallInst(v).is_null() {
+            let callee = LLVMGetCalledValue(v);
+            return is_intrinsic_fn(callee);
+        }
+        false
+    }
+}
+
+fn is_normalized_ptr(v: LLVMValueRef) -> bool {
+    if !is_pointer_type(unsafe { LLVMTypeOf(v) }) {
+        return false;
+    }
+    is_inherent_ptr(v)
+        || matches!(
+            opcode(v),
+            Some(LLVMOpcode::LLVMIntToPtr | LLVMOpcode::LLVMBitCast)
+        )
+}
+
+fn is_valid_scalar_operand(v: LLVMValueRef) -> bool {
+    unsafe {
+        if !LLVMIsAInstruction(v).is_null()
+            || !LLVMIsAArgument(v).is_null()
+            || LLVMValueIsBasicBlock(v) != 0
+        {
+            return true;
+        }
+        let t = LLVMTypeOf(v);
+        (!LLVMIsAConstantInt(v).is_null()
+            || !LLVMIsAConstantFP(v).is_null()
+            || !LLVMIsAUndefValue(v).is_null())
+            && is_scalar(t)
+    }
+}
+
+fn is_valid_vector_operand(v: LLVMValueRef) -> bool {
+    unsafe {
+        if !LLVMIsAInstruction(v).is_null() || !LLVMIsAArgument(v).is_null() {
+            return true;
+        }
+        !LLVMIsAUndefValue(v).is_null() && is_vector(LLVMTypeOf(v))
+    }
+}
+
+fn operands(v: LLVMValueRef) -> Vec<LLVMValueRef> {
+    unsafe {
+        (0..LLVMGetNumOperands(v) as u32)
+            .map(|i| LLVMGetOperand(v, i))
+            .collect()
+    }
+}
+
+fn const_int(v: LLVMValueRef) -> Option<u64> {
+    unsafe { (!LLVMIsAConstantInt(v).is_null()).then(|| LLVMConstIntGetZExtValue(v)) }
+}
+
+// ---------------------------------------------------------------------------------------
+// Attributes
+
+const ATTRIBUTE_NAMES: &[&str] = &[
+    "align",
+    "allocsize",
+    "alwaysinline",
+    "argmemonly",
+    "builtin",
+    "byval",
+    "cold",
+    "convergent",
+    "dereferenceable",
+    "dereferenceable_or_null",
+    "disable_sanitizer_instrumentation",
+    "elementtype",
+    "hot",
+    "immarg",
+    "inaccessiblemem_or_argmemonly",
+    "inaccessiblememonly",
+    "inalloca",
+    "inlinehint",
+    "inreg",
+    "jumptable",
+    "minsize",
+    "mustprogress",
+    "naked",
+    "nest",
+    "noalias",
+    "nobuiltin",
+    "nocallback",
+    "nocapture",
+    "nocf_check",
+    "noduplicate",
+    "nofree",
+    "noimplicitfloat",
+    "noinline",
+    "nomerge",
+    "nonlazybind",
+    "nonnull",
+    "noprofile",
+    "norecurse",
+    "noredzone",
+    "noreturn",
+    "nosanitize_coverage",
+    "nosync",
+    "noundef",
+    "nounwind",
+    "null_pointer_is_valid",
+    "optforfuzzing",
+    "optnone",
+    "optsize",
+    "preallocated",
+    "readnone",
+    "readonly",
+    "returned",
+    "returns_twice",
+    "safestack",
+    "sanitize_address",
+    "sanitize_hwaddress",
+    "sanitize_memory",
+    "sanitize_memtag",
+    "sanitize_thread",
+    "shadowcallstack",
+    "signext",
+    "speculatable",
+    "speculative_load_hardening",
+    "sret",
+    "ssp",
+    "sspreq",
+    "sspstrong",
+    "strictfp",
+    "swiftasync",
+    "swifterror",
+    "swiftself",
+    "uwtable",
+    "vscale_range",
+    "willreturn",
+    "writeonly",
+    "zeroext",
+    "alignstack",
+    "byref",
+];
+
+struct AttrNames(HashMap<u32, &'static str>);
+
+impl AttrNames {
+    fn new() -> Self {
+        let mut m = HashMap::new();
+        for n in ATTRIBUTE_NAMES {
+            let k = unsafe { LLVMGetEnumAttributeKindForName(n.as_ptr() as *const _, n.len()) };
+            if k != 0 {
+                m.insert(k, *n);
+            }
+        }
+        AttrNames(m)
+    }
+
+    fn describe(&self, a: LLVMAttributeRef) -> String {
+        unsafe {
+            if LLVMIsStringAttribute(a) != 0 {
+                let mut kl = 0;
+                let mut vl = 0;
+                let k = LLVMGetStringAttributeKind(a, &mut kl);
+                let v = LLVMGetStringAttributeValue(a, &mut vl);
+                let k = String::from_utf8_lossy(std::slice::from_raw_parts(
+                    k as *const u8,
+                    kl as usize,
+                ));
+                let v = String::from_utf8_lossy(std::slice::from_raw_parts(
+                    v as *const u8,
+                    vl as usize,
+                ));
+                return if v.is_empty() {
+                    format!("\"{k}\"")
+                } else {
+                    format!("\"{k}\"=\"{v}\"")
+                };
+            }
+            let kind = LLVMGetEnumAttributeKind(a);
+            let n = self.0.get(&kind).copied().unwrap_or("unknown");
+            if LLVMIsEnumAttribute(a) != 0 {
+                let v = LLVMGetEnumAttributeValue(a);
+                match n {
+                    "align" => format!("align {v}"),
+                    "alignstack" => format!("alignstack({v})"),
+                    "dereferenceable" | "dereferenceable_or_null" => format!("{n}({v})"),
+                    _ => n.to_string(),
+                }
+            } else {
+                n.to_string()
+            }
+        }
+    }
+
+    /// The attributes of function `f`: return value, parameters, then the function.
+    fn of_function(&self, f: LLVMValueRef) -> Vec<String> {
+        let mut out = Vec::new();
+        unsafe {
+            let n = LLVMCountParams(f);
+            let idxs = std::iter::once(0u32)
+                .chain(1..=n)
+                .chain(std::iter::once(u32::MAX));
+            for idx in idxs {
+                let c = LLVMGetAttributeCountAtIndex(f, idx);
+                if c == 0 {
+                    continue;
+                }
+                let mut attrs = vec![std::ptr::null_mut(); c as usize];
+                LLVMGetAttributesAtIndex(f, idx, attrs.as_mut_ptr());
+                out.extend(attrs.iter().map(|a| self.describe(*a)));
+            }
+        }
+        out
+    }
+}
+
+fn call_site_attribute_count(call: LLVMValueRef) -> u32 {
+    unsafe {
+        let n = LLVMGetNumArgOperands(call);
+        std::iter::once(0u32)
+            .chain(1..=n)
+            .chain(std::iter::once(u32::MAX))
+            .map(|i| LLVMGetCallSiteAttributeCount(call, i))
+            .sum()
+    }
+}
+
+fn linkage_name(l: LLVMLinkage) -> &'static str {
+    use LLVMLinkage::*;
+    match l {
+        LLVMPrivateLinkage => "private ",
+        LLVMLinkerPrivateLinkage => "linker_private ",
+        LLVMLinkerPrivateWeakLinkage => "linker_private_weak ",
+        LLVMLinkOnceAnyLinkage => "linkonce ",
+        LLVMLinkOnceODRLinkage | LLVMLinkOnceODRAutoHideLinkage => "linkonce_odr ",
+        LLVMWeakAnyLinkage => "weak ",
+        LLVMWeakODRLinkage => "weak_odr ",
+        LLVMCommonLinkage => "common ",
+        LLVMAppendingLinkage => "appending ",
+        LLVMDLLImportLinkage => "dllimport ",
+        LLVMDLLExportLinkage => "dllexport ",
+        LLVMExternalWeakLinkage => "extern_weak ",
+        LLVMAvailableExternallyLinkage => "available_externally ",
+        LLVMGhostLinkage => "unknown",
+        LLVMExternalLinkage => "",
+        LLVMInternalLinkage => "",
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Global initializers (abicheck.md §3)
+
+fn is_simple_element(c: LLVMValueRef) -> bool {
+    unsafe {
+        let t = LLVMTypeOf(c);
+        if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMArrayTypeKind {
+            return int_width(LLVMGetElementType(t)) == Some(8)
+                && (!LLVMIsAConstantAggregateZero(c).is_null()
+                    || !LLVMIsAConstantDataArray(c).is_null());
+        }
+        if int_width(t) != Some(32) || LLVMIsAConstantExpr(c).is_null() {
+            return false;
+        }
+        let is_ptrtoint_gv = |e: LLVMValueRef| {
+            !LLVMIsAConstantExpr(e).is_null()
+                && LLVMGetConstOpcode(e) == LLVMOpcode::LLVMPtrToInt
+                && !LLVMIsAGlobalValue(LLVMGetOperand(e, 0)).is_null()
+        };
+        match LLVMGetConstOpcode(c) {
+            LLVMOpcode::LLVMPtrToInt => is_ptrtoint_gv(c),
+            LLVMOpcode::LLVMAdd => {
+                is_ptrtoint_gv(LLVMGetOperand(c, 0))
+                    && !LLVMIsAConstantInt(LLVMGetOperand(c, 1)).is_null()
+            }
+            _ => false,
+        }
+    }
+}
+
+fn is_flattened(c: LLVMValueRef) -> bool {
+    unsafe {
+        if is_simple_element(c) {
+            return true;
+        }
+        let t = LLVMTypeOf(c);
+        if LLVMIsAConstantStruct(c).is_null()
+            || LLVMIsPackedStruct(t) == 0
+            || LLVMIsLiteralStruct(t) == 0
+            || LLVMCountStructElementTypes(t) < 2
+        {
+            return false;
+        }
+        (0..LLVMGetNumOperands(c) as u32).all(|i| is_simple_element(LLVMGetOperand(c, i)))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The passes
+
+struct Checker {
+    out: Vec<Finding>,
+    opts: Options,
+    attrs: AttrNames,
+    entry_points: usize,
+}
+
+impl Checker {
+    fn module_finding(&mut self, msg: String, rule: &'static str) {
+        self.out.push(Finding {
+            scope: Scope::Module,
+            fname: String::new(),
+            msg,
+            rule,
+            pos: None,
+            warning: false,
+        });
+    }
+
+    /// G1-G6, shared by variables and functions.
+    fn common_global_checks(&mut self, g: LLVMValueRef, kind: &str) {
+        let n = name(g);
+        unsafe {
+            let l = LLVMGetLinkage(g);
+            if !matches!(
+                l,
+                LLVMLinkage::LLVMExternalLinkage | LLVMLinkage::LLVMInternalLinkage
+            ) {
+                self.module_finding(
+                    format!(
+                        "{kind} {n} has disallowed linkage type: {}",
+                        linkage_name(l)
+                    ),
+                    "Linkage Types",
+                );
+            }
+            if l == LLVMLinkage::LLVMExternalLinkage
+                && !(kind == "Function" && n.starts_with("llvm."))
+            {
+                let permitted = (kind == "Function" && n == "_start")
+                    || (kind == "Variable" && n == "__pnacl_pso_root");
+                if permitted {
+                    self.entry_points += 1;
+                    if self.entry_points > 1 {
+                        self.module_finding(
+                            "Module has multiple entry points (disallowed)".into(),
+                            "Linkage Types",
+                        );
+                    }
+                } else {
+                    self.module_finding(
+                        format!("{n} is not a valid external symbol (disallowed)"),
+                        "Linkage Types",
+                    );
+                }
+            }
+            match LLVMGetVisibility(g) {
+                LLVMVisibility::LLVMHiddenVisibility => self.module_finding(
+                    format!("{kind} {n} has disallowed visibility: hidden"),
+                    "Visibility Styles",
+                ),
+                LLVMVisibility::LLVMProtectedVisibility => self.module_finding(
+                    format!("{kind} {n} has disallowed visibility: protected"),
+                    "Visibility Styles",
+                ),
+                _ => {}
+            }
+            let sec = LLVMGetSection(g);
+            if !sec.is_null() && *sec != 0 {
+                self.module_finding(
+                    format!("{kind} {n} has disallowed \"section\" attribute"),
+                    "Global Variables",
+                );
+            }
+            if LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 0 {
+                self.module_finding(
+                    format!("{kind} {n} has addrspace attribute (disallowed)"),
+                    "Pointer types",
+                );
+            }
+            if LLVMGetUnnamedAddress(g) != LLVMUnnamedAddr::LLVMNoUnnamedAddr {
+                self.module_finding(
+                    format!("{kind} {n} has disallowed \"unnamed_addr\" attribute"),
+                    "Global Variables",
+                );
+            }
+        }
+    }
+
+    fn module_pass(&mut self, m: LLVMModuleRef) {
+        unsafe {
+            // The data model is fixed (spec/001 "Data Model"); the 2014 tool did not check.
+            let triple = CStr::from_ptr(LLVMGetTarget(m))
+                .to_string_lossy()
+                .into_owned();
+            if !triple.is_empty() && !triple.starts_with("le32-") {
+                self.module_finding(
+                    format!("Module has disallowed target triple: {triple} (spec/001 Data Model: le32-unknown-nacl)"),
+                    "Data Model",
+                );
+            }
+            let dl = CStr::from_ptr(LLVMGetDataLayoutStr(m))
+                .to_string_lossy()
+                .into_owned();
+            if !dl.is_empty() && dl != Target::Le32.data_layout() && !ilp32_le(m) {
+                self.module_finding(
+                    format!("Module has disallowed data layout: {dl} (spec/001 Data Model: little-endian ILP32)"),
+                    "Data Model",
+                );
+            }
+            // (a) inline assembly.
+            let mut len = 0;
+            let asm = LLVMGetModuleInlineAsm(m, &mut len);
+            if len > 0 && !asm.is_null() {
+                self.module_finding(
+                    "Module contains disallowed top-level inline assembly".into(),
+                    "Module-Level Inline Assembly",
+                );
+            }
+            // (b) global variables.
+            let mut g = LLVMGetFirstGlobal(m);
+            while !g.is_null() {
+                let n = name(g);
+                let init = LLVMGetInitializer(g);
+                if init.is_null() {
+                    self.module_finding(
+                        format!("Global variable {n} has no initializer (disallowed)"),
+                        "Global Variables",
+                    );
+                } else if !is_flattened(init) {
+                    self.module_finding(
+                        format!(
+                            "Global variable {n} has non-flattened initializer (disallowed): {}",
+                            value_str(init)
+                        ),
+                        "Global Variables",
+                    );
+                }
+                self.common_global_checks(g, "Variable");
+                // A pexe stores log2(alignment) + 1 and LLVM 3.3 reads at most 2^29
+                // (spec/000 GLOBALVAR; the 2014 tool did not look at alignments).
+                let align = LLVMGetAlignment(g);
+                if align > 1 << 29 {
+                    self.module_finding(
+                        format!("Variable {n} has disallowed alignment: {align} (spec/001 Global Variables: at most 536870912)"),
+                        "Global Variables",
+                    );
+                }
+                if LLVMIsThreadLocal(g) != 0 {
+                    self.module_finding(
+                        format!("Variable {n} has disallowed \"thread_local\" attribute"),
+                        "Global Variables",
+                    );
+                }
+                if LLVMIsExternallyInitialized(g) != 0 {
+                    self.module_finding(
+                        format!("Variable {n} has disallowed \"externally_initialized\" attribute"),
+                        "Global Variables",
+                    );
+                }
+                g = LLVMGetNextGlobal(g);
+            }
+            // (c) aliases.
+            let mut a = LLVMGetFirstGlobalAlias(m);
+            while !a.is_null() {
+                self.module_finding(
+                    format!("Variable {} is an alias (disallowed)", name(a)),
+                    "Aliases",
+                );
+                a = LLVMGetNextGlobalAlias(a);
+            }
+            // (d) functions.
+            let mut f = LLVMGetFirstFunction(m);
+            while !f.is_null() {
+                self.function_decl(f);
+                f = LLVMGetNextFunction(f);
+            }
+            // (e) named metadata.
+            let mut md = LLVMGetFirstNamedMetadata(m);
+            while !md.is_null() {
+                let mut len = 0;
+                let p = LLVMGetNamedMetadataName(md, &mut len);
+                let n = String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len))
+                    .into_owned();
+                if n.starts_with("llvm.dbg.") {
+                    if !self.opts.allow_debug_metadata {
+                        // Debug information: tolerated, but a distributed pexe must not carry it.
+                        self.out.push(Finding {
+                            scope: Scope::Module,
+                            fname: String::new(),
+                            msg: format!(
+                                "Named metadata node {n} is debug information: a distributed pexe must not carry it"
+                            ),
+                            rule: "Named Metadata",
+                            pos: None,
+                            warning: true,
+                        });
+                    }
+                } else {
+                    self.module_finding(
+                        format!("Named metadata node {n} is disallowed"),
+                        "Named Metadata",
+                    );
+                }
+                md = LLVMGetNextNamedMetadata(md);
+            }
+            // (f) the entry point.
+            if self.entry_points == 0 {
+                self.module_finding(
+                    "Module has no entry point (disallowed)".into(),
+                    "Linkage Types",
+                );
+            }
+        }
+    }
+
+    fn function_decl(&mut self, f: LLVMValueRef) {
+        let n = name(f);
+        unsafe {
+            let fty = LLVMGlobalGetValueType(f);
+            if n.starts_with("llvm.") {
+                let allowed = intrinsics::lookup(n.as_bytes())
+                    .is_some_and(|i| i.in_2014_checker || !self.opts.historical_strictness)
+                    || (self.opts.allow_debug_metadata
+                        && (n == "llvm.dbg.declare" || n == "llvm.dbg.value"));
+                // LLVM 14 spells the mem* intrinsics as 3.3 did; their 4-argument form
+                // is the one a pnacl-freeze input carries.
+                let llvm14_mem = matches!(
+                    n.as_str(),
+                    "llvm.memcpy.p0i8.p0i8.i32"
+                        | "llvm.memmove.p0i8.p0i8.i32"
+                        | "llvm.memset.p0i8.i32"
+                );
+                if !allowed && !llvm14_mem {
+                    self.module_finding(
+                        format!("Function {n} is a disallowed LLVM intrinsic"),
+                        "Intrinsic Functions",
+                    );
+                }
+                return;
+            }
+            if !is_fn_type(fty) {
+                self.module_finding(
+                    format!("Function {n} has disallowed type: {}", type_str(fty)),
+                    "Functions",
+                );
+            }
+            if LLVMIsDeclaration(f) != 0 {
+                self.module_finding(
+                    format!("Function {n} is declared but not defined (disallowed)"),
+                    "Functions",
+                );
+            }
+            let attrs = self.attrs.of_function(f);
+            if !attrs.is_empty() {
+                let mut s = format!("Function {n} has disallowed attributes:");
+                for a in attrs {
+                    s.push(' ');
+                    s.push_str(&a);
+                }
+                self.module_finding(s, "Functions");
+            }
+            let cc = LLVMGetFunctionCallConv(f);
+            if cc != 0 {
+                let cn = match cc {
+                    8 => "fastcc",
+                    9 => "cold",
+                    _ => "unknown",
+                };
+                self.module_finding(
+                    format!("Function {n} has disallowed calling convention: {cn} ({cc})"),
+                    "Calling Conventions",
+                );
+            }
+        }
+        self.common_global_checks(f, "Function");
+        unsafe {
+            if !LLVMGetGC(f).is_null() {
+                self.module_finding(
+                    format!("Function {n} has disallowed \"gc\" attribute"),
+                    "Functions",
+                );
+            }
+            if LLVMGetAlignment(f) != 0 {
+                self.module_finding(
+                    format!("Function {n} has disallowed \"align\" attribute"),
+                    "Functions",
+                );
+            }
+        }
+    }
+
+    /// The reason instruction `i` is disallowed, if it is (abicheck.md §4.3, §4.4).
+    fn reason(&self, i: LLVMValueRef) -> Option<(&'static str, &'static str)> {
+        use LLVMOpcode::*;
+        let op = unsafe { LLVMGetInstructionOpcode(i) };
+        let ops = operands(i);
+        let d_check = |skip: Option<usize>| -> Option<(&'static str, &'static str)> {
+            for (k, o) in ops.iter().enumerate() {
+                if Some(k) == skip {
+                    continue;
+                }
+                if !is_valid_scalar_operand(*o) && !is_valid_vector_operand(*o) {
+                    return Some(("bad operand", "Instruction Reference"));
+                }
+            }
+            None
+        };
+        let flags = || -> Option<(&'static str, &'static str)> {
+            let s = value_str(i);
+            // `%x = add nuw nsw i32 …`: the flags follow the opcode.
+            let after = s.split_once(" = ").map_or(s.as_str(), |(_, r)| r);
+            let words: Vec<&str> = after.split_whitespace().take(4).collect();
+            if words.contains(&"nuw") {
+                Some(("has \"nuw\" attribute", "List of allowed instructions"))
+            } else if words.contains(&"nsw") {
+                Some(("has \"nsw\" attribute", "List of allowed instructions"))
+            } else if words.contains(&"exact") {
+                Some(("has \"exact\" attribute", "List of allowed instructions"))
+            } else {
+                None
+            }
+        };
+        let fast_math = || -> Option<(&'static str, &'static str)> {
+            let s = value_str(i);
+            let after = s.split_once(" = ").map_or(s.as_str(), |(_, r)| r);
+            let words: Vec<&str> = after.split_whitespace().take(8).collect();
+            let fmf = [
+                "fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc",
+            ];
+            words
+                .iter()
+                .any(|w| fmf.contains(w))
+                .then_some(("has fast-math flags", "Fast-Math Flags"))
+        };
+        unsafe {
+            match op {
+                LLVMGetElementPtr | LLVMVAArg | LLVMInvoke | LLVMLandingPad | LLVMResume
+                | LLVMIndirectBr | LLVMShuffleVector | LLVMExtractValue | LLVMInsertValue
+                | LLVMAtomicCmpXchg | LLVMAtomicRMW | LLVMFence => {
+                    Some(("bad instruction opcode", "List of allowed instructions"))
+                }
+                LLVMRet | LLVMBr | LLVMUnreachable | LLVMAnd | LLVMOr | LLVMXor | LLVMTrunc
+                | LLVMZExt | LLVMSExt | LLVMFPTrunc | LLVMFPExt | LLVMFPToUI | LLVMFPToSI
+                | LLVMUIToFP | LLVMSIToFP | LLVMPHI | LLVMSelect => d_check(None).or_else(flags),
+                LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMFCmp => {
+                    // spec/001 "Fast-Math Flags": not supported (the 2014 tool missed it).
+                    d_check(None).or_else(fast_math)
+                }
+                LLVMICmp | LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem
+                | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr => {
+                    let t = LLVMTypeOf(ops[0]);
+                    if !is_int_arith(t) {
+                        return Some(if is_int_or_int_vector(t) {
+                            (
+                                "Invalid integer arithmetic type",
+                                "List of allowed instructions",
+                            )
+                        } else {
+                            (
+                                "Expects integer arithmetic type",
+                                "List of allowed instructions",
+                            )
+                        });
+                    }
+                    // The 2014 tool skipped the operand check here, so `add i32 ptrtoint
+                    // (…), 1` passed (abicheck.md §8); spec/001 allows constant expressions
+                    // only in global initializers, and a pexe has no way to write one.
+                    d_check(None).or_else(flags)
+                }
+                LLVMExtractElement | LLVMInsertElement => {
+                    let idx = ops[if op == LLVMExtractElement { 1 } else { 2 }];
+                    match const_int(idx) {
+                        None => {
+                            return Some((
+                                "non-constant vector insert/extract index",
+                                "insertelement",
+                            ))
+                        }
+                        Some(k) if k >= LLVMGetVectorSize(LLVMTypeOf(ops[0])) as u64 => {
+                            return Some((
+                                "out of range vector insert/extract index",
+                                "insertelement",
+                            ))
+                        }
+                        _ => {}
+                    }
+                    d_check(None).or_else(flags)
+                }
+                LLVMLoad | LLVMStore => {
+                    let is_load = op == LLVMLoad;
+                    if LLVMGetOrdering(i)
+                        != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
+                    {
+                        return Some((
+                            if is_load {
+                                "atomic load"
+                            } else {
+                                "atomic store"
+                            },
+                            "load, store",
+                        ));
+                    }
+                    if LLVMGetVolatile(i) != 0 {
+                        return Some((
+                            if is_load {
+                                "volatile load"
+                            } else {
+                                "volatile store"
+                            },
+                            "load, store",
+                        ));
+                    }
+                    let ptr = if is_load { ops[0] } else { ops[1] };
+                    if !is_normalized_ptr(ptr) {
+                        return Some(("bad pointer", "load, store: normalized pointer"));
+                    }
+                    let t = if is_load {
+                        LLVMTypeOf(i)
+                    } else {
+                        LLVMTypeOf(ops[0])
+                    };
+                    if !alignment_ok(t, LLVMGetAlignment(i)) {
+                        return Some(("bad alignment", "load, store: alignment"));
+                    }
+                    if !is_load {
+                        return d_check(Some(1));
+                    }
+                    None
+                }
+                LLVMBitCast => {
+                    if LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMTypeKind::LLVMPointerTypeKind {
+                        if !is_inherent_ptr(ops[0]) {
+                            return Some(("operand not InherentPtr", "bitcast"));
+                        }
+                        return flags();
+                    }
+                    d_check(None).or_else(flags)
+                }
+                LLVMIntToPtr => {
+                    if int_width(LLVMTypeOf(ops[0])) != Some(32) {
+                        return Some(("non-i32 inttoptr", "inttoptr"));
+                    }
+                    d_check(None)
+                }
+                LLVMPtrToInt => {
+                    // The 2014 code demands an inherent pointer where spec/001 says
+                    // normalized (abicheck.md §8); the code's rule is the one pexes obey.
+                    if !is_inherent_ptr(ops[0]) {
+                        return Some(("operand not InherentPtr", "ptrtoint"));
+                    }
+                    if int_width(LLVMTypeOf(i)) != Some(32) {
+                        return Some(("non-i32 ptrtoint", "ptrtoint"));
+                    }
+                    None
+                }
+                LLVMAlloca => {
+                    if int_width(LLVMGetAllocatedType(i)) != Some(8) {
+                        return Some(("non-i8 alloca", "alloca"));
+                    }
+                    if int_width(LLVMTypeOf(ops[0])) != Some(32) {
+                        return Some(("alloca array size is not i32", "alloca"));
+                    }
+                    d_check(None)
+                }
+                LLVMCall => self.call_reason(i),
+                LLVMSwitch => {
+                    let c = ops[0];
+                    if !is_valid_scalar_operand(c) {
+                        return Some(("bad switch condition", "switch"));
+                    }
+                    let t = LLVMTypeOf(c);
+                    match int_width(t) {
+                        None => return Some(("switch not on integer type", "switch")),
+                        Some(1) => return Some(("switch on i1 not allowed", "switch")),
+                        Some(w) if !matches!(w, 8 | 16 | 32 | 64) => {
+                            return Some(("switch disallowed for integer type", "switch"))
+                        }
+                        _ => {}
+                    }
+                    // Case values: operands 2, 4, … (blocks are the odd ones).
+                    for k in (2..ops.len()).step_by(2) {
+                        if !is_valid_scalar_operand(ops[k]) {
+                            return Some(("bad switch case", "switch"));
+                        }
+                    }
+                    None
+                }
+                _ => Some(("unknown instruction opcode", "List of allowed instructions")),
+            }
+        }
+    }
+
+    fn call_reason(&self, i: LLVMValueRef) -> Option<(&'static str, &'static str)> {
+        unsafe {
+            let callee = LLVMGetCalledValue(i);
+            if !LLVMIsAInlineAsm(callee).is_null() {
+                return Some(("inline assembly", "Module-Level Inline Assembly"));
+            }
+            if call_site_attribute_count(i) > 0 {
+                return Some(("bad call attributes", "Functions: attributes"));
+            }
+            if LLVMGetInstructionCallConv(i) != 0 {
+                return Some(("bad calling convention", "Calling Conventions"));
+            }
+            let nargs = LLVMGetNumArgOperands(i) as usize;
+            let args: Vec<LLVMValueRef> = (0..nargs as u32).map(|k| LLVMGetOperand(i, k)).collect();
+            if is_intrinsic_fn(callee) {
+                for a in &args {
+                    // Metadata operands (`metadata !{…}`) are fine, metadata strings are not.
+                    let md = LLVMGetTypeKind(LLVMTypeOf(*a)) == LLVMTypeKind::LLVMMetadataTypeKind
+                        && LLVMIsAMDString(*a).is_null();
+                    if !(is_valid_scalar_operand(*a)
+                        || is_valid_vector_operand(*a)
+                        || is_normalized_ptr(*a)
+                        || md)
+                    {
+                        return Some(("bad intrinsic operand", "Intrinsic Functions"));
+                    }
+                }
+                let n = name(callee);
+                if let Some(intr) = intrinsics::lookup(n.as_bytes()) {
+                    let orders = intr.memory_order_args();
+                    let success = orders.first().and_then(|&k| const_int(args[k]));
+                    for (which, &k) in orders.iter().enumerate() {
+                        let ok = match const_int(args[k]) {
+                            // The 2014 checker accepted seq_cst only; spec/001 allows the
+                            // C11 orders, which real pexes use.
+                            Some(v) if self.opts.historical_strictness => v == 6,
+                            Some(v) => {
+                                crate::abi::check::order_allowed(intr.kind, which, v, success)
+                            }
+                            None => false,
+                        };
+                        if !ok {
+                            return Some(("invalid memory order", "Atomic intrinsics"));
+                        }
+                    }
+                    if intr.kind == Kind::AtomicRmw && !matches!(const_int(args[0]), Some(1..=6)) {
+                        return Some(("invalid atomicRMW operation", "Atomic intrinsics"));
+                    }
+                    if intr.kind == Kind::AtomicIsLockFree
+                        && !matches!(const_int(args[0]), Some(1 | 2 | 4 | 8))
+                    {
+                        return Some(("invalid atomic lock-free byte size", "Atomic intrinsics"));
+                    }
+                }
+                return None;
+            }
+            if !is_normalized_ptr(callee) {
+                return Some(("bad function callee operand", "Functions"));
+            }
+            for a in &args {
+                if !is_valid_scalar_operand(*a) && !is_valid_vector_operand(*a) {
+                    return Some(("bad operand", "Instruction Reference"));
+                }
+            }
+            None
+        }
+    }
+
+    fn function_pass(&mut self, f: LLVMValueRef) {
+        let fname = name(f);
+        unsafe {
+            let mut bb = LLVMGetFirstBasicBlock(f);
+            while !bb.is_null() {
+                let mut i = LLVMGetFirstInstruction(bb);
+                while !i.is_null() {
+                    let mut reason = self.reason(i);
+                    let mut bad_type = None;
+                    if reason.is_none() {
+                        let t = LLVMTypeOf(i);
+                        let op = LLVMGetInstructionOpcode(i);
+                        let ptr_ok = is_pointer_type(t)
+                            && (matches!(
+                                op,
+                                LLVMOpcode::LLVMIntToPtr
+                                    | LLVMOpcode::LLVMBitCast
+                                    | LLVMOpcode::LLVMAlloca
+                            ) || (op == LLVMOpcode::LLVMCall
+                                && is_intrinsic_fn(LLVMGetCalledValue(i))));
+                        if !(is_scalar(t) || is_vector(t) || ptr_ok || op == LLVMOpcode::LLVMAlloca)
+                        {
+                            reason = Some(("bad result type", "Type System"));
+                            bad_type = Some(type_str(t));
+                        }
+                    }
+                    let instr = value_str(i);
+                    if let Some((r, rule)) = reason {
+                        let msg = match bad_type {
+                            Some(t) => format!("Function {fname} disallowed: {r}: {t} {instr}"),
+                            None => format!("Function {fname} disallowed: {r}:  {instr}"),
+                        };
+                        self.out.push(Finding {
+                            scope: Scope::Function(0),
+                            fname: fname.clone(),
+                            msg,
+                            rule,
+                            pos: None,
+                            warning: false,
+                        });
+                    }
+                    for kind in attached_metadata(&instr) {
+                        if kind == "dbg" && self.opts.allow_debug_metadata {
+                            continue;
+                        }
+                        self.out.push(Finding {
+                            scope: Scope::Function(0),
+                            fname: fname.clone(),
+                            msg: format!(
+                                "Function {fname} has disallowed instruction metadata: !{kind}"
+                            ),
+                            rule: "Metadata Nodes and Metadata Strings",
+                            pos: None,
+                            warning: false,
+                        });
+                    }
+                    i = LLVMGetNextInstruction(i);
+                }
+                bb = LLVMGetNextBasicBlock(bb);
+            }
+        }
+    }
+}
+
+/// `!name` attachments at the end of a printed instruction (`, !tbaa !3, !dbg !7`), with
+/// `!dbg` first as the historical tool ordered them.
+fn attached_metadata(instr: &str) -> Vec<String> {
+    let mut kinds: Vec<String> = Vec::new();
+    for part in instr.split(", !").skip(1) {
+        let name: String = part.chars().take_while(|c| !c.is_whitespace()).collect();
+        if !name.is_empty() && part[name.len()..].trim_start().starts_with('!') {
+            kinds.push(name);
+        }
+    }
+    kinds.sort_by_key(|k| k != "dbg");
+    kinds
+}
+
+fn alignment_ok(t: LLVMTypeRef, align: u32) -> bool {
+    unsafe {
+        match LLVMGetTypeKind(t) {
+            LLVMTypeKind::LLVMIntegerTypeKind => align == 1,
+            LLVMTypeKind::LLVMFloatTypeKind => align == 1 || align == 4,
+            LLVMTypeKind::LLVMDoubleTypeKind => align == 1 || align == 8,
+            LLVMTypeKind::LLVMVectorTypeKind if is_vector(t) && !is_i1_vector(t) => {
+                let e = LLVMGetElementType(t);
+                let size = match LLVMGetTypeKind(e) {
+                    LLVMTypeKind::LLVMFloatTypeKind => 4,
+                    _ => int_width(e).unwrap_or(0) / 8,
+                };
+                align == size
+            }
+            _ => false,
+        }
+    }
+}
+
+/// All findings for module `m`: module findings first, then each function's.
+pub fn check(m: &inkwell::module::Module<'_>, opts: &Options) -> Vec<Finding> {
+    let mut c = Checker {
+        out: Vec::new(),
+        opts: *opts,
+        attrs: AttrNames::new(),
+        entry_points: 0,
+    };
+    let raw = m.as_mut_ptr();
+    c.module_pass(raw);
+    unsafe {
+        let mut f = LLVMGetFirstFunction(raw);
+        let mut index = 0u32;
+        while !f.is_null() {
+            if LLVMIsDeclaration(f) == 0 {
+                let before = c.out.len();
+                c.function_pass(f);
+                for fd in &mut c.out[before..] {
+                    fd.scope = Scope::Function(index);
+                }
+            }
+            index += 1;
+            f = LLVMGetNextFunction(f);
+        }
+    }
+    c.out
+}
