@@ -90,6 +90,40 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+
+    // The ABI check after the read (issue 3): read + check against read alone.
+    let mut g = c.benchmark_group("read+abicheck");
+    let data = &files.iter().find(|(n, _)| n == "stockfish.pexe").unwrap().1;
+    g.throughput(Throughput::Bytes(data.len() as u64));
+    g.bench_function("stockfish.pexe", |b| {
+        b.iter(|| {
+            let m = pnacl::bitcode::read(std::hint::black_box(data)).unwrap();
+            let f = pnacl::abi::check(&m, &pnacl::abi::Options::default());
+            assert!(f.is_empty());
+            (m, f)
+        })
+    });
+    g.finish();
+    let best = |f: &dyn Fn()| {
+        (0..40)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                f();
+                t.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let read = best(&|| drop(pnacl::bitcode::read(data).unwrap()));
+    let checked = best(&|| {
+        let m = pnacl::bitcode::read(data).unwrap();
+        drop(pnacl::abi::check(&m, &pnacl::abi::Options::default()));
+    });
+    println!(
+        "\nstockfish.pexe, best of 40: read {:.2} ms, read + ABI check {:.2} ms: {:.3}x (target < 1.2x)",
+        read * 1e3,
+        checked * 1e3,
+        checked / read
+    );
     println!("\npeak memory of one read (file, peak, model kept, peak / file size):");
     for (n, d) in &files {
         let (peak, model) = memory(d);

@@ -65,6 +65,10 @@ fn check_file(data: &[u8], name: &str, args: &Args) -> Outcome {
                 historical_strictness: args.strict_2014,
             },
         )),
+        // `LINE:COL: message` from the text parser, a bare message from the bitcode one.
+        Err(e) if e.starts_with(|c: char| c.is_ascii_digit()) => {
+            Outcome::Unreadable(format!("{name}:{e}"))
+        }
         Err(e) => Outcome::Unreadable(format!("{name}: {e}")),
     };
     outcome

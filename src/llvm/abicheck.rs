@@ -430,6 +430,88 @@ fn call_site_attribute_count(call: LLVMValueRef) -> u32 {
     }
 }
 
+/// The call-site attributes of a call other than `align N` on its arguments, and the
+/// values of those `align N`.
+fn mem_call_attributes(call: LLVMValueRef) -> (u32, Vec<u64>) {
+    unsafe {
+        let align_kind = LLVMGetEnumAttributeKindForName(c"align".as_ptr(), 5);
+        let n = LLVMGetNumArgOperands(call);
+        let mut others =
+            LLVMGetCallSiteAttributeCount(call, 0) + LLVMGetCallSiteAttributeCount(call, u32::MAX);
+        let mut aligns = Vec::new();
+        for idx in 1..=n {
+            let count = LLVMGetCallSiteAttributeCount(call, idx);
+            let mut attrs = vec![std::ptr::null_mut(); count as usize];
+            LLVMGetCallSiteAttributes(call, idx, attrs.as_mut_ptr());
+            for a in attrs {
+                if LLVMIsEnumAttribute(a) != 0 && LLVMGetEnumAttributeKind(a) == align_kind {
+                    aligns.push(LLVMGetEnumAttributeValue(a));
+                } else {
+                    others += 1;
+                }
+            }
+        }
+        (others, aligns)
+    }
+}
+
+/// Whether named node `n` holds only the module flags that come with debug information
+/// ("Debug Info Version", "Dwarf Version"): LLVM 14 drops debug information from a module
+/// without the first, so such flags belong to the debug information.
+fn only_debug_flags(m: LLVMModuleRef, n: &str) -> bool {
+    unsafe {
+        let cn = std::ffi::CString::new(n).unwrap();
+        let count = LLVMGetNamedMetadataNumOperands(m, cn.as_ptr());
+        let mut nodes = vec![std::ptr::null_mut(); count as usize];
+        LLVMGetNamedMetadataOperands(m, cn.as_ptr(), nodes.as_mut_ptr());
+        !nodes.is_empty()
+            && nodes.iter().all(|&node| {
+                if LLVMGetMDNodeNumOperands(node) != 3 {
+                    return false;
+                }
+                let mut ops = [std::ptr::null_mut(); 3];
+                LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
+                if ops[1].is_null() || LLVMIsAMDString(ops[1]).is_null() {
+                    return false;
+                }
+                let mut len = 0;
+                let p = LLVMGetMDString(ops[1], &mut len);
+                let key = std::slice::from_raw_parts(p as *const u8, len as usize);
+                key == b"Debug Info Version" || key == b"Dwarf Version"
+            })
+    }
+}
+
+/// The LLVM 14 type of an allowed intrinsic, as LLVM prints it. Pointers point to i8,
+/// except the atomics' pointers, which point to the overloaded integer. LLVM 14's mem*
+/// intrinsics have no alignment parameter (3.3's fourth, which had to be 1; LLVM 14
+/// puts `align N` on the call's pointer arguments instead, checked at the call).
+fn llvm14_type(i: &intrinsics::Intrinsic) -> String {
+    use intrinsics::PTy;
+    let atomic = matches!(
+        i.kind,
+        Kind::AtomicLoad | Kind::AtomicStore | Kind::AtomicRmw | Kind::AtomicCmpxchg
+    );
+    let int = match i.kind {
+        Kind::AtomicStore => i.params[0].pexe(),
+        _ => i.ret.pexe(),
+    };
+    let name = |t: &PTy| match t {
+        PTy::V(v) => v.to_string(),
+        PTy::Ptr if atomic => format!("{int}*"),
+        PTy::Ptr => "i8*".to_string(),
+    };
+    let mem = matches!(i.kind, Kind::Memcpy | Kind::Memmove | Kind::Memset);
+    let params: Vec<String> = i
+        .params
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| !(mem && k == 3))
+        .map(|(_, p)| name(p))
+        .collect();
+    format!("{} ({})", name(&i.ret), params.join(", "))
+}
+
 fn linkage_name(l: LLVMLinkage) -> &'static str {
     use LLVMLinkage::*;
     match l {
@@ -686,7 +768,9 @@ impl Checker {
                 let p = LLVMGetNamedMetadataName(md, &mut len);
                 let n = String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len))
                     .into_owned();
-                if n.starts_with("llvm.dbg.") {
+                if n.starts_with("llvm.dbg.")
+                    || (n == "llvm.module.flags" && only_debug_flags(m, &n))
+                {
                     if !self.opts.allow_debug_metadata {
                         // Debug information: tolerated, but a distributed pexe must not carry it.
                         self.out.push(Finding {
@@ -723,19 +807,13 @@ impl Checker {
         unsafe {
             let fty = LLVMGlobalGetValueType(f);
             if n.starts_with("llvm.") {
-                let allowed = intrinsics::lookup(n.as_bytes())
-                    .is_some_and(|i| i.in_2014_checker || !self.opts.historical_strictness)
-                    || (self.opts.allow_debug_metadata
-                        && (n == "llvm.dbg.declare" || n == "llvm.dbg.value"));
-                // LLVM 14 spells the mem* intrinsics as 3.3 did; their 4-argument form
-                // is the one a pnacl-freeze input carries.
-                let llvm14_mem = matches!(
-                    n.as_str(),
-                    "llvm.memcpy.p0i8.p0i8.i32"
-                        | "llvm.memmove.p0i8.p0i8.i32"
-                        | "llvm.memset.p0i8.i32"
-                );
-                if !allowed && !llvm14_mem {
+                // Name and exact type must both match (abicheck.md §6.1).
+                let allowed = intrinsics::lookup(n.as_bytes()).is_some_and(|i| {
+                    (i.in_2014_checker || !self.opts.historical_strictness)
+                        && type_str(fty) == llvm14_type(i)
+                }) || (self.opts.allow_debug_metadata
+                    && (n == "llvm.dbg.declare" || n == "llvm.dbg.value"));
+                if !allowed {
                     self.module_finding(
                         format!("Function {n} is a disallowed LLVM intrinsic"),
                         "Intrinsic Functions",
@@ -795,7 +873,7 @@ impl Checker {
     }
 
     /// The reason instruction `i` is disallowed, if it is (abicheck.md §4.3, §4.4).
-    fn reason(&self, i: LLVMValueRef) -> Option<(&'static str, &'static str)> {
+    fn reason(&self, i: LLVMValueRef, text: &str) -> Option<(&'static str, &'static str)> {
         use LLVMOpcode::*;
         let op = unsafe { LLVMGetInstructionOpcode(i) };
         let ops = operands(i);
@@ -811,9 +889,8 @@ impl Checker {
             None
         };
         let flags = || -> Option<(&'static str, &'static str)> {
-            let s = value_str(i);
             // `%x = add nuw nsw i32 …`: the flags follow the opcode.
-            let after = s.split_once(" = ").map_or(s.as_str(), |(_, r)| r);
+            let after = text.split_once(" = ").map_or(text, |(_, r)| r);
             let words: Vec<&str> = after.split_whitespace().take(4).collect();
             if words.contains(&"nuw") {
                 Some(("has \"nuw\" attribute", "List of allowed instructions"))
@@ -826,8 +903,7 @@ impl Checker {
             }
         };
         let fast_math = || -> Option<(&'static str, &'static str)> {
-            let s = value_str(i);
-            let after = s.split_once(" = ").map_or(s.as_str(), |(_, r)| r);
+            let after = text.split_once(" = ").map_or(text, |(_, r)| r);
             let words: Vec<&str> = after.split_whitespace().take(8).collect();
             let fmf = [
                 "fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc",
@@ -1001,7 +1077,27 @@ impl Checker {
             if !LLVMIsAInlineAsm(callee).is_null() {
                 return Some(("inline assembly", "Module-Level Inline Assembly"));
             }
-            if call_site_attribute_count(i) > 0 {
+            let mem = is_intrinsic_fn(callee) && {
+                let n = name(callee);
+                n.starts_with("llvm.memcpy.")
+                    || n.starts_with("llvm.memmove.")
+                    || n.starts_with("llvm.memset.")
+            };
+            if mem {
+                // LLVM 14 spells 3.3's alignment argument of llvm.mem* as `align N` on the
+                // pointer arguments (and drops `align 1`): that one attribute is allowed,
+                // and only with N = 1 (abicheck.md §4.4: the alignment must be exactly 1).
+                let (others, aligns) = mem_call_attributes(i);
+                if others > 0 {
+                    return Some(("bad call attributes", "Functions: attributes"));
+                }
+                if LLVMGetInstructionCallConv(i) != 0 {
+                    return Some(("bad calling convention", "Calling Conventions"));
+                }
+                if aligns.iter().any(|&a| a != 1) {
+                    return Some(("bad alignment", "llvm.memcpy, llvm.memmove, llvm.memset"));
+                }
+            } else if call_site_attribute_count(i) > 0 {
                 return Some(("bad call attributes", "Functions: attributes"));
             }
             if LLVMGetInstructionCallConv(i) != 0 {
@@ -1063,14 +1159,21 @@ impl Checker {
         }
     }
 
-    fn function_pass(&mut self, f: LLVMValueRef) {
+    fn function_pass(&mut self, f: LLVMValueRef, body: &[&str]) {
         let fname = name(f);
+        let texts = instruction_texts(f, body);
+        let mut index = 0;
         unsafe {
             let mut bb = LLVMGetFirstBasicBlock(f);
             while !bb.is_null() {
                 let mut i = LLVMGetFirstInstruction(bb);
                 while !i.is_null() {
-                    let mut reason = self.reason(i);
+                    let instr = match &texts {
+                        Some(t) => t[index].clone(),
+                        None => value_str(i),
+                    };
+                    index += 1;
+                    let mut reason = self.reason(i, &instr);
                     let mut bad_type = None;
                     if reason.is_none() {
                         let t = LLVMTypeOf(i);
@@ -1089,7 +1192,6 @@ impl Checker {
                             bad_type = Some(type_str(t));
                         }
                     }
-                    let instr = value_str(i);
                     if let Some((r, rule)) = reason {
                         let msg = match bad_type {
                             Some(t) => format!("Function {fname} disallowed: {r}: {t} {instr}"),
@@ -1125,6 +1227,47 @@ impl Checker {
             }
         }
     }
+}
+
+/// The printed form of each instruction of `f`, in order, cut from the lines of its body
+/// in one printing of the whole module: printing values one by one makes LLVM number the
+/// whole module again each time, which is quadratic. `None` if the text cannot be matched
+/// to the instructions.
+fn instruction_texts(f: LLVMValueRef, body: &[&str]) -> Option<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    let mut open_switch = false;
+    for &line in body {
+        let b = line.as_bytes();
+        let starts_instruction = b.len() > 2 && b[0] == b' ' && b[1] == b' ' && b[2] != b' ';
+        if open_switch || (!starts_instruction && b.first() == Some(&b' ')) {
+            // A continuation: the cases of a switch up to `  ]`, or a deeper-indented line.
+            let last = out.last_mut()?;
+            last.push('\n');
+            last.push_str(line);
+            if line == "  ]" {
+                open_switch = false;
+            }
+            continue;
+        }
+        if starts_instruction {
+            open_switch = line.starts_with("  switch ") && line.ends_with('[');
+            out.push(line.to_string());
+        }
+    }
+    let count: usize = unsafe {
+        let mut n = 0;
+        let mut bb = LLVMGetFirstBasicBlock(f);
+        while !bb.is_null() {
+            let mut i = LLVMGetFirstInstruction(bb);
+            while !i.is_null() {
+                n += 1;
+                i = LLVMGetNextInstruction(i);
+            }
+            bb = LLVMGetNextBasicBlock(bb);
+        }
+        n
+    };
+    (out.len() == count).then_some(out)
 }
 
 /// `!name` attachments at the end of a printed instruction (`, !tbaa !3, !dbg !7`), with
@@ -1170,13 +1313,29 @@ pub fn check(m: &inkwell::module::Module<'_>, opts: &Options) -> Vec<Finding> {
     };
     let raw = m.as_mut_ptr();
     c.module_pass(raw);
+    // The module's text, once, cut into the bodies of its definitions (in module order).
+    let text = unsafe { text(LLVMPrintModuleToString(raw)) };
+    let mut bodies: Vec<Vec<&str>> = Vec::new();
+    let mut current: Option<Vec<&str>> = None;
+    for line in text.lines() {
+        match current.as_mut() {
+            None if line.starts_with("define ") && line.ends_with('{') => {
+                current = Some(Vec::new())
+            }
+            None => {}
+            Some(_) if line == "}" => bodies.push(current.take().unwrap()),
+            Some(b) => b.push(line),
+        }
+    }
     unsafe {
         let mut f = LLVMGetFirstFunction(raw);
         let mut index = 0u32;
+        let mut definition = 0;
         while !f.is_null() {
             if LLVMIsDeclaration(f) == 0 {
                 let before = c.out.len();
-                c.function_pass(f);
+                c.function_pass(f, bodies.get(definition).map_or(&[], |b| b.as_slice()));
+                definition += 1;
                 for fd in &mut c.out[before..] {
                     fd.scope = Scope::Function(index);
                 }

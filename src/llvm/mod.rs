@@ -16,6 +16,20 @@ pub fn parse_ir<'ctx>(
     name: &str,
 ) -> Result<inkwell::module::Module<'ctx>, String> {
     let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(data, name);
-    ctx.create_module_from_ir(buf)
-        .map_err(|e| e.to_string().trim_end().to_string())
+    ctx.create_module_from_ir(buf).map_err(|e| {
+        // LLVM's text parser says `NAME:LINE:COL: error: MSG` then the line and a caret;
+        // the tools print `TOOL: error: NAME:LINE:COL: MSG`, so the name and the second
+        // `error:` go.
+        let e = e.to_string();
+        let e = e.trim_end();
+        let e = e
+            .strip_prefix(name)
+            .and_then(|r| r.strip_prefix(':'))
+            .unwrap_or(e);
+        let e = e.trim_start();
+        match e.strip_prefix("error: ") {
+            Some(rest) => rest.to_string(),
+            None => e.replacen(": error: ", ": ", 1),
+        }
+    })
 }
