@@ -143,8 +143,10 @@ pub fn runtime_objects(target: Target) -> Result<Vec<PathBuf>, Error> {
 pub struct Options {
     pub target: Target,
     pub opt: OptLevel,
-    /// Number of partitions compiled in parallel (1: one module, one thread).
+    /// Threads generating code in parallel (1: one module, one thread).
     pub threads: usize,
+    /// Run LLVM's verifier on each module before generating code.
+    pub verify: bool,
 }
 
 fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Result<Vec<u8>, Error> {
@@ -157,57 +159,103 @@ fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Resul
     };
     let llmod = export(&ctx, m, &eo).map_err(|e| err("conversion", e.to_string()))?;
     let t1 = std::time::Instant::now();
-    if let Err(e) = llmod.verify() {
-        return Err(err(
-            "conversion",
-            format!("the LLVM module does not verify: {}", e.to_string()),
-        ));
+    if opts.verify {
+        if let Err(e) = llmod.verify() {
+            return Err(err(
+                "conversion",
+                format!("the LLVM module does not verify: {}", e.to_string()),
+            ));
+        }
     }
     let t2 = std::time::Instant::now();
     let tm =
         codegen::target_machine(opts.target, opts.opt).map_err(|e| err("code generation", e))?;
     let obj = codegen::emit_object(&tm, &llmod).map_err(|e| err("code generation", e));
+    let t3 = std::time::Instant::now();
+    drop(tm);
+    drop(llmod);
+    drop(ctx);
     if timing {
         eprintln!(
-            "partition {:?}: export {:?}, verify {:?}, codegen {:?}",
+            "partition {:?}: export {:?}, verify {:?}, codegen {:?}, drop {:?}",
             part.map(|p| p.0),
             t1 - t0,
             t2 - t1,
-            t2.elapsed()
+            t3 - t2,
+            t3.elapsed()
         );
     }
     obj
 }
 
+/// Partitions per thread: code generation time is far from proportional to the size of a
+/// function, so the module is cut finer than the threads and each thread takes the next
+/// partition when it is done (largest first), which evens out the finishing times.
+const PARTITIONS_PER_THREAD: usize = 4;
+
 /// Compiles `m` to native object files (in memory): one, or one per partition, each
-/// partition in its own LLVM context on its own thread.
+/// partition in its own LLVM context, on `opts.threads` threads.
 pub fn compile(m: &Module, opts: &Options) -> Result<Vec<Vec<u8>>, Error> {
-    let n = opts.threads.max(1);
-    if n == 1 {
+    let threads = opts.threads.max(1);
+    let defined = m.functions.iter().filter(|f| f.body.is_some()).count();
+    let parts = if threads == 1 {
+        1
+    } else {
+        (threads * PARTITIONS_PER_THREAD).min(defined.max(1))
+    };
+    if parts == 1 {
         return Ok(vec![compile_one(m, opts, None)?]);
     }
-    let owners = crate::llvm::partition(m, n);
+    let owners = crate::llvm::partition(m, parts);
+    // Partition k's estimated size; the queue hands out the largest first.
+    let mut size = vec![0usize; parts];
+    for (f, func) in m.functions.iter().enumerate() {
+        if let Some(b) = &func.body {
+            size[owners[f] as usize] += b.insts.len() + 16;
+        }
+    }
+    let mut order: Vec<u32> = (0..parts as u32).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(size[k as usize]));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Result<Vec<u8>, Error>>>> =
+        (0..parts).map(|_| std::sync::Mutex::new(None)).collect();
     std::thread::scope(|s| {
-        let handles: Vec<_> = (0..n as u32)
-            .map(|k| {
-                let owners = &owners;
-                s.spawn(move || compile_one(m, opts, Some((k, owners))))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    Err(err("code generation", "a code generation thread panicked"))
-                })
-            })
-            .collect()
-    })
+        for _ in 0..threads.min(parts) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&k) = order.get(i) else { break };
+                let r = compile_one(m, opts, Some((k, &owners)));
+                let failed = r.is_err();
+                *results[k as usize].lock().unwrap() = Some(r);
+                if failed {
+                    // Stop handing out work; the error is reported below.
+                    next.store(order.len(), std::sync::atomic::Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    let mut objs = Vec::with_capacity(parts);
+    for r in results {
+        match r.into_inner().unwrap_or(None) {
+            Some(Ok(o)) => objs.push(o),
+            Some(Err(e)) => return Err(e),
+            None => {}
+        }
+    }
+    if objs.len() != parts {
+        return Err(err(
+            "code generation",
+            "a code generation thread stopped early",
+        ));
+    }
+    Ok(objs)
 }
 
 /// Translates `m` into the executable `out` (written whole or not at all).
 pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
+    let t0 = std::time::Instant::now();
     let objs = compile(m, opts)?;
+    let t1 = std::time::Instant::now();
     let runtime = runtime_objects(opts.target)?;
     let lld = tool(crate::tools::LD_LLD, "lld-14")?;
     let dir = match out.parent() {
@@ -243,5 +291,8 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
         .map_err(|e| err("output", e.to_string()))?;
     tmp.persist(out)
         .map_err(|e| err("output", format!("{}: {}", out.display(), e.error)))?;
+    if std::env::var_os("PNACL_TIME").is_some() {
+        eprintln!("compile {:?}, link {:?}", t1 - t0, t1.elapsed());
+    }
     Ok(())
 }

@@ -50,6 +50,7 @@ fn run_programs_print_their_stdout_on_x86_32_and_arm_at_o0_and_o2() {
                     target,
                     opt,
                     threads: 2,
+                    verify: true,
                 };
                 if let Err(e) = translate(&m, &opts, &exe) {
                     failures.push(format!("{name} {target} -{o}: translation failed: {e}"));

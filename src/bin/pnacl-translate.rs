@@ -28,6 +28,10 @@ struct Args {
     /// Threads generating code in parallel (default: the number of cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Run LLVM's verifier on the module before generating code (the conversion is tested
+    /// to give verified modules for every real pexe; this re-checks one).
+    #[arg(long)]
+    verify: bool,
 }
 
 fn parse_opt(s: &str) -> Result<OptLevel, String> {
@@ -56,9 +60,13 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let t = std::time::Instant::now();
     let Some(module) = cli::read_checked(TOOL, &name, &data, true) else {
         return ExitCode::from(1);
     };
+    if std::env::var_os("PNACL_TIME").is_some() {
+        eprintln!("read and check {:?}", t.elapsed());
+    }
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -66,6 +74,7 @@ fn main() -> ExitCode {
         target: args.arch,
         opt: args.opt,
         threads,
+        verify: args.verify,
     };
     match translate::translate(&module, &opts, &args.output) {
         Ok(()) => ExitCode::SUCCESS,

@@ -10,6 +10,32 @@
 //! `Module` owned by the caller's `Context`.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A fast hasher for small keys of ids and pointers (the cast cache): multiply-rotate
+/// mixing of each word, no protection against chosen collisions (the keys are ours).
+#[derive(Default)]
+struct MixHasher(u64);
+
+impl Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(i as u64);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
 use std::ffi::CString;
 
 use inkwell::context::Context;
@@ -134,13 +160,14 @@ struct Fn {
     holder: LLVMBasicBlockRef,
     placeholders: Vec<(usize, LLVMValueRef)>,
     /// Pointer casts made in a block, reused there: (block, value id, pointee) → pointer.
-    casts: HashMap<(u32, ValueId, LLVMTypeRef), LLVMValueRef>,
+    casts: HashMap<(u32, ValueId, LLVMTypeRef), LLVMValueRef, BuildHasherDefault<MixHasher>>,
     cur_block: u32,
     /// le32 only (PNaCl normal form, see `Exporter::value`): the non-constant stand-in of
     /// each constant local, replaced by the constant when the function is complete, and
     /// the `ptrtoint` instruction of each global address used in the function.
-    const_holders: HashMap<usize, LLVMValueRef>,
-    global_addrs: HashMap<usize, LLVMValueRef>,
+    const_holders: Vec<(usize, LLVMValueRef)>,
+    const_holder_of: Vec<LLVMValueRef>,
+    global_addrs: Vec<LLVMValueRef>,
 }
 
 struct Exporter<'m> {
@@ -593,10 +620,19 @@ impl<'m> Exporter<'m> {
             blocks: Vec::with_capacity(body.num_blocks as usize),
             holder: std::ptr::null_mut(),
             placeholders: Vec::new(),
-            casts: HashMap::new(),
+            casts: HashMap::default(),
             cur_block: 0,
-            const_holders: HashMap::new(),
-            global_addrs: HashMap::new(),
+            const_holders: Vec::new(),
+            const_holder_of: if self.target.is_native() {
+                Vec::new()
+            } else {
+                vec![std::ptr::null_mut(); nlocal]
+            },
+            global_addrs: if self.target.is_native() {
+                Vec::new()
+            } else {
+                vec![std::ptr::null_mut(); m.num_global_values() as usize]
+            },
         };
         unsafe {
             for i in 0..np {
@@ -610,7 +646,15 @@ impl<'m> Exporter<'m> {
                     .push(LLVMAppendBasicBlockInContext(self.ctx, llfn, EMPTY));
             }
         }
-        let preds = predecessors(body);
+        let preds = if body
+            .insts
+            .iter()
+            .any(|i| matches!(i.kind, InstKind::Phi { .. }))
+        {
+            predecessors(body)
+        } else {
+            Vec::new()
+        };
         let first_inst = np + body.consts.len();
         let mut phis: Vec<(usize, LLVMValueRef)> = Vec::new();
         let mut next_value = first_inst;
@@ -670,7 +714,7 @@ impl<'m> Exporter<'m> {
             unsafe { LLVMReplaceAllUsesWith(ph, real) };
         }
         // Constants take their places in the (unfolded) instructions that use them.
-        for (local, ph) in st.const_holders.drain() {
+        for (local, ph) in st.const_holders.drain(..) {
             unsafe { LLVMReplaceAllUsesWith(ph, st.vals[local]) };
         }
         if !st.holder.is_null() {
@@ -746,8 +790,8 @@ impl<'m> Exporter<'m> {
             if !le32 || unsafe { LLVMIsUndef(self.addrs[id]) } != 0 {
                 return self.addrs[id];
             }
-            if let Some(&a) = st.global_addrs.get(&id) {
-                return a;
+            if !st.global_addrs[id].is_null() {
+                return st.global_addrs[id];
             }
             let g = self.global_value(id);
             let a = unsafe {
@@ -763,18 +807,19 @@ impl<'m> Exporter<'m> {
                 LLVMDisposeBuilder(hb);
                 a
             };
-            st.global_addrs.insert(id, a);
+            st.global_addrs[id] = a;
             return a;
         }
         let local = id - ng;
         if !st.vals[local].is_null() {
             let v = st.vals[local];
             if le32 && unsafe { LLVMIsConstant(v) } != 0 {
-                if let Some(&ph) = st.const_holders.get(&local) {
-                    return ph;
+                if !st.const_holder_of[local].is_null() {
+                    return st.const_holder_of[local];
                 }
                 let ph = self.stand_in(st, unsafe { LLVMTypeOf(v) });
-                st.const_holders.insert(local, ph);
+                st.const_holders.push((local, ph));
+                st.const_holder_of[local] = ph;
                 return ph;
             }
             return v;

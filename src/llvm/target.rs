@@ -45,7 +45,9 @@ impl Target {
     pub fn cpu_features(self) -> (&'static str, &'static str) {
         match self {
             Target::Le32 => ("", ""),
-            Target::X86_32 => ("pentium4", "+sse2"),
+            // Generic i686 with SSE2: what `llc -mattr=+sse2` compiles for, and markedly
+            // faster to schedule for than pentium4's model.
+            Target::X86_32 => ("generic", "+sse2"),
             Target::Arm => ("cortex-a9", "+neon,+vfp3,-thumb-mode"),
         }
     }

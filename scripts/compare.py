@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Whole-process timing, side by side: runs each command in turn, interleaved, N times,
+and prints the median and best wall time and the peak resident memory of each, with the
+ratio of each command's median to the reference's (the last one given).
+
+    scripts/compare.py [--runs N] [--bytes N] NAME CMD [NAME CMD ...]
+
+With --bytes, each line also gives the throughput: N bytes (of input) / median time.
+
+Commands are shell strings. Output goes to /dev/null; a failing command stops the run.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def run_once(cmd):
+    start = time.perf_counter()
+    p = subprocess.Popen(cmd, shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(p.pid, 0)
+    elapsed = time.perf_counter() - start
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        sys.exit(f"compare.py: `{cmd}` failed with status {p.returncode}: {p.stderr.read().decode()}")
+    # ru_maxrss of the shell's child is reported through the shell (exec'd: same process).
+    return elapsed, usage.ru_maxrss
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--bytes", type=int, help="input size, for a MB/s column")
+    ap.add_argument("pairs", nargs="+")
+    a = ap.parse_args()
+    if len(a.pairs) % 2:
+        sys.exit("compare.py: NAME CMD pairs expected")
+    cmds = [(a.pairs[i], a.pairs[i + 1]) for i in range(0, len(a.pairs), 2)]
+    # One warm-up round (page cache, dynamic libraries).
+    for _, c in cmds:
+        run_once("exec " + c)
+    times = {n: [] for n, _ in cmds}
+    rss = {n: 0 for n, _ in cmds}
+    for _ in range(a.runs):
+        for n, c in cmds:
+            t, m = run_once("exec " + c)
+            times[n].append(t)
+            rss[n] = max(rss[n], m)
+    ref = cmds[-1][0]
+    ref_median = statistics.median(times[ref])
+    width = max(len(n) for n, _ in cmds)
+    for n, _ in cmds:
+        med = statistics.median(times[n])
+        rate = f"  {a.bytes / med / 1e6:7.3f} MB/s" if a.bytes else ""
+        print(
+            f"  {n:{width}}  median {med * 1e3:9.1f} ms  best {min(times[n]) * 1e3:9.1f} ms"
+            f"  peak RSS {rss[n] / 1024:7.1f} MiB{rate}  {med / ref_median:5.2f}x {ref}"
+        )
+
+
+if __name__ == "__main__":
+    main()
