@@ -217,8 +217,8 @@ pub fn compile(m: &Module, opts: &Options) -> Result<Vec<Vec<u8>>, Error> {
     let mut order: Vec<u32> = (0..parts as u32).collect();
     order.sort_by_key(|&k| std::cmp::Reverse(size[k as usize]));
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<Result<Vec<u8>, Error>>>> =
-        (0..parts).map(|_| std::sync::Mutex::new(None)).collect();
+    type Slot = std::sync::Mutex<Option<Result<Vec<u8>, Error>>>;
+    let results: Vec<Slot> = (0..parts).map(|_| std::sync::Mutex::new(None)).collect();
     std::thread::scope(|s| {
         for _ in 0..threads.min(parts) {
             s.spawn(|| loop {
