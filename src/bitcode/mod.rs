@@ -1,9 +1,11 @@
-//! The PNaCl wire format: header, block ids and record codes, and the reader that turns
-//! records into an `ir::Module`.
+//! The PNaCl wire format: header, block ids and record codes, the reader that turns
+//! records into an `ir::Module`, and the writer that turns it back into records.
 
 pub mod codes;
 pub mod header;
 pub mod read;
+pub mod write;
 
 pub use header::Header;
 pub use read::{decode_signrot, encode_signrot, read, Event, Parser};
+pub use write::write;
