@@ -24,7 +24,11 @@ fn pnacl_freeze_pexes_are_written_back_bit_for_bit() {
         let m = pnacl::bitcode::read(&data).unwrap();
         let out = pnacl::bitcode::write(&m).unwrap();
         if out != data {
-            let at = out.iter().zip(&data).position(|(a, b)| a != b).unwrap_or(out.len().min(data.len()));
+            let at = out
+                .iter()
+                .zip(&data)
+                .position(|(a, b)| a != b)
+                .unwrap_or(out.len().min(data.len()));
             panic!(
                 "{}: the written pexe differs from byte {at} on (lengths {} and {})",
                 p.display(),
@@ -66,6 +70,10 @@ fn parse_pexes_written_by_pnacl_freeze_come_back_bit_for_bit() {
         }
     }
     // simple and stockfish carry pnacl-compress's file-specific abbreviations.
-    assert_eq!(other, ["simple.pexe", "stockfish.pexe"], "bit-identical: {same:?}");
+    assert_eq!(
+        other,
+        ["simple.pexe", "stockfish.pexe"],
+        "bit-identical: {same:?}"
+    );
     assert_eq!(same.len(), 8);
 }

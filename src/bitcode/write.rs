@@ -15,9 +15,7 @@ use super::header;
 use crate::bitstream::{encode_char6, Abbrev, AbbrevOp};
 use crate::bitstream::{BitWriter, Writer};
 use crate::error::{Error, Result};
-use crate::ir::{
-    Body, ConstValue, Init, InstKind, Module, Type, TypeId, ValueId, ValueType,
-};
+use crate::ir::{Body, ConstValue, Init, InstKind, Module, Type, TypeId, ValueId, ValueType};
 
 /// Block widths (writer.md §3).
 const W_MODULE: u32 = 2;
@@ -214,7 +212,8 @@ impl State<'_> {
     }
 
     fn blockinfo(&mut self) {
-        self.w.enter_block(crate::bitstream::BLOCKINFO_BLOCK_ID, W_BLOCKINFO);
+        self.w
+            .enter_block(crate::bitstream::BLOCKINFO_BLOCK_ID, W_BLOCKINFO);
         for (bid, abbrevs) in blockinfo_abbrevs(self.m.types.len()) {
             self.w.set_bid(bid);
             for a in &abbrevs {
@@ -244,8 +243,7 @@ impl State<'_> {
                 }
                 Type::Value(v) => {
                     let elt = self.type_id(v.elem())?;
-                    self.w
-                        .emit_unabbrev(tc::VECTOR, &[v.count() as u64, elt]);
+                    self.w.emit_unabbrev(tc::VECTOR, &[v.count() as u64, elt]);
                 }
                 Type::Function(f) => {
                     self.abbrev_id(ab::TYPE_FUNCTION, W_TYPE);
@@ -462,8 +460,7 @@ impl State<'_> {
                 let r = (fw.inst_id as u64).wrapping_sub(cond as u64);
                 let cs = body.switch_cases(cases);
                 self.ops.clear();
-                self.ops
-                    .extend([t, r, default as u64, cs.len() as u64]);
+                self.ops.extend([t, r, default as u64, cs.len() as u64]);
                 for c in cs {
                     self.ops
                         .extend([1, 1, encode_signrot(c.value), c.target as u64]);
@@ -559,7 +556,11 @@ impl State<'_> {
                 for &a in body.span(args) {
                     self.ops.push(rel(fw, a));
                 }
-                let code = if indirect { fc::CALL_INDIRECT } else { fc::CALL };
+                let code = if indirect {
+                    fc::CALL_INDIRECT
+                } else {
+                    fc::CALL
+                };
                 let ops = std::mem::take(&mut self.ops);
                 self.w.emit_unabbrev(code, &ops);
                 self.ops = ops;

@@ -674,7 +674,10 @@ impl<'m> Exporter<'m> {
                 }
             }
         }
-        // Phi incoming values, one per CFG edge (LLVM lists a predecessor once per edge).
+        // Phi incoming values, one per CFG edge (LLVM lists a predecessor once per edge),
+        // in the pexe's order so that pnacl-freeze writes the same record back: a block
+        // the pexe lists once but that has several edges is repeated in place, extra
+        // entries for a block beyond its edges are dropped.
         for (i, phi) in phis {
             let inst = body.insts[i];
             let InstKind::Phi { incoming } = inst.kind else {
@@ -686,19 +689,44 @@ impl<'m> Exporter<'m> {
             });
             let block = block_of(body, i);
             let pos = body.inst_pos.get(i).copied();
-            for &(pred, edges) in &preds[block as usize] {
-                let Some(pair) = pairs.chunks(2).find(|p| p[1] == pred) else {
+            let preds = &preds[block as usize];
+            let edges_of = |b: u32| preds.iter().find(|p| p.0 == b).map_or(0, |p| p.1);
+            for &(pred, _) in preds {
+                if !pairs.chunks(2).any(|p| p[1] == pred) {
                     return err(
                         pos,
                         format!(
                             "phi in %b{block} has no incoming value for its predecessor %b{pred}"
                         ),
                     );
+                }
+            }
+            let mut added: Vec<(u32, u32)> = Vec::new();
+            for (k, pair) in pairs.chunks(2).enumerate() {
+                let b = pair[1];
+                let edges = edges_of(b);
+                let listed = pairs.chunks(2).filter(|p| p[1] == b).count() as u32;
+                let first = !pairs.chunks(2).take(k).any(|p| p[1] == b);
+                let done = added.iter().find(|a| a.0 == b).map_or(0, |a| a.1);
+                let copies = if first {
+                    edges
+                        .saturating_sub(listed.saturating_sub(1))
+                        .max(1)
+                        .min(edges)
+                } else {
+                    (edges - done).min(1)
                 };
-                let mut v = self.value_at(&mut st, pair[0], pred);
-                let mut bb = st.blocks[pred as usize];
-                for _ in 0..edges {
+                if copies == 0 {
+                    continue;
+                }
+                let mut v = self.value_at(&mut st, pair[0], b);
+                let mut bb = st.blocks[b as usize];
+                for _ in 0..copies {
                     unsafe { LLVMAddIncoming(phi, &mut v, &mut bb, 1) };
+                }
+                match added.iter_mut().find(|a| a.0 == b) {
+                    Some(a) => a.1 += copies,
+                    None => added.push((b, copies)),
                 }
             }
         }
@@ -1102,13 +1130,20 @@ impl<'m> Exporter<'m> {
                     return Ok(match intr.kind {
                         Kind::StackSave => {
                             let c = LLVMBuildCall2(b, fty, f, std::ptr::null_mut(), 0, EMPTY);
+                            LLVMSetTailCall(c, tail as i32);
                             LLVMBuildPtrToInt(b, c, self.i32, EMPTY)
                         }
                         Kind::StackRestore => {
                             let mut p = [self.pointer(st, args[0], self.i8)];
-                            LLVMBuildCall2(b, fty, f, p.as_mut_ptr(), 1, EMPTY)
+                            let c = LLVMBuildCall2(b, fty, f, p.as_mut_ptr(), 1, EMPTY);
+                            LLVMSetTailCall(c, tail as i32);
+                            c
                         }
-                        _ => LLVMBuildCall2(b, fty, f, std::ptr::null_mut(), 0, EMPTY),
+                        _ => {
+                            let c = LLVMBuildCall2(b, fty, f, std::ptr::null_mut(), 0, EMPTY);
+                            LLVMSetTailCall(c, tail as i32);
+                            c
+                        }
                     });
                 }
                 _ => {}

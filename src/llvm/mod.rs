@@ -4,9 +4,11 @@
 pub mod abicheck;
 pub mod codegen;
 pub mod export;
+pub mod import;
 pub mod target;
 
 pub use export::{export, partition, ExportError, ExportOptions};
+pub use import::{import, ImportError};
 pub use target::Target;
 
 /// Parses LLVM IR, textual or bitcode (by content), into a module of `ctx`.

@@ -1,0 +1,1113 @@
+//! LLVM 14 module → model, numbered the way pnacl-freeze's `NaClValueEnumerator` numbered
+//! an LLVM 3.3 module (writer.md §5, §7), so that `bitcode::write` then produces the pexe
+//! pnacl-freeze would have produced.
+//!
+//! - Types: counted over the function signatures, arguments, operands and results (pass 1),
+//!   then numbered by decreasing count, ties to the first seen, each after its subtypes.
+//! - Values: function addresses, then globals, in module order; per function the
+//!   parameters, the constants (first-use order, stably sorted by type id and decreasing
+//!   use count, then partitioned integers first by the two-pointer swap of
+//!   `std::partition`), then the value-producing instructions.
+//! - Pointer casts are elided: `bitcast` to a pointer and `ptrtoint` to i32 (one level),
+//!   `inttoptr` (recursively); pointers are i32.
+//! - LLVM 14's `llvm.memcpy/memmove/memset` (4 arguments, alignment as `align` attributes)
+//!   become 3.3's 5-argument form with the alignment as an i32 argument.
+//!
+//! Only what the pexe format cannot hold is an error here (pnacl-freeze writes modules that
+//! break ABI rules); the ABI rules are `llvm::abicheck`'s.
+
+use std::collections::HashMap;
+use std::ffi::CStr;
+
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::{LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMRealPredicate, LLVMTypeKind};
+
+use crate::ir::{
+    Align, BinOp, Body, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst, InstKind,
+    Linkage, Module, Pred, Span, SwitchCase, Type, ValueId, ValueType,
+};
+
+/// Why a module cannot be written as a pexe: each problem, with where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportError {
+    pub problems: Vec<String>,
+}
+
+impl std::fmt::Display for ImportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.problems.join("\n"))
+    }
+}
+
+type R<T> = Result<T, String>;
+
+fn name_of(v: LLVMValueRef) -> Vec<u8> {
+    unsafe {
+        let mut len = 0;
+        let p = LLVMGetValueName2(v, &mut len);
+        if p.is_null() || len == 0 {
+            Vec::new()
+        } else {
+            std::slice::from_raw_parts(p as *const u8, len).to_vec()
+        }
+    }
+}
+
+fn shown(v: LLVMValueRef) -> String {
+    unsafe {
+        let p = LLVMPrintValueToString(v);
+        let s = CStr::from_ptr(p).to_string_lossy().trim().to_string();
+        LLVMDisposeMessage(p);
+        s
+    }
+}
+
+fn type_text(t: LLVMTypeRef) -> String {
+    unsafe {
+        let p = LLVMPrintTypeToString(t);
+        let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+        LLVMDisposeMessage(p);
+        s
+    }
+}
+
+/// The PNaCl value type of LLVM type `t`, pointers being i32 (writer.md §5.1).
+fn value_type(t: LLVMTypeRef) -> R<ValueType> {
+    unsafe {
+        use LLVMTypeKind::*;
+        let bad = || format!("type {} cannot be written in a pexe", type_text(t));
+        match LLVMGetTypeKind(t) {
+            LLVMVoidTypeKind => Ok(ValueType::Void),
+            LLVMFloatTypeKind => Ok(ValueType::Float),
+            LLVMDoubleTypeKind => Ok(ValueType::Double),
+            LLVMIntegerTypeKind => ValueType::int(LLVMGetIntTypeWidth(t) as u64).ok_or_else(bad),
+            LLVMPointerTypeKind => Ok(ValueType::I32),
+            LLVMVectorTypeKind => {
+                let e = value_type(LLVMGetElementType(t))?;
+                ValueType::vector(LLVMGetVectorSize(t) as u64, e).ok_or_else(bad)
+            }
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// The normalised function type (pointers i32, no varargs).
+fn fn_type(t: LLVMTypeRef) -> R<FnType> {
+    unsafe {
+        let n = LLVMCountParamTypes(t) as usize;
+        let mut ps = vec![std::ptr::null_mut(); n];
+        LLVMGetParamTypes(t, ps.as_mut_ptr());
+        Ok(FnType {
+            ret: value_type(LLVMGetReturnType(t))?,
+            params: ps.into_iter().map(value_type).collect::<R<_>>()?,
+        })
+    }
+}
+
+/// What pass 1 counts for a value of LLVM type `t`: a pointer counts its pointee, then
+/// the type is normalised; labels count nothing (writer.md §5.1).
+fn counted_type(t: LLVMTypeRef) -> R<Option<Type>> {
+    unsafe {
+        let t = if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMPointerTypeKind {
+            LLVMGetElementType(t)
+        } else {
+            t
+        };
+        match LLVMGetTypeKind(t) {
+            LLVMTypeKind::LLVMLabelTypeKind | LLVMTypeKind::LLVMMetadataTypeKind => Ok(None),
+            LLVMTypeKind::LLVMFunctionTypeKind => Ok(Some(Type::Function(fn_type(t)?))),
+            _ => Ok(Some(Type::Value(value_type(t)?))),
+        }
+    }
+}
+
+fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
+    unsafe {
+        if LLVMIsAInstruction(v).is_null() {
+            None
+        } else {
+            Some(LLVMGetInstructionOpcode(v))
+        }
+    }
+}
+
+fn is_pointer(t: LLVMTypeRef) -> bool {
+    unsafe { LLVMGetTypeKind(t) == LLVMTypeKind::LLVMPointerTypeKind }
+}
+
+fn is_i32(t: LLVMTypeRef) -> bool {
+    unsafe {
+        LLVMGetTypeKind(t) == LLVMTypeKind::LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 32
+    }
+}
+
+/// Whether instruction `v` is a pointer cast the writer elides (writer.md §7.1).
+fn is_elided_cast(v: LLVMValueRef) -> bool {
+    unsafe {
+        match opcode(v) {
+            Some(LLVMOpcode::LLVMBitCast) => is_pointer(LLVMTypeOf(v)),
+            Some(LLVMOpcode::LLVMIntToPtr) => true,
+            Some(LLVMOpcode::LLVMPtrToInt) => is_i32(LLVMTypeOf(v)),
+            _ => false,
+        }
+    }
+}
+
+/// `ElideCasts`: the value a use of `v` refers to in the pexe.
+fn elide(v: LLVMValueRef) -> LLVMValueRef {
+    unsafe {
+        match opcode(v) {
+            Some(LLVMOpcode::LLVMBitCast) if is_pointer(LLVMTypeOf(v)) => LLVMGetOperand(v, 0),
+            Some(LLVMOpcode::LLVMIntToPtr) => elide(LLVMGetOperand(v, 0)),
+            Some(LLVMOpcode::LLVMPtrToInt) if is_i32(LLVMTypeOf(v)) => LLVMGetOperand(v, 0),
+            _ => v,
+        }
+    }
+}
+
+/// Which of LLVM 14's memory intrinsics a function is (they change form in a pexe).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mem {
+    Copy,
+    Move,
+    Set,
+}
+
+fn mem_kind(name: &[u8]) -> Option<Mem> {
+    match name {
+        b"llvm.memcpy.p0i8.p0i8.i32" => Some(Mem::Copy),
+        b"llvm.memmove.p0i8.p0i8.i32" => Some(Mem::Move),
+        b"llvm.memset.p0i8.i32" => Some(Mem::Set),
+        _ => None,
+    }
+}
+
+/// The operands of an instruction as LLVM 3.3 had them, for counting and for constants:
+/// LLVM 14's mem* calls gain the i32 alignment before `isvolatile`.
+fn operands(ctx: &Ctx, i: LLVMValueRef) -> Vec<LLVMValueRef> {
+    unsafe {
+        let n = LLVMGetNumOperands(i) as u32;
+        let mut ops: Vec<LLVMValueRef> = (0..n).map(|k| LLVMGetOperand(i, k)).collect();
+        if opcode(i) == Some(LLVMOpcode::LLVMCall) && n == 5 {
+            let callee = LLVMGetCalledValue(i);
+            if let Some(&f) = ctx.global_ids.get(&callee) {
+                if ctx.mem[f as usize].is_some() {
+                    let align = LLVMConstInt(ctx.i32, mem_align(i), 0);
+                    ops.insert(3, align);
+                }
+            }
+        }
+        ops
+    }
+}
+
+/// The alignment of a mem* call: its destination's `align` attribute, 1 without one.
+fn mem_align(call: LLVMValueRef) -> u64 {
+    unsafe {
+        let kind = LLVMGetEnumAttributeKindForName(c"align".as_ptr(), 5);
+        let a = LLVMGetCallSiteEnumAttribute(call, 1, kind);
+        if a.is_null() {
+            1
+        } else {
+            LLVMGetEnumAttributeValue(a)
+        }
+    }
+}
+
+/// Module-wide facts the passes share.
+struct Ctx {
+    i32: LLVMTypeRef,
+    functions: Vec<LLVMValueRef>,
+    globals: Vec<LLVMValueRef>,
+    /// Value id of each function and global variable.
+    global_ids: HashMap<LLVMValueRef, u32>,
+    /// The 3.3 signature of each function.
+    sigs: Vec<FnType>,
+    mem: Vec<Option<Mem>>,
+}
+
+/// Pass 1 and 2 of the type enumeration (writer.md §5.2).
+#[derive(Default)]
+struct Types {
+    list: Vec<Type>,
+    count: Vec<u64>,
+    index: HashMap<Type, usize>,
+}
+
+impl Types {
+    fn count(&mut self, t: Type) {
+        if let Some(&i) = self.index.get(&t) {
+            self.count[i] += 1;
+            return;
+        }
+        match &t {
+            Type::Function(f) => {
+                self.count(Type::Value(f.ret));
+                for &p in &f.params {
+                    self.count(Type::Value(p));
+                }
+            }
+            Type::Value(v) if v.is_vector() => self.count(Type::Value(v.elem())),
+            Type::Value(_) => {}
+        }
+        self.index.insert(t.clone(), self.list.len());
+        self.list.push(t);
+        self.count.push(1);
+    }
+
+    fn count_llvm(&mut self, t: LLVMTypeRef) -> R<()> {
+        if let Some(t) = counted_type(t)? {
+            self.count(t);
+        }
+        Ok(())
+    }
+
+    /// The final table: decreasing count, ties to the smaller pass-1 index, each type
+    /// after its subtypes.
+    fn table(&self) -> Vec<Type> {
+        let mut order: Vec<usize> = (0..self.list.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(self.count[i]));
+        let mut placed: HashMap<&Type, ()> = HashMap::new();
+        let mut out = Vec::with_capacity(self.list.len());
+        fn place<'a>(
+            t: &'a Type,
+            placed: &mut HashMap<&'a Type, ()>,
+            out: &mut Vec<Type>,
+            types: &'a Types,
+        ) {
+            if placed.contains_key(t) {
+                return;
+            }
+            match t {
+                Type::Function(f) => {
+                    for sub in std::iter::once(&f.ret).chain(f.params.iter()) {
+                        let st = &types.list[types.index[&Type::Value(*sub)]];
+                        place(st, placed, out, types);
+                    }
+                }
+                Type::Value(v) if v.is_vector() => {
+                    let st = &types.list[types.index[&Type::Value(v.elem())]];
+                    place(st, placed, out, types);
+                }
+                Type::Value(_) => {}
+            }
+            placed.insert(t, ());
+            out.push(t.clone());
+        }
+        for i in order {
+            place(&self.list[i], &mut placed, &mut out, self);
+        }
+        out
+    }
+}
+
+/// Converts an LLVM 14 module into the model pnacl-freeze would have written for it.
+pub fn import(m: &inkwell::module::Module<'_>) -> Result<Module, ImportError> {
+    let raw = m.as_mut_ptr();
+    let mut problems = Vec::new();
+    match import_raw(raw, &mut problems) {
+        Ok(module) if problems.is_empty() => Ok(module),
+        Ok(_) => Err(ImportError { problems }),
+        Err(e) => {
+            problems.push(e);
+            Err(ImportError { problems })
+        }
+    }
+}
+
+fn import_raw(raw: LLVMModuleRef, problems: &mut Vec<String>) -> R<Module> {
+    let mut ctx = Ctx {
+        i32: unsafe { LLVMInt32TypeInContext(LLVMGetModuleContext(raw)) },
+        functions: Vec::new(),
+        globals: Vec::new(),
+        global_ids: HashMap::new(),
+        sigs: Vec::new(),
+        mem: Vec::new(),
+    };
+    unsafe {
+        let mut f = LLVMGetFirstFunction(raw);
+        while !f.is_null() {
+            ctx.global_ids.insert(f, ctx.functions.len() as u32);
+            ctx.functions.push(f);
+            f = LLVMGetNextFunction(f);
+        }
+        let nf = ctx.functions.len() as u32;
+        let mut g = LLVMGetFirstGlobal(raw);
+        while !g.is_null() {
+            ctx.global_ids.insert(g, nf + ctx.globals.len() as u32);
+            ctx.globals.push(g);
+            g = LLVMGetNextGlobal(g);
+        }
+        if !LLVMGetFirstGlobalAlias(raw).is_null() {
+            problems.push("aliases cannot be written in a pexe".into());
+        }
+    }
+    // Signatures (3.3 forms for the mem* intrinsics).
+    for &f in &ctx.functions {
+        let name = name_of(f);
+        let mem = mem_kind(&name);
+        let sig = match mem {
+            Some(k) => {
+                let second = if k == Mem::Set {
+                    ValueType::I8
+                } else {
+                    ValueType::I32
+                };
+                FnType {
+                    ret: ValueType::Void,
+                    params: vec![
+                        ValueType::I32,
+                        second,
+                        ValueType::I32,
+                        ValueType::I32,
+                        ValueType::I1,
+                    ],
+                }
+            }
+            None => match fn_type(unsafe { LLVMGlobalGetValueType(f) }) {
+                Ok(s) => s,
+                Err(e) => {
+                    problems.push(format!("function {}: {e}", String::from_utf8_lossy(&name)));
+                    FnType {
+                        ret: ValueType::Void,
+                        params: vec![],
+                    }
+                }
+            },
+        };
+        ctx.mem.push(mem);
+        ctx.sigs.push(sig);
+    }
+    if !problems.is_empty() {
+        return Err(problems.remove(problems.len() - 1));
+    }
+
+    // Pass 1: count the types.
+    let mut types = Types::default();
+    for (i, &f) in ctx.functions.iter().enumerate() {
+        let _ = f;
+        types.count(Type::Function(ctx.sigs[i].clone()));
+    }
+    for (i, &f) in ctx.functions.iter().enumerate() {
+        unsafe {
+            if let Some(k) = ctx.mem[i] {
+                // 3.3's declaration: (i8*, i8* or i8, i32, i32, i1); a pointer counts its
+                // pointee, so the second parameter counts i8 either way.
+                let _ = k;
+                for t in [
+                    ValueType::I8,
+                    ValueType::I8,
+                    ValueType::I32,
+                    ValueType::I32,
+                    ValueType::I1,
+                ] {
+                    types.count(Type::Value(t));
+                }
+            } else {
+                let n = LLVMCountParams(f);
+                for k in 0..n {
+                    types.count_llvm(LLVMTypeOf(LLVMGetParam(f, k)))?;
+                }
+            }
+            let mut bb = LLVMGetFirstBasicBlock(f);
+            while !bb.is_null() {
+                let mut inst = LLVMGetFirstInstruction(bb);
+                while !inst.is_null() {
+                    if !is_elided_cast(inst) {
+                        if opcode(inst) == Some(LLVMOpcode::LLVMSwitch) {
+                            types.count_llvm(LLVMTypeOf(LLVMGetOperand(inst, 0)))?;
+                        } else {
+                            for op in operands(&ctx, inst) {
+                                if !LLVMIsAGlobalVariable(op).is_null() {
+                                    continue;
+                                }
+                                if !LLVMIsABasicBlock(op).is_null() {
+                                    continue;
+                                }
+                                let t = if let Some(&id) = ctx.global_ids.get(&op) {
+                                    // A function operand: its (3.3) signature.
+                                    types.count(Type::Function(ctx.sigs[id as usize].clone()));
+                                    continue;
+                                } else {
+                                    LLVMTypeOf(op)
+                                };
+                                types.count_llvm(t)?;
+                            }
+                        }
+                        types.count_llvm(LLVMTypeOf(inst))?;
+                    }
+                    inst = LLVMGetNextInstruction(inst);
+                }
+                bb = LLVMGetNextBasicBlock(bb);
+            }
+        }
+    }
+    // Pass 2: the table.
+    let table = types.table();
+    let type_id: HashMap<Type, u32> = table
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.clone(), i as u32))
+        .collect();
+
+    let mut module = Module {
+        pnacl_version: 2,
+        types: table,
+        functions: Vec::with_capacity(ctx.functions.len()),
+        globals: Vec::with_capacity(ctx.globals.len()),
+        symbol_order: Vec::new(),
+    };
+    for (i, &f) in ctx.functions.iter().enumerate() {
+        let name = name_of(f);
+        let shown_name = String::from_utf8_lossy(&name).into_owned();
+        let linkage = match unsafe { LLVMGetLinkage(f) } {
+            LLVMLinkage::LLVMExternalLinkage => Linkage::External,
+            LLVMLinkage::LLVMInternalLinkage => Linkage::Internal,
+            l => {
+                problems.push(format!(
+                    "function {shown_name}: linkage {l:?} cannot be written in a pexe (external or internal only)"
+                ));
+                Linkage::Internal
+            }
+        };
+        let cc = unsafe { LLVMGetFunctionCallConv(f) };
+        if cc != 0 {
+            problems.push(format!(
+                "function {shown_name}: calling convention {cc} cannot be written in a pexe (C only)"
+            ));
+        }
+        let defined = unsafe { LLVMIsDeclaration(f) == 0 };
+        module.functions.push(Function {
+            ty: type_id[&Type::Function(ctx.sigs[i].clone())],
+            cc: 0,
+            linkage,
+            name: (!name.is_empty()).then(|| name.into_boxed_slice()),
+            body: None,
+            is_defined: defined,
+            pos: 0,
+        });
+    }
+    for &g in &ctx.globals {
+        match global(&ctx, g) {
+            Ok(gl) => module.globals.push(gl),
+            Err(e) => {
+                problems.push(format!(
+                    "global {}: {e}",
+                    String::from_utf8_lossy(&name_of(g))
+                ));
+            }
+        }
+    }
+    for (i, &f) in ctx.functions.iter().enumerate() {
+        if unsafe { LLVMIsDeclaration(f) } != 0 {
+            continue;
+        }
+        match function(&ctx, &module, &type_id, i as u32, f) {
+            Ok(body) => module.functions[i].body = Some(body),
+            Err(e) => problems.push(format!(
+                "function {}: {e}",
+                String::from_utf8_lossy(&name_of(f))
+            )),
+        }
+    }
+    // The symbol table: every named function and global, in StringMap order.
+    let named: Vec<(ValueId, &[u8])> = module
+        .functions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| f.name.as_deref().map(|n| (i as ValueId, n)))
+        .chain(module.globals.iter().enumerate().filter_map(|(i, g)| {
+            g.name
+                .as_deref()
+                .map(|n| ((module.functions.len() + i) as ValueId, n))
+        }))
+        .collect();
+    let names: Vec<&[u8]> = named.iter().map(|(_, n)| *n).collect();
+    let order = crate::bitcode::symtab_order::stringmap_order(&names);
+    module.symbol_order = order.into_iter().map(|k| named[k].0).collect();
+    Ok(module)
+}
+
+/// A global variable's record: alignment, constness and the flattened initializer.
+fn global(ctx: &Ctx, g: LLVMValueRef) -> R<Global> {
+    unsafe {
+        let init = LLVMGetInitializer(g);
+        if init.is_null() {
+            return Err("a global variable needs an initializer in a pexe".into());
+        }
+        if LLVMGetTypeKind(LLVMGlobalGetValueType(g)) == LLVMTypeKind::LLVMPointerTypeKind {
+            // Not reachable from the types that follow; kept for the message.
+        }
+        let align = Align::from_bytes(LLVMGetAlignment(g) as u64).ok_or_else(|| {
+            format!(
+                "alignment {} cannot be written in a pexe",
+                LLVMGetAlignment(g)
+            )
+        })?;
+        let t = LLVMTypeOf(init);
+        let (inits, compound) = if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMStructTypeKind {
+            if LLVMIsPackedStruct(t) == 0 {
+                return Err(format!(
+                    "initializer {} is not a packed struct",
+                    shown(init)
+                ));
+            }
+            if LLVMIsLiteralStruct(t) == 0 {
+                return Err(format!(
+                    "initializer {} has a named struct type",
+                    shown(init)
+                ));
+            }
+            if LLVMIsNull(init) != 0 {
+                return Err(format!(
+                    "initializer {} is an all-zero struct: write its fields",
+                    shown(init)
+                ));
+            }
+            let n = LLVMCountStructElementTypes(t);
+            let mut v = Vec::with_capacity(n as usize);
+            for k in 0..n {
+                v.push(simple_init(ctx, LLVMGetOperand(init, k))?);
+            }
+            (v, true)
+        } else {
+            (vec![simple_init(ctx, init)?], false)
+        };
+        let name = name_of(g);
+        Ok(Global {
+            align,
+            is_const: LLVMIsGlobalConstant(g) != 0,
+            inits,
+            compound,
+            name: (!name.is_empty()).then(|| name.into_boxed_slice()),
+            pos: 0,
+        })
+    }
+}
+
+/// A SimpleElement (writer.md §6.3).
+fn simple_init(ctx: &Ctx, c: LLVMValueRef) -> R<Init> {
+    unsafe {
+        let t = LLVMTypeOf(c);
+        match LLVMGetTypeKind(t) {
+            LLVMTypeKind::LLVMArrayTypeKind => {
+                let e = LLVMGetElementType(t);
+                if LLVMGetTypeKind(e) != LLVMTypeKind::LLVMIntegerTypeKind
+                    || LLVMGetIntTypeWidth(e) != 8
+                {
+                    return Err(format!("array initializer {} is not of i8", shown(c)));
+                }
+                let n = LLVMGetArrayLength(t) as u64;
+                if LLVMIsNull(c) != 0 {
+                    return Ok(Init::Zero(n));
+                }
+                if !LLVMIsAConstantDataSequential(c).is_null() {
+                    let mut len = 0;
+                    let p = LLVMGetAsString(c, &mut len);
+                    return Ok(Init::Data(
+                        std::slice::from_raw_parts(p as *const u8, len).into(),
+                    ));
+                }
+                let mut bytes = Vec::with_capacity(n as usize);
+                for k in 0..n as u32 {
+                    let b = LLVMGetOperand(c, k);
+                    if LLVMIsAConstantInt(b).is_null() {
+                        return Err(format!(
+                            "array initializer {} has a non-constant byte",
+                            shown(c)
+                        ));
+                    }
+                    bytes.push(LLVMConstIntGetZExtValue(b) as u8);
+                }
+                Ok(Init::Data(bytes.into()))
+            }
+            LLVMTypeKind::LLVMIntegerTypeKind if LLVMGetIntTypeWidth(t) == 32 => {
+                if LLVMIsAConstantExpr(c).is_null() {
+                    return Err(format!("i32 initializer {} is not a relocation", shown(c)));
+                }
+                let target = |p: LLVMValueRef| -> R<ValueId> {
+                    if LLVMIsAConstantExpr(p).is_null()
+                        || LLVMGetConstOpcode(p) != LLVMOpcode::LLVMPtrToInt
+                    {
+                        return Err(format!("relocation base {} is not a ptrtoint", shown(p)));
+                    }
+                    let gv = LLVMGetOperand(p, 0);
+                    ctx.global_ids
+                        .get(&gv)
+                        .copied()
+                        .ok_or_else(|| format!("relocation {} is not of a global value", shown(p)))
+                };
+                match LLVMGetConstOpcode(c) {
+                    LLVMOpcode::LLVMPtrToInt => Ok(Init::Reloc {
+                        target: target(c)?,
+                        addend: 0,
+                    }),
+                    LLVMOpcode::LLVMAdd => {
+                        let base = target(LLVMGetOperand(c, 0))?;
+                        let k = LLVMGetOperand(c, 1);
+                        if LLVMIsAConstantInt(k).is_null() {
+                            return Err(format!(
+                                "relocation addend in {} is not a constant",
+                                shown(c)
+                            ));
+                        }
+                        Ok(Init::Reloc {
+                            target: base,
+                            addend: LLVMConstIntGetSExtValue(k) as i32,
+                        })
+                    }
+                    _ => Err(format!("i32 initializer {} is not a relocation", shown(c))),
+                }
+            }
+            _ => Err(format!("initializer {} is not a simple element", shown(c))),
+        }
+    }
+}
+
+/// Constants of a function in first-use order with their use counts (writer.md §5.4).
+fn enumerate_constants(ctx: &Ctx, f: LLVMValueRef) -> Vec<(LLVMValueRef, u32)> {
+    let mut seen: HashMap<LLVMValueRef, usize> = HashMap::new();
+    let mut list: Vec<(LLVMValueRef, u32)> = Vec::new();
+    let mut add = |c: LLVMValueRef| {
+        if let Some(&i) = seen.get(&c) {
+            list[i].1 += 1;
+        } else {
+            seen.insert(c, list.len());
+            list.push((c, 1));
+        }
+    };
+    unsafe {
+        let mut bb = LLVMGetFirstBasicBlock(f);
+        while !bb.is_null() {
+            let mut inst = LLVMGetFirstInstruction(bb);
+            while !inst.is_null() {
+                if opcode(inst) == Some(LLVMOpcode::LLVMSwitch) {
+                    let c = LLVMGetOperand(inst, 0);
+                    if LLVMIsConstant(c) != 0 {
+                        add(c);
+                    }
+                } else {
+                    for op in operands(ctx, inst) {
+                        if LLVMIsConstant(op) != 0 && LLVMIsAGlobalValue(op).is_null() {
+                            add(op);
+                        }
+                    }
+                }
+                inst = LLVMGetNextInstruction(inst);
+            }
+            bb = LLVMGetNextBasicBlock(bb);
+        }
+    }
+    list
+}
+
+fn const_of(c: LLVMValueRef) -> R<Const> {
+    unsafe {
+        let t = LLVMTypeOf(c);
+        let ty = value_type(t).map_err(|e| format!("constant {}: {e}", shown(c)))?;
+        if LLVMIsUndef(c) != 0 {
+            return Ok(Const {
+                ty,
+                value: ConstValue::Undef,
+            });
+        }
+        if !LLVMIsAConstantInt(c).is_null() {
+            return Ok(Const {
+                ty,
+                value: ConstValue::Int(LLVMConstIntGetZExtValue(c)),
+            });
+        }
+        if !LLVMIsAConstantFP(c).is_null() {
+            let ctx = LLVMGetTypeContext(t);
+            let it = if ty == ValueType::Float {
+                LLVMInt32TypeInContext(ctx)
+            } else {
+                LLVMInt64TypeInContext(ctx)
+            };
+            let bits = LLVMConstBitCast(c, it);
+            return Ok(Const {
+                ty,
+                value: ConstValue::Float(LLVMConstIntGetZExtValue(bits)),
+            });
+        }
+        Err(format!(
+            "constant {} cannot be written in a pexe (only integer, floating-point and undef constants)",
+            shown(c)
+        ))
+    }
+}
+
+/// `std::partition` as libstdc++ and libc++ implement it (writer.md §5.4).
+fn partition<T>(v: &mut [T], pred: impl Fn(&T) -> bool) {
+    let (mut first, mut last) = (0, v.len());
+    loop {
+        while first != last && pred(&v[first]) {
+            first += 1;
+        }
+        if first == last {
+            return;
+        }
+        loop {
+            last -= 1;
+            if first == last {
+                return;
+            }
+            if pred(&v[last]) {
+                break;
+            }
+        }
+        v.swap(first, last);
+        first += 1;
+    }
+}
+
+struct FnState<'a> {
+    ctx: &'a Ctx,
+    ids: HashMap<LLVMValueRef, ValueId>,
+    blocks: HashMap<LLVMBasicBlockRef, u32>,
+}
+
+impl FnState<'_> {
+    /// The value id of operand `v` after cast elision.
+    fn id(&self, v: LLVMValueRef) -> R<ValueId> {
+        let e = elide(v);
+        if let Some(&id) = self.ctx.global_ids.get(&e) {
+            return Ok(id);
+        }
+        if let Some(&id) = self.ids.get(&e) {
+            return Ok(id);
+        }
+        unsafe {
+            if is_elided_cast(e) {
+                return Err(format!(
+                    "{} is a pointer cast of a pointer cast (not in PNaCl normal form)",
+                    shown(v)
+                ));
+            }
+            if LLVMIsConstant(e) != 0 {
+                return Err(format!(
+                    "constant {} cannot be written in a pexe (a constant expression or pointer constant in a function)",
+                    shown(e)
+                ));
+            }
+        }
+        Err(format!("operand {} has no value number", shown(e)))
+    }
+
+    fn block(&self, b: LLVMBasicBlockRef) -> R<u32> {
+        self.blocks
+            .get(&b)
+            .copied()
+            .ok_or_else(|| "a branch to a block of another function".to_string())
+    }
+}
+
+fn function(
+    ctx: &Ctx,
+    module: &Module,
+    type_id: &HashMap<Type, u32>,
+    fi: u32,
+    f: LLVMValueRef,
+) -> R<Body> {
+    let ng = module.num_global_values();
+    let np = unsafe { LLVMCountParams(f) };
+    let mut st = FnState {
+        ctx,
+        ids: HashMap::new(),
+        blocks: HashMap::new(),
+    };
+    let mut body = Body::default();
+    let sig = &ctx.sigs[fi as usize];
+    for k in 0..np {
+        st.ids.insert(unsafe { LLVMGetParam(f, k) }, ng + k);
+        body.local_types.push(sig.params[k as usize]);
+    }
+    // Constants.
+    let mut consts: Vec<(LLVMValueRef, u32, Const, u32)> = Vec::new();
+    for (c, uses) in enumerate_constants(ctx, f) {
+        let k = const_of(c)?;
+        let tid = *type_id
+            .get(&Type::Value(k.ty))
+            .ok_or_else(|| format!("constant {} has a type no value uses", shown(c)))?;
+        consts.push((c, uses, k, tid));
+    }
+    if consts.len() >= 2 {
+        consts.sort_by(|a, b| a.3.cmp(&b.3).then(b.1.cmp(&a.1)));
+        partition(&mut consts, |c| c.2.ty.elem().is_int());
+    }
+    for (k, (c, _, konst, _)) in consts.iter().enumerate() {
+        st.ids.insert(*c, ng + np + k as u32);
+        body.consts.push(*konst);
+        body.local_types.push(konst.ty);
+    }
+    // Blocks and value numbers of the instructions.
+    let mut next = ng + np + body.consts.len() as u32;
+    unsafe {
+        let mut bb = LLVMGetFirstBasicBlock(f);
+        while !bb.is_null() {
+            st.blocks.insert(bb, st.blocks.len() as u32);
+            let mut inst = LLVMGetFirstInstruction(bb);
+            while !inst.is_null() {
+                if !is_elided_cast(inst) {
+                    let t = LLVMTypeOf(inst);
+                    if LLVMGetTypeKind(t) != LLVMTypeKind::LLVMVoidTypeKind {
+                        st.ids.insert(inst, next);
+                        next += 1;
+                    }
+                }
+                inst = LLVMGetNextInstruction(inst);
+            }
+            bb = LLVMGetNextBasicBlock(bb);
+        }
+    }
+    body.num_blocks = st.blocks.len() as u32;
+    unsafe {
+        let mut bb = LLVMGetFirstBasicBlock(f);
+        while !bb.is_null() {
+            body.block_starts.push(body.insts.len() as u32);
+            let mut inst = LLVMGetFirstInstruction(bb);
+            while !inst.is_null() {
+                if !is_elided_cast(inst) {
+                    let i = instruction(&st, &mut body, module, inst)
+                        .map_err(|e| format!("{e}\n    in: {}", shown(inst)))?;
+                    if !i.ty.is_void() {
+                        body.value_insts.push(body.insts.len() as u32);
+                        body.local_types.push(i.ty);
+                    }
+                    body.insts.push(i);
+                } else {
+                    // What is left of a cast after elision must be a pexe value.
+                    st.id(inst)
+                        .map_err(|e| format!("{e}\n    in: {}", shown(inst)))?;
+                }
+                inst = LLVMGetNextInstruction(inst);
+            }
+            bb = LLVMGetNextBasicBlock(bb);
+        }
+    }
+    Ok(body)
+}
+
+fn binop(op: LLVMOpcode) -> Option<BinOp> {
+    use LLVMOpcode::*;
+    Some(match op {
+        LLVMAdd | LLVMFAdd => BinOp::Add,
+        LLVMSub | LLVMFSub => BinOp::Sub,
+        LLVMMul | LLVMFMul => BinOp::Mul,
+        LLVMUDiv => BinOp::UDiv,
+        LLVMSDiv | LLVMFDiv => BinOp::SDiv,
+        LLVMURem => BinOp::URem,
+        LLVMSRem | LLVMFRem => BinOp::SRem,
+        LLVMShl => BinOp::Shl,
+        LLVMLShr => BinOp::LShr,
+        LLVMAShr => BinOp::AShr,
+        LLVMAnd => BinOp::And,
+        LLVMOr => BinOp::Or,
+        LLVMXor => BinOp::Xor,
+        _ => return None,
+    })
+}
+
+fn castop(op: LLVMOpcode) -> Option<CastOp> {
+    use LLVMOpcode::*;
+    Some(match op {
+        LLVMTrunc => CastOp::Trunc,
+        LLVMZExt => CastOp::ZExt,
+        LLVMSExt => CastOp::SExt,
+        LLVMFPToUI => CastOp::FpToUi,
+        LLVMFPToSI => CastOp::FpToSi,
+        LLVMUIToFP => CastOp::UiToFp,
+        LLVMSIToFP => CastOp::SiToFp,
+        LLVMFPTrunc => CastOp::FpTrunc,
+        LLVMFPExt => CastOp::FpExt,
+        LLVMBitCast => CastOp::Bitcast,
+        _ => return None,
+    })
+}
+
+fn align_of(i: LLVMValueRef) -> R<Align> {
+    let a = unsafe { LLVMGetAlignment(i) } as u64;
+    Align::from_bytes(a).ok_or_else(|| format!("alignment {a} cannot be written in a pexe"))
+}
+
+fn instruction(st: &FnState, body: &mut Body, module: &Module, i: LLVMValueRef) -> R<Inst> {
+    use LLVMOpcode::*;
+    let op = opcode(i).unwrap();
+    let ty = value_type(unsafe { LLVMTypeOf(i) })?;
+    let operand = |k: u32| -> R<ValueId> { st.id(unsafe { LLVMGetOperand(i, k) }) };
+    let kind = unsafe {
+        match op {
+            _ if binop(op).is_some() => InstKind::Binop {
+                op: binop(op).unwrap(),
+                lhs: operand(0)?,
+                rhs: operand(1)?,
+            },
+            LLVMPtrToInt | LLVMIntToPtr => {
+                return Err("a pointer cast that is not to i32 cannot be written in a pexe".into())
+            }
+            LLVMBitCast if is_pointer(LLVMTypeOf(LLVMGetOperand(i, 0))) => {
+                return Err(
+                    "a bitcast of a pointer to a non-pointer cannot be written in a pexe".into(),
+                )
+            }
+            _ if castop(op).is_some() => InstKind::Cast {
+                op: castop(op).unwrap(),
+                val: operand(0)?,
+            },
+            LLVMRet => InstKind::Ret {
+                val: if LLVMGetNumOperands(i) > 0 {
+                    Some(operand(0)?)
+                } else {
+                    None
+                },
+            },
+            LLVMBr => {
+                if LLVMIsConditional(i) != 0 {
+                    InstKind::CondBr {
+                        cond: st.id(LLVMGetCondition(i))?,
+                        t: st.block(LLVMGetSuccessor(i, 0))?,
+                        f: st.block(LLVMGetSuccessor(i, 1))?,
+                    }
+                } else {
+                    InstKind::Br {
+                        target: st.block(LLVMGetSuccessor(i, 0))?,
+                    }
+                }
+            }
+            LLVMSwitch => {
+                let cond = operand(0)?;
+                let default = st.block(LLVMGetSwitchDefaultDest(i))?;
+                let n = LLVMGetNumOperands(i) as u32;
+                let start = body.cases.len() as u32;
+                let mut k = 2;
+                while k + 1 < n {
+                    let v = LLVMGetOperand(i, k);
+                    let target = st.block(LLVMValueAsBasicBlock(LLVMGetOperand(i, k + 1)))?;
+                    body.cases.push(SwitchCase {
+                        value: LLVMConstIntGetSExtValue(v),
+                        target,
+                    });
+                    k += 2;
+                }
+                InstKind::Switch {
+                    cond,
+                    default,
+                    cases: Span {
+                        start,
+                        len: body.cases.len() as u32 - start,
+                    },
+                }
+            }
+            LLVMUnreachable => InstKind::Unreachable,
+            LLVMPHI => {
+                let n = LLVMCountIncoming(i);
+                let start = body.operands.len() as u32;
+                for k in 0..n {
+                    let v = st.id(LLVMGetIncomingValue(i, k))?;
+                    let b = st.block(LLVMGetIncomingBlock(i, k))?;
+                    body.operands.extend([v, b]);
+                }
+                InstKind::Phi {
+                    incoming: Span { start, len: n },
+                }
+            }
+            LLVMAlloca => {
+                let at = LLVMGetAllocatedType(i);
+                if LLVMGetTypeKind(at) != LLVMTypeKind::LLVMIntegerTypeKind
+                    || LLVMGetIntTypeWidth(at) != 8
+                {
+                    return Err("Type of alloca instruction is not i8".into());
+                }
+                InstKind::Alloca {
+                    size: operand(0)?,
+                    align: align_of(i)?,
+                }
+            }
+            LLVMLoad => InstKind::Load {
+                ptr: operand(0)?,
+                align: align_of(i)?,
+            },
+            LLVMStore => InstKind::Store {
+                ptr: operand(1)?,
+                val: operand(0)?,
+                align: align_of(i)?,
+            },
+            LLVMICmp => InstKind::Cmp {
+                pred: Pred(LLVMGetICmpPredicate(i) as u8),
+                lhs: operand(0)?,
+                rhs: operand(1)?,
+            },
+            LLVMFCmp => InstKind::Cmp {
+                pred: Pred(LLVMGetFCmpPredicate(i) as u8),
+                lhs: operand(0)?,
+                rhs: operand(1)?,
+            },
+            LLVMSelect => InstKind::Select {
+                cond: operand(0)?,
+                t: operand(1)?,
+                f: operand(2)?,
+            },
+            LLVMExtractElement => InstKind::ExtractElement {
+                vec: operand(0)?,
+                idx: operand(1)?,
+            },
+            LLVMInsertElement => InstKind::InsertElement {
+                vec: operand(0)?,
+                elt: operand(1)?,
+                idx: operand(2)?,
+            },
+            LLVMCall => {
+                if LLVMGetInstructionCallConv(i) != 0 {
+                    return Err(
+                        "calling conventions other than C cannot be written in a pexe".into(),
+                    );
+                }
+                let callee = LLVMGetCalledValue(i);
+                if !LLVMIsAInlineAsm(callee).is_null() {
+                    return Err("inline assembly cannot be written in a pexe".into());
+                }
+                let elided = elide(callee);
+                let indirect = elided != callee;
+                if !indirect
+                    && st
+                        .ctx
+                        .global_ids
+                        .get(&callee)
+                        .is_none_or(|&id| id as usize >= st.ctx.functions.len())
+                {
+                    return Err(
+                        "a call of something that is neither a function nor an inttoptr".into(),
+                    );
+                }
+                let callee_id = st.id(callee)?;
+                let start = body.operands.len() as u32;
+                let ops = operands(st.ctx, i);
+                // Arguments: every operand but the callee (the last).
+                for &a in &ops[..ops.len() - 1] {
+                    let id = st.id(a)?;
+                    body.operands.push(id);
+                }
+                InstKind::Call {
+                    callee: callee_id,
+                    args: Span {
+                        start,
+                        len: body.operands.len() as u32 - start,
+                    },
+                    tail: LLVMIsTailCall(i) != 0,
+                    indirect,
+                }
+            }
+            _ => {
+                return Err(
+                    "this instruction cannot be written in a pexe (NaCl Illegal instruction)"
+                        .into(),
+                )
+            }
+        }
+    };
+    let _ = module;
+    let _ = LLVMIntPredicate::LLVMIntEQ;
+    let _ = LLVMRealPredicate::LLVMRealOEQ;
+    Ok(Inst { kind, ty })
+}
