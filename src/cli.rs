@@ -171,3 +171,44 @@ pub fn default_sigpipe() {
         }
     }
 }
+
+/// An LLVM parser message as `FILE:LINE:COL: message` (text) or `FILE: message` (bitcode),
+/// from what `llvm::parse_ir` returns.
+pub fn llvm_message(name: &str, e: &str) -> String {
+    if e.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("{name}:{e}")
+    } else {
+        format!("{name}: {e}")
+    }
+}
+
+/// Writes `bytes` to `dest` (standard output when `None` or `-`), whole or not at all, and
+/// returns the exit status; binary output is refused on a terminal when `binary`.
+pub fn write_output(
+    tool: &str,
+    dest: Option<&str>,
+    bytes: &[u8],
+    binary: bool,
+) -> std::process::ExitCode {
+    let mut out = match Output::new(dest) {
+        Ok(o) => o,
+        Err(e) => {
+            report_msg(tool, format!("{}: {e}", dest.unwrap_or("-")));
+            return std::process::ExitCode::from(1);
+        }
+    };
+    if binary && out.is_terminal() {
+        report_msg(
+            tool,
+            "refusing to write a binary file to a terminal (use -o FILE)",
+        );
+        return std::process::ExitCode::from(1);
+    }
+    match out.write_all(bytes).and_then(|_| out.commit()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            report_msg(tool, e);
+            std::process::ExitCode::from(1)
+        }
+    }
+}

@@ -63,6 +63,7 @@ fn check_file(data: &[u8], name: &str, args: &Args) -> Outcome {
             &pnacl::llvm::abicheck::Options {
                 allow_debug_metadata: args.allow_debug_metadata,
                 historical_strictness: args.strict_2014,
+                ignore_named_metadata: false,
             },
         )),
         // `LINE:COL: message` from the text parser, a bare message from the bitcode one.

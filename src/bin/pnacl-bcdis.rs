@@ -32,6 +32,16 @@ struct Args {
     /// Stop after this many errors.
     #[arg(long, default_value_t = 20)]
     max_errors: usize,
+    /// Print only the records, one a line, as pnacl-bcasm reads them (no positions, no
+    /// assembly): `pnacl-bcdis --record-text a.pexe | pnacl-bcasm -o b.pexe` rebuilds
+    /// a.pexe bit for bit. The bitstream is decoded but the records are not checked.
+    #[arg(long)]
+    record_text: bool,
+    /// With --record-text: leave out what depends only on the abbreviations (BLOCKINFO,
+    /// abbreviation definitions and indices, block widths), to compare the records of
+    /// files that abbreviate differently.
+    #[arg(long, requires = "record_text")]
+    ignore_abbrevs: bool,
 }
 
 fn main() -> ExitCode {
@@ -45,6 +55,15 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if args.record_text {
+        return match pnacl::bitstream::text::records_text(&data, args.ignore_abbrevs) {
+            Ok(t) => cli::write_output("pnacl-bcdis", args.output.as_deref(), t.as_bytes(), false),
+            Err(e) => {
+                cli::report("pnacl-bcdis", &name, &e);
+                ExitCode::from(1)
+            }
+        };
+    }
     let opts = Options {
         records: !args.no_records,
         assembly: !args.no_assembly,

@@ -246,6 +246,85 @@ pub fn assemble(recs: &[TextRecord], quirks: bool) -> Result<Vec<u8>, String> {
     Ok(w.into_bytes())
 }
 
+/// The records of a whole file as text, one per line in the syntax `parse` reads (so
+/// `assemble(parse(records_text(f)))` is `f` bit for bit), indented by block depth.
+///
+/// With `ignore_abbrevs`, what depends only on the abbreviations is left out — BLOCKINFO,
+/// abbreviation definitions, the abbreviation index of each record and each block's
+/// abbreviation width — leaving the records' values: two files that differ only in how
+/// they abbreviate give the same text.
+pub fn records_text(data: &[u8], ignore_abbrevs: bool) -> crate::error::Result<String> {
+    use super::reader::{Item, Reader};
+    use std::fmt::Write;
+    let header = crate::bitcode::header::parse(data)?;
+    let mut out = String::new();
+    let hb: Vec<String> = data[..header.size].iter().map(|b| b.to_string()).collect();
+    let _ = writeln!(out, "<65532, {}>", hb.join(", "));
+    let mut r = Reader::new(data, header.size as u64 * 8)?;
+    let mut skip_depth: Option<usize> = None;
+    let join = |v: &[u64]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    loop {
+        let depth = r.depth();
+        let indent = "  ".repeat(depth);
+        match r.next_item()? {
+            Item::Eof => break,
+            Item::Enter { id, width, .. } => {
+                if skip_depth.is_some() {
+                    continue;
+                }
+                if ignore_abbrevs && id == BLOCKINFO_BLOCK_ID {
+                    skip_depth = Some(depth);
+                    continue;
+                }
+                if ignore_abbrevs {
+                    let _ = writeln!(out, "{indent}<65535, {id}>");
+                } else {
+                    let _ = writeln!(out, "{indent}1: <65535, {id}, {width}>");
+                }
+            }
+            Item::Exit => {
+                let d = r.depth();
+                if let Some(sd) = skip_depth {
+                    if d == sd {
+                        skip_depth = None;
+                    }
+                    continue;
+                }
+                let indent = "  ".repeat(d);
+                if ignore_abbrevs {
+                    let _ = writeln!(out, "{indent}<65534>");
+                } else {
+                    let _ = writeln!(out, "{indent}0: <65534>");
+                }
+            }
+            Item::DefineAbbrev { abbrev, .. } => {
+                if ignore_abbrevs || skip_depth.is_some() {
+                    continue;
+                }
+                let _ = writeln!(out, "{indent}2: <65533, {}>", join(&abbrev.raw));
+            }
+            Item::Record { abbrev, code, ops } => {
+                if skip_depth.is_some() {
+                    continue;
+                }
+                let mut v = vec![code as u64];
+                v.extend_from_slice(ops);
+                if ignore_abbrevs {
+                    let _ = writeln!(out, "{indent}<{}>", join(&v));
+                } else {
+                    let _ = writeln!(out, "{indent}{abbrev}: <{}>", join(&v));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

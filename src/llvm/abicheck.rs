@@ -25,6 +25,9 @@ pub struct Options {
     pub allow_debug_metadata: bool,
     /// Hold to the 2014 checker where it is stricter than spec/001.
     pub historical_strictness: bool,
+    /// Skip named metadata: pnacl-finalize drops it (LLVM 14's C API cannot erase it, and
+    /// a pexe has no place for it).
+    pub ignore_named_metadata: bool,
 }
 
 /// Whether the module's data layout describes the PNaCl data model (spec/001 "Data Model"):
@@ -762,7 +765,11 @@ impl Checker {
                 f = LLVMGetNextFunction(f);
             }
             // (e) named metadata.
-            let mut md = LLVMGetFirstNamedMetadata(m);
+            let mut md = if self.opts.ignore_named_metadata {
+                std::ptr::null_mut()
+            } else {
+                LLVMGetFirstNamedMetadata(m)
+            };
             while !md.is_null() {
                 let mut len = 0;
                 let p = LLVMGetNamedMetadataName(md, &mut len);

@@ -4,6 +4,7 @@
 pub mod abicheck;
 pub mod codegen;
 pub mod export;
+pub mod finalize;
 pub mod import;
 pub mod target;
 

@@ -1,0 +1,99 @@
+//! pnacl-finalize: an LLVM module in the PNaCl subset → stripped, checked against every ABI
+//! rule, and written as a pexe.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use inkwell::context::Context;
+use pnacl::cli;
+use pnacl::llvm::abicheck;
+use pnacl::llvm::finalize::{self, StripOptions};
+
+/// Finalize an LLVM 14 module (`.bc` or `.ll`, recognised by content) into a pexe: strip
+/// debug information, metadata and module flags, the attributes the ABI forbids,
+/// `unnamed_addr`, prototypes nothing uses and (unless --no-strip-syms) the names of all
+/// but external symbols; check the module against every rule of the PNaCl ABI
+/// (pnacl-abicheck's rules); then write it as pnacl-freeze does. A module outside the
+/// subset gets every violation listed, and no output file.
+#[derive(Parser)]
+#[command(name = "pnacl-finalize", version)]
+struct Args {
+    /// The LLVM module (`-` or nothing: standard input).
+    #[arg(default_value = "-")]
+    input: String,
+    /// Write the pexe here (`-` for standard output, never a terminal).
+    #[arg(short, long)]
+    output: String,
+    /// Keep the names of internal functions and globals.
+    #[arg(long)]
+    no_strip_syms: bool,
+}
+
+const TOOL: &str = "pnacl-finalize";
+
+fn main() -> ExitCode {
+    cli::default_sigpipe();
+    let args = Args::parse();
+    let name = cli::display_name(&args.input);
+    let data = match cli::read_input(&args.input) {
+        Ok(d) => d,
+        Err(e) => {
+            cli::report_msg(TOOL, format!("{name}: {e}"));
+            return ExitCode::from(1);
+        }
+    };
+    let ctx = Context::create();
+    let module = match pnacl::llvm::parse_ir(&ctx, &data, &name) {
+        Ok(m) => m,
+        Err(e) => {
+            cli::report_msg(TOOL, cli::llvm_message(&name, &e));
+            return ExitCode::from(1);
+        }
+    };
+    finalize::strip(
+        &module,
+        StripOptions {
+            keep_symbols: args.no_strip_syms,
+        },
+    );
+    let findings = abicheck::check(
+        &module,
+        &abicheck::Options {
+            allow_debug_metadata: false,
+            historical_strictness: false,
+            ignore_named_metadata: true,
+        },
+    );
+    let errors: Vec<_> = findings.iter().filter(|f| !f.warning).collect();
+    if !errors.is_empty() {
+        for f in &errors {
+            cli::report_msg(TOOL, format!("{name}: {} [spec/001: {}]", f.msg, f.rule));
+        }
+        cli::report_msg(
+            TOOL,
+            format!(
+                "{name}: {} violation{} of the PNaCl ABI; no pexe written",
+                errors.len(),
+                if errors.len() == 1 { "" } else { "s" }
+            ),
+        );
+        return ExitCode::from(1);
+    }
+    let model = match pnacl::llvm::import(&module) {
+        Ok(m) => m,
+        Err(e) => {
+            for p in &e.problems {
+                cli::report_msg(TOOL, format!("{name}: {p}"));
+            }
+            return ExitCode::from(1);
+        }
+    };
+    let bytes = match pnacl::bitcode::write(&model) {
+        Ok(b) => b,
+        Err(e) => {
+            cli::report_msg(TOOL, format!("{name}: {}", e.msg()));
+            return ExitCode::from(1);
+        }
+    };
+    cli::write_output(TOOL, Some(&args.output), &bytes, true)
+}
