@@ -108,3 +108,24 @@ fn records_only_and_assembly_only() {
     assert!(s.contains("\nmodule {  // BlockID = 8\n"));
     assert!(!s.contains("65535"));
 }
+
+/// `pnacl-bcdis --record-text` prints what pnacl-bcasm reads: every valid pexe comes back
+/// bit for bit.
+#[test]
+fn record_text_reassembles_bit_for_bit() {
+    for p in common::valid_pexes() {
+        let data = std::fs::read(&p).unwrap();
+        let text = Command::cargo_bin("pnacl-bcdis")
+            .unwrap()
+            .arg("--record-text")
+            .arg(&p)
+            .assert()
+            .success();
+        let back = Command::cargo_bin("pnacl-bcasm")
+            .unwrap()
+            .write_stdin(text.get_output().stdout.clone())
+            .assert()
+            .success();
+        assert!(back.get_output().stdout == data, "{}", p.display());
+    }
+}

@@ -50,12 +50,8 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    finalize::strip(
-        &module,
-        StripOptions {
-            keep_symbols: args.no_strip_syms,
-        },
-    );
+    // Names go after the check, whose messages name what they are about.
+    finalize::strip(&module, StripOptions { keep_symbols: true });
     let findings = abicheck::check(
         &module,
         &abicheck::Options {
@@ -78,6 +74,9 @@ fn main() -> ExitCode {
             ),
         );
         return ExitCode::from(1);
+    }
+    if !args.no_strip_syms {
+        finalize::strip_names(&module);
     }
     let model = match pnacl::llvm::import(&module) {
         Ok(m) => m,

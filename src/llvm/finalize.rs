@@ -22,20 +22,6 @@ pub struct Stripped {
     pub names: usize,
 }
 
-fn is_mem_intrinsic(callee: LLVMValueRef) -> bool {
-    unsafe {
-        if LLVMIsAFunction(callee).is_null() {
-            return false;
-        }
-        let mut len = 0;
-        let p = LLVMGetValueName2(callee, &mut len);
-        let n = std::slice::from_raw_parts(p as *const u8, len);
-        n.starts_with(b"llvm.memcpy.")
-            || n.starts_with(b"llvm.memmove.")
-            || n.starts_with(b"llvm.memset.")
-    }
-}
-
 /// Removes every attribute at `idx` of function `f`; returns how many.
 fn strip_fn_attrs(f: LLVMValueRef, idx: u32) -> usize {
     unsafe {
@@ -60,24 +46,19 @@ fn strip_fn_attrs(f: LLVMValueRef, idx: u32) -> usize {
     }
 }
 
-/// Removes the call-site attributes at `idx`, keeping `align` when `keep_align`.
-fn strip_call_attrs(c: LLVMValueRef, idx: u32, keep_align: bool) -> usize {
+/// Removes the call-site attributes at `idx`.
+fn strip_call_attrs(c: LLVMValueRef, idx: u32) -> usize {
     unsafe {
         let n = LLVMGetCallSiteAttributeCount(c, idx);
         if n == 0 {
             return 0;
         }
-        let align = LLVMGetEnumAttributeKindForName(c"align".as_ptr(), 5);
         let mut attrs = vec![std::ptr::null_mut(); n as usize];
         LLVMGetCallSiteAttributes(c, idx, attrs.as_mut_ptr());
         let mut removed = 0;
         for a in attrs {
             if LLVMIsEnumAttribute(a) != 0 {
-                let kind = LLVMGetEnumAttributeKind(a);
-                if keep_align && kind == align {
-                    continue;
-                }
-                LLVMRemoveCallSiteEnumAttribute(c, idx, kind);
+                LLVMRemoveCallSiteEnumAttribute(c, idx, LLVMGetEnumAttributeKind(a));
                 removed += 1;
             } else if LLVMIsStringAttribute(a) != 0 {
                 let mut len = 0;
@@ -91,9 +72,11 @@ fn strip_call_attrs(c: LLVMValueRef, idx: u32, keep_align: bool) -> usize {
 }
 
 /// Strips, in place: debug information and every metadata attachment; function,
-/// parameter, return and call-site attributes (a mem* call keeps `align`, LLVM 14's
-/// spelling of the alignment argument a pexe carries); `unnamed_addr`; declarations
-/// nothing uses; and, unless `keep_symbols`, the names of everything but external symbols.
+/// parameter, return and call-site attributes (on a mem* call, `align N` is LLVM 14's
+/// spelling of the alignment argument, which the ABI wants to be 1: it goes too, leaving
+/// alignment 1, which is always correct); `unnamed_addr`; declarations
+/// nothing uses; and, unless `keep_symbols`, the names of everything but external symbols
+/// (`strip_names`).
 /// Named metadata and module flags cannot be erased through LLVM 14's C API: they are
 /// simply not written (and the ABI check is told to skip them).
 pub fn strip(m: &inkwell::module::Module<'_>, opts: StripOptions) -> Stripped {
@@ -132,12 +115,11 @@ pub fn strip(m: &inkwell::module::Module<'_>, opts: StripOptions) -> Stripped {
                         LLVMDisposeValueMetadataEntries(entries);
                     }
                     if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMCall {
-                        let keep = is_mem_intrinsic(LLVMGetCalledValue(i));
                         let na = LLVMGetNumArgOperands(i);
-                        s.attributes += strip_call_attrs(i, 0, false);
-                        s.attributes += strip_call_attrs(i, u32::MAX, false);
+                        s.attributes += strip_call_attrs(i, 0);
+                        s.attributes += strip_call_attrs(i, u32::MAX);
                         for k in 1..=na {
-                            s.attributes += strip_call_attrs(i, k, keep);
+                            s.attributes += strip_call_attrs(i, k);
                         }
                     }
                     if !opts.keep_symbols
@@ -150,29 +132,52 @@ pub fn strip(m: &inkwell::module::Module<'_>, opts: StripOptions) -> Stripped {
                 }
                 bb = LLVMGetNextBasicBlock(bb);
             }
-            if !opts.keep_symbols && LLVMGetLinkage(f) != LLVMLinkage::LLVMExternalLinkage {
-                let mut len = 0;
-                LLVMGetValueName2(f, &mut len);
-                if len > 0 {
-                    LLVMSetValueName2(f, c"".as_ptr(), 0);
-                    s.names += 1;
-                }
-            }
             f = next;
         }
         let mut g = LLVMGetFirstGlobal(raw);
         while !g.is_null() {
             LLVMSetUnnamedAddress(g, LLVMUnnamedAddr::LLVMNoUnnamedAddr);
-            if !opts.keep_symbols && LLVMGetLinkage(g) != LLVMLinkage::LLVMExternalLinkage {
+            g = LLVMGetNextGlobal(g);
+        }
+    }
+    if !opts.keep_symbols {
+        s.names = strip_names(m);
+    }
+    s
+}
+
+/// Removes the names of every function and global that is not external, and of every
+/// local value; returns how many module-level names went. (`strip` calls it unless
+/// `keep_symbols`; pnacl-finalize calls it after the ABI check, so that the check's
+/// messages still name things.)
+pub fn strip_names(m: &inkwell::module::Module<'_>) -> usize {
+    let raw = m.as_mut_ptr();
+    let mut n = 0;
+    unsafe {
+        let mut f = LLVMGetFirstFunction(raw);
+        while !f.is_null() {
+            if LLVMGetLinkage(f) != LLVMLinkage::LLVMExternalLinkage {
+                let mut len = 0;
+                LLVMGetValueName2(f, &mut len);
+                if len > 0 {
+                    LLVMSetValueName2(f, c"".as_ptr(), 0);
+                    n += 1;
+                }
+            }
+            f = LLVMGetNextFunction(f);
+        }
+        let mut g = LLVMGetFirstGlobal(raw);
+        while !g.is_null() {
+            if LLVMGetLinkage(g) != LLVMLinkage::LLVMExternalLinkage {
                 let mut len = 0;
                 LLVMGetValueName2(g, &mut len);
                 if len > 0 {
                     LLVMSetValueName2(g, c"".as_ptr(), 0);
-                    s.names += 1;
+                    n += 1;
                 }
             }
             g = LLVMGetNextGlobal(g);
         }
     }
-    s
+    n
 }
