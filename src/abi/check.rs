@@ -413,7 +413,42 @@ pub fn render(findings: &[Finding]) -> String {
             last = Some(fd.scope);
         }
         s.push_str(&fd.msg);
+        if let Some(rule) = fd.unclear_rule() {
+            s.push_str("  [spec/001: ");
+            s.push_str(rule);
+            s.push(']');
+        }
         s.push('\n');
     }
     s
+}
+
+/// The historical checker's terse reasons, after which the text output names the spec/001
+/// rule (the wording stays the historical tool's, so matching on it still works).
+const TERSE_REASONS: &[&str] = &[
+    "bad operand",
+    "bad pointer",
+    "bad result type",
+    "bad alignment",
+    "bad function callee operand",
+    "bad intrinsic operand",
+    "bad call attributes",
+    "bad calling convention",
+    "bad switch condition",
+    "bad switch case",
+    "bad instruction opcode",
+    "unknown instruction opcode",
+    "operand not InherentPtr",
+];
+
+impl Finding {
+    /// The rule's name when the message's reason is one of the historical tool's terse
+    /// ones (`bad operand`, `bad pointer`, …).
+    pub fn unclear_rule(&self) -> Option<&'static str> {
+        let (_, rest) = self.msg.split_once(" disallowed: ")?;
+        TERSE_REASONS
+            .iter()
+            .any(|r| rest.starts_with(r) && rest[r.len()..].starts_with(':'))
+            .then_some(self.rule)
+    }
 }
