@@ -51,6 +51,7 @@ fn run_programs_print_their_stdout_on_x86_32_and_arm_at_o0_and_o2() {
                     opt,
                     threads: 2,
                     verify: true,
+                    fast_exit: false,
                 };
                 if let Err(e) = translate(&m, &opts, &exe) {
                     failures.push(format!("{name} {target} -{o}: translation failed: {e}"));
@@ -105,6 +106,7 @@ fn round_tripped_run_programs_still_print_their_stdout() {
                 opt: OptLevel::O2,
                 threads: 2,
                 verify: true,
+                fast_exit: false,
             };
             if let Err(e) = translate(&m2, &opts, &exe) {
                 failures.push(format!("{name} {target}: translation failed: {e}"));
