@@ -80,6 +80,24 @@ fn bench(c: &mut Criterion) {
             b.iter(|| pnacl::bitcode::read(std::hint::black_box(data)).unwrap())
         });
     }
+    // The bitstream layer alone (abbreviations applied, records decoded, nothing built).
+    let data = &files.iter().find(|(n, _)| n == "stockfish.pexe").unwrap().1;
+    g.throughput(Throughput::Bytes(data.len() as u64));
+    g.bench_function("bitstream-only/stockfish.pexe", |b| {
+        b.iter(|| {
+            let h = pnacl::bitcode::header::parse(data).unwrap();
+            let mut r = pnacl::bitstream::Reader::new(data, h.size as u64 * 8).unwrap();
+            let mut n = 0u64;
+            loop {
+                match r.next_item().unwrap() {
+                    pnacl::bitstream::Item::Eof => break,
+                    pnacl::bitstream::Item::Record { ops, .. } => n += ops.len() as u64,
+                    _ => n += 1,
+                }
+            }
+            n
+        })
+    });
     let total: u64 = files.iter().map(|(_, d)| d.len() as u64).sum();
     g.throughput(Throughput::Bytes(total));
     g.bench_function("all-pexes", |b| {

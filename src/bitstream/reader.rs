@@ -38,16 +38,70 @@ pub enum Item<'r> {
     Eof,
 }
 
+/// Scalar operands an abbreviation may have to be decoded from its inline plan.
+const INLINE_OPS: usize = 6;
+
+/// A decoding plan small enough to copy into the per-block list: up to `INLINE_OPS`
+/// scalar operands inline (`n`), an optional array element; longer ones fall back to the
+/// pool's plan (`n == u8::MAX`).
+#[derive(Debug, Clone, Copy)]
+struct InlinePlan {
+    n: u8,
+    ops: [FastOp; INLINE_OPS],
+    array: Option<FastOp>,
+    pool: u32,
+}
+
+impl InlinePlan {
+    fn of(plan: &Plan, pool: u32) -> InlinePlan {
+        let mut ops = [FastOp {
+            kind: FastOp::LITERAL,
+            width: 0,
+            lit: 0,
+        }; INLINE_OPS];
+        let n = if plan.scalars.len() <= INLINE_OPS {
+            ops[..plan.scalars.len()].copy_from_slice(&plan.scalars);
+            plan.scalars.len() as u8
+        } else {
+            u8::MAX
+        };
+        InlinePlan {
+            n,
+            ops,
+            array: plan.array,
+            pool,
+        }
+    }
+}
+
+/// The id `top_id` has outside every block.
+const NO_BLOCK: u32 = u32::MAX;
+
 #[derive(Debug, Clone)]
 struct Scope {
     id: u32,
     width: u32,
     /// Bit position at which the block's length word says it ends.
     end: u64,
-    /// Where this block's list of abbreviation indices starts in `active`.
+    /// Where this block's local abbreviations start in `active`.
     active_start: usize,
+    /// The BLOCKINFO list for this block id (index into `bi`, `NO_LIST` if none) and how
+    /// many of its abbreviations existed when the block was entered (ids 4 .. 4+bi_count).
+    bi: usize,
+    bi_count: usize,
     /// Length of the abbreviation pool on entry (local abbreviations are dropped on exit).
     pool_len: usize,
+}
+
+/// `Scope::bi` of a block id BLOCKINFO says nothing about.
+const NO_LIST: usize = usize::MAX;
+
+/// The abbreviations BLOCKINFO registered for one block id: pool indices and plans.
+#[derive(Debug, Clone)]
+struct BlockInfoList {
+    block_id: u32,
+    pool: Vec<u32>,
+    plans: Vec<InlinePlan>,
 }
 
 /// Streaming reader over the bitstream that starts at `start` (a bit position; the PNaCl
@@ -59,10 +113,20 @@ pub struct Reader<'a> {
     /// compiled decoding plans.
     pool: Vec<Abbrev>,
     plans: Vec<Plan>,
-    /// For every open block, the pool indices of its abbreviations, ids 4, 5, … in order.
+    /// For every open block, the pool indices of its local abbreviations (which follow its
+    /// BLOCKINFO ones), and in step their decoding plans inline.
     active: Vec<u32>,
-    /// BLOCKINFO registrations: (block id, pool index), in definition order.
-    blockinfo: Vec<(u32, u32)>,
+    active_plans: Vec<InlinePlan>,
+    /// BLOCKINFO registrations, per block id, in definition order.
+    bi: Vec<BlockInfoList>,
+    /// The innermost block's abbreviation width, id, BLOCKINFO list and count, and first
+    /// local `active` entry (top level: width 2, no id), kept out of `scopes` for the
+    /// per-record path.
+    top_width: u32,
+    top_id: u32,
+    top_bi: usize,
+    top_bi_count: usize,
+    top_active_start: usize,
     /// The block id selected by the last SETBID inside BLOCKINFO.
     cur_bid: Option<u32>,
     ops: Vec<u64>,
@@ -80,7 +144,13 @@ impl<'a> Reader<'a> {
             pool: Vec::new(),
             plans: Vec::new(),
             active: Vec::new(),
-            blockinfo: Vec::new(),
+            active_plans: Vec::new(),
+            bi: Vec::new(),
+            top_width: 2,
+            top_id: NO_BLOCK,
+            top_bi: NO_LIST,
+            top_bi_count: 0,
+            top_active_start: 0,
             cur_bid: None,
             ops: Vec::with_capacity(64),
             item_pos: start,
@@ -117,26 +187,54 @@ impl<'a> Reader<'a> {
 
     /// Number of BLOCKINFO abbreviations registered for `block_id`.
     pub fn blockinfo_count(&self, block_id: u32) -> usize {
-        self.blockinfo
+        self.bi
             .iter()
-            .filter(|(b, _)| *b == block_id)
-            .count()
+            .find(|l| l.block_id == block_id)
+            .map_or(0, |l| l.pool.len())
     }
 
     /// Number of abbreviations usable in the innermost block (ids 4 .. 4+n).
     pub fn abbrev_count(&self) -> usize {
-        self.scopes
-            .last()
-            .map_or(0, |s| self.active.len() - s.active_start)
+        if self.top_id == NO_BLOCK {
+            return 0;
+        }
+        self.top_bi_count + self.active.len() - self.top_active_start
     }
 
     /// The abbreviation with id `id` (≥ 4) in the innermost block.
     pub fn abbrev(&self, id: u32) -> Option<&Abbrev> {
-        let s = self.scopes.last()?;
-        let idx = *self
-            .active
-            .get(s.active_start + (id as usize).checked_sub(4)?)?;
+        if self.top_id == NO_BLOCK {
+            return None;
+        }
+        let j = (id as usize).checked_sub(4)?;
+        let idx = if j < self.top_bi_count {
+            self.bi[self.top_bi].pool[j]
+        } else {
+            *self
+                .active
+                .get(self.top_active_start + (j - self.top_bi_count))?
+        };
         self.pool.get(idx as usize)
+    }
+
+    /// Refreshes the cached innermost-block fields after a block is left.
+    fn sync_top(&mut self) {
+        match self.scopes.last() {
+            Some(s) => {
+                self.top_width = s.width;
+                self.top_id = s.id;
+                self.top_bi = s.bi;
+                self.top_bi_count = s.bi_count;
+                self.top_active_start = s.active_start;
+            }
+            None => {
+                self.top_width = 2;
+                self.top_id = NO_BLOCK;
+                self.top_bi = NO_LIST;
+                self.top_bi_count = 0;
+                self.top_active_start = 0;
+            }
+        }
     }
 
     #[cold]
@@ -147,10 +245,10 @@ impl<'a> Reader<'a> {
     /// Reads the next item.
     pub fn next_item(&mut self) -> Result<Item<'_>> {
         self.item_pos = self.cur.pos();
-        let Some(scope) = self.scopes.last() else {
+        if self.top_id == NO_BLOCK {
             return self.next_top_level();
-        };
-        let width = scope.width;
+        }
+        let width = self.top_width;
         // Records are decoded with a local copy of the cursor (kept in registers).
         let mut cur = self.cur;
         let id = cur.read(width)? as u32;
@@ -234,16 +332,22 @@ impl<'a> Reader<'a> {
             }
         }
         let active_start = self.active.len();
-        for &(b, idx) in &self.blockinfo {
-            if b == id {
-                self.active.push(idx);
-            }
-        }
+        let (bi, bi_count) = match self.bi.iter().position(|l| l.block_id == id) {
+            Some(k) => (k, self.bi[k].pool.len()),
+            None => (NO_LIST, 0),
+        };
+        self.top_width = width as u32;
+        self.top_id = id;
+        self.top_bi = bi;
+        self.top_bi_count = bi_count;
+        self.top_active_start = active_start;
         self.scopes.push(Scope {
             id,
             width: width as u32,
             end,
             active_start,
+            bi,
+            bi_count,
             pool_len: self.pool.len(),
         });
         if id == BLOCKINFO_BLOCK_ID {
@@ -269,8 +373,10 @@ impl<'a> Reader<'a> {
             )));
         }
         self.active.truncate(s.active_start);
+        self.active_plans.truncate(s.active_start);
         self.pool.truncate(s.pool_len);
         self.plans.truncate(s.pool_len);
+        self.sync_top();
         Ok(Item::Exit)
     }
 
@@ -282,8 +388,10 @@ impl<'a> Reader<'a> {
             .ok_or_else(|| self.err("skip_block outside a block"))?;
         self.cur.seek(s.end)?;
         self.active.truncate(s.active_start);
+        self.active_plans.truncate(s.active_start);
         self.pool.truncate(s.pool_len);
         self.plans.truncate(s.pool_len);
+        self.sync_top();
         Ok(())
     }
 
@@ -304,13 +412,26 @@ impl<'a> Reader<'a> {
             for s in self.scopes.iter_mut() {
                 s.pool_len = s.pool_len.max(self.pool.len());
             }
-            self.blockinfo.push((bid, idx));
+            let plan = InlinePlan::of(&self.plans[idx as usize], idx);
+            match self.bi.iter_mut().find(|l| l.block_id == bid) {
+                Some(l) => {
+                    l.pool.push(idx);
+                    l.plans.push(plan);
+                }
+                None => self.bi.push(BlockInfoList {
+                    block_id: bid,
+                    pool: vec![idx],
+                    plans: vec![plan],
+                }),
+            }
             Ok(Item::DefineAbbrev {
                 abbrev: &self.pool[idx as usize],
                 blockinfo_for: Some(bid),
             })
         } else {
             self.plans.push(Plan::of(&abbrev));
+            self.active_plans
+                .push(InlinePlan::of(&self.plans[idx as usize], idx));
             self.pool.push(abbrev);
             self.active.push(idx);
             Ok(Item::DefineAbbrev {
@@ -393,47 +514,51 @@ impl<'a> Reader<'a> {
         }
         let ops = &mut self.ops;
         ops.clear();
+        ops.reserve(n as usize + 1);
         ops.push(code);
-        let mut failed = None;
-        ops.extend((0..n).map(|_| match cur.read_vbr(6) {
-            Ok(v) => v,
-            Err(e) => {
-                failed.get_or_insert(e);
-                0
-            }
-        }));
-        match failed {
-            Some(e) => Err(e),
-            None => Ok(()),
+        for _ in 0..n {
+            let v = cur.read_vbr(6)?;
+            // Capacity was reserved above: this push never reallocates.
+            ops.push(v);
         }
+        Ok(())
     }
 
     #[inline(always)]
     fn read_abbreviated(&mut self, cur: &mut BitCursor<'a>, id: u32) -> Result<()> {
-        let s = self.scopes.last().unwrap();
-        let Some(&idx) = self.active.get(s.active_start + (id as usize - 4)) else {
-            return Err(self.err(format!(
-                "abbreviation id {id} is not defined in block {} (ids 4..{} are)",
-                s.id,
-                4 + self.active.len() - s.active_start
-            )));
-        };
-        let plan = &self.plans[idx as usize];
-        let out = &mut self.ops;
-        let k = plan.scalars.len();
-        out.clear();
-        let mut failed = None;
-        out.extend(plan.scalars.iter().map(|op| match read_fast(cur, *op) {
-            Ok(v) => v,
-            Err(e) => {
-                failed.get_or_insert(e);
-                0
+        let j = id as usize - 4;
+        let plan = if j < self.top_bi_count {
+            &self.bi[self.top_bi].plans[j]
+        } else {
+            match self
+                .active_plans
+                .get(self.top_active_start + (j - self.top_bi_count))
+            {
+                Some(p) => p,
+                None => {
+                    return Err(self.err(format!(
+                        "abbreviation id {id} is not defined in block {} (ids 4..{} are)",
+                        self.top_id,
+                        4 + self.abbrev_count()
+                    )))
+                }
             }
-        }));
-        if let Some(e) = failed {
-            return Err(e);
+        };
+        let out = &mut self.ops;
+        out.clear();
+        let scalars: &[FastOp] = if plan.n != u8::MAX {
+            &plan.ops[..plan.n as usize]
+        } else {
+            &self.plans[plan.pool as usize].scalars
+        };
+        let k = scalars.len();
+        out.reserve(k);
+        for op in scalars {
+            let v = read_fast(cur, *op)?;
+            out.push(v);
         }
-        if let Some(elt) = plan.array {
+        let array = plan.array;
+        if let Some(elt) = array {
             let n = cur.read_vbr(6)?;
             let min = if elt.kind == FastOp::LITERAL {
                 0
@@ -483,7 +608,7 @@ impl<'a> Reader<'a> {
             return Err(self.err(format!("record code {code} is too large")));
         }
         let code = code as u32;
-        if self.scopes.last().map(|s| s.id) == Some(BLOCKINFO_BLOCK_ID) {
+        if self.top_id == BLOCKINFO_BLOCK_ID {
             if code != BLOCKINFO_CODE_SETBID {
                 return Err(self.err(format!(
                     "Malformed BlockInfoBlock: record code {code} (only SETBID is allowed)"
