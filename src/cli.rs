@@ -28,6 +28,19 @@ pub fn read_input(input: &str) -> io::Result<Vec<u8>> {
     }
 }
 
+/// Reads the input named `input` (`-`: standard input) with its display name, or reports
+/// why it cannot be read as `TOOL: error: NAME: reason` and returns `None`.
+pub fn read_or_report(tool: &str, input: &str) -> Option<(String, Vec<u8>)> {
+    let name = display_name(input);
+    match read_input(input) {
+        Ok(d) => Some((name, d)),
+        Err(e) => {
+            report_msg(tool, format!("{name}: {e}"));
+            None
+        }
+    }
+}
+
 /// Prints `TOOL: error: FILE:BYTE:BIT: message` to standard error.
 pub fn report(tool: &str, file: &str, e: &Error) {
     eprintln!("{tool}: error: {file}:{e}");
@@ -209,6 +222,50 @@ pub fn write_output(
         Err(e) => {
             report_msg(tool, e);
             std::process::ExitCode::from(1)
+        }
+    }
+}
+
+/// The end of pnacl-freeze and pnacl-finalize: the LLVM module numbered as pnacl-freeze
+/// numbered modules, written as a pexe to `dest`; problems reported, status returned.
+#[cfg(feature = "llvm")]
+pub fn freeze_to(
+    tool: &str,
+    name: &str,
+    module: &inkwell::module::Module<'_>,
+    dest: Option<&str>,
+) -> std::process::ExitCode {
+    let model = match crate::llvm::import(module) {
+        Ok(m) => m,
+        Err(e) => {
+            for p in &e.problems {
+                report_msg(tool, format!("{name}: {p}"));
+            }
+            return std::process::ExitCode::from(1);
+        }
+    };
+    match crate::bitcode::write(&model) {
+        Ok(bytes) => write_output(tool, dest, &bytes, true),
+        Err(e) => {
+            report_msg(tool, format!("{name}: {}", e.msg()));
+            std::process::ExitCode::from(1)
+        }
+    }
+}
+
+/// An LLVM module (bitcode or text) parsed in `ctx`, or the parser's message reported.
+#[cfg(feature = "llvm")]
+pub fn parse_llvm_or_report<'ctx>(
+    tool: &str,
+    name: &str,
+    ctx: &'ctx inkwell::context::Context,
+    data: &[u8],
+) -> Option<inkwell::module::Module<'ctx>> {
+    match crate::llvm::parse_ir(ctx, data, name) {
+        Ok(m) => Some(m),
+        Err(e) => {
+            report_msg(tool, llvm_message(name, &e));
+            None
         }
     }
 }

@@ -6,19 +6,6 @@ mod common;
 use inkwell::context::Context;
 use pnacl::llvm::{export, import, ExportOptions, Target};
 
-fn strip(m: &mut pnacl::ir::Module) {
-    for f in &mut m.functions {
-        f.pos = 0;
-        if let Some(b) = &mut f.body {
-            b.pos = 0;
-            b.inst_pos.clear();
-        }
-    }
-    for g in &mut m.globals {
-        g.pos = 0;
-    }
-}
-
 /// The first difference between two models, in words.
 fn first_difference(a: &pnacl::ir::Module, b: &pnacl::ir::Module) -> String {
     if a.types != b.types {
@@ -100,18 +87,18 @@ fn le32_modules_freeze_back_to_the_pexes() {
     let pexes = common::valid_pexes();
     for p in &pexes {
         let data = std::fs::read(p).unwrap();
-        let mut m = pnacl::bitcode::read(&data).unwrap();
+        let m = pnacl::bitcode::read(&data).unwrap();
         let ctx = Context::create();
         let ll = export(&ctx, &m, &ExportOptions::whole(Target::Le32)).unwrap();
-        let mut back = match import(&ll) {
+        let back = match import(&ll) {
             Ok(b) => b,
             Err(e) => {
                 failures.push(format!("{}: {e}", p.display()));
                 continue;
             }
         };
-        strip(&mut m);
-        strip(&mut back);
+        let m = common::without_positions(m);
+        let mut back = common::without_positions(back);
         if back.symbol_order == m.symbol_order {
             same_symtab.push(common::name(p));
         }

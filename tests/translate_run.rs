@@ -30,6 +30,48 @@ fn run(target: Target, exe: &std::path::Path, argv: &[String]) -> std::process::
         .expect("the program runs")
 }
 
+/// The argv and expected stdout of run/ program `p`.
+fn expectations(p: &std::path::Path) -> (Vec<String>, Vec<u8>) {
+    let argv = std::fs::read_to_string(p.with_extension("argv"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    (argv, std::fs::read(p.with_extension("stdout")).unwrap())
+}
+
+/// Translates `m` for `target` at `opt` into `exe`, runs it, and describes what went wrong
+/// (nothing: `None`).
+fn translate_and_run(
+    m: &pnacl::ir::Module,
+    target: Target,
+    opt: OptLevel,
+    exe: &std::path::Path,
+    argv: &[String],
+    want: &[u8],
+) -> Option<String> {
+    let opts = Options {
+        target,
+        opt,
+        threads: 2,
+        verify: true,
+        fast_exit: false,
+    };
+    if let Err(e) = translate(m, &opts, exe) {
+        return Some(format!("translation failed: {e}"));
+    }
+    let out = run(target, exe, argv);
+    (out.stdout != want || !out.status.success()).then(|| {
+        format!(
+            "status {:?}, stdout {} bytes (want {}), stderr: {}",
+            out.status.code(),
+            out.stdout.len(),
+            want.len(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
 #[test]
 fn run_programs_print_their_stdout_on_x86_32_and_arm_at_o0_and_o2() {
     let dir = tempfile::tempdir().unwrap();
@@ -37,35 +79,12 @@ fn run_programs_print_their_stdout_on_x86_32_and_arm_at_o0_and_o2() {
     for p in common::pexes("run") {
         let name = p.file_stem().unwrap().to_string_lossy().into_owned();
         let m = pnacl::bitcode::read(&std::fs::read(&p).unwrap()).unwrap();
-        let argv: Vec<String> = std::fs::read_to_string(p.with_extension("argv"))
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect();
-        let want = std::fs::read(p.with_extension("stdout")).unwrap();
+        let (argv, want) = expectations(&p);
         for target in [Target::X86_32, Target::Arm] {
             for (opt, o) in [(OptLevel::O0, "O0"), (OptLevel::O2, "O2")] {
                 let exe = dir.path().join(format!("{name}-{target}-{o}"));
-                let opts = Options {
-                    target,
-                    opt,
-                    threads: 2,
-                    verify: true,
-                    fast_exit: false,
-                };
-                if let Err(e) = translate(&m, &opts, &exe) {
-                    failures.push(format!("{name} {target} -{o}: translation failed: {e}"));
-                    continue;
-                }
-                let out = run(target, &exe, &argv);
-                if out.stdout != want || !out.status.success() {
-                    failures.push(format!(
-                        "{name} {target} -{o}: status {:?}, stdout {} bytes (want {}), stderr: {}",
-                        out.status.code(),
-                        out.stdout.len(),
-                        want.len(),
-                        String::from_utf8_lossy(&out.stderr)
-                    ));
+                if let Some(f) = translate_and_run(&m, target, opt, &exe, &argv, &want) {
+                    failures.push(format!("{name} {target} -{o}: {f}"));
                 }
             }
         }
@@ -93,33 +112,11 @@ fn round_tripped_run_programs_still_print_their_stdout() {
         let ll = pnacl::llvm::parse_ir(&ctx2, bc.as_slice(), &name).unwrap();
         let frozen = pnacl::bitcode::write(&import(&ll).unwrap()).unwrap();
         let m2 = pnacl::bitcode::read(&frozen).unwrap();
-        let argv: Vec<String> = std::fs::read_to_string(p.with_extension("argv"))
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect();
-        let want = std::fs::read(p.with_extension("stdout")).unwrap();
+        let (argv, want) = expectations(&p);
         for target in [Target::X86_32, Target::Arm] {
             let exe = dir.path().join(format!("{name}-{target}-rt"));
-            let opts = Options {
-                target,
-                opt: OptLevel::O2,
-                threads: 2,
-                verify: true,
-                fast_exit: false,
-            };
-            if let Err(e) = translate(&m2, &opts, &exe) {
-                failures.push(format!("{name} {target}: translation failed: {e}"));
-                continue;
-            }
-            let out = run(target, &exe, &argv);
-            if out.stdout != want || !out.status.success() {
-                failures.push(format!(
-                    "{name} {target}: status {:?}, stdout {} bytes (want {})",
-                    out.status.code(),
-                    out.stdout.len(),
-                    want.len()
-                ));
+            if let Some(f) = translate_and_run(&m2, target, OptLevel::O2, &exe, &argv, &want) {
+                failures.push(format!("{name} {target}: {f}"));
             }
         }
     }

@@ -47,13 +47,8 @@ struct Args {
 fn main() -> ExitCode {
     pnacl::cli::default_sigpipe();
     let args = Args::parse();
-    let name = cli::display_name(&args.input);
-    let data = match cli::read_input(&args.input) {
-        Ok(d) => d,
-        Err(e) => {
-            cli::report_msg("pnacl-bcdis", format!("{name}: {e}"));
-            return ExitCode::from(1);
-        }
+    let Some((name, data)) = cli::read_or_report("pnacl-bcdis", &args.input) else {
+        return ExitCode::from(1);
     };
     if args.record_text {
         return match pnacl::bitstream::text::records_text(&data, args.ignore_abbrevs) {

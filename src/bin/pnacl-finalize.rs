@@ -34,21 +34,12 @@ const TOOL: &str = "pnacl-finalize";
 fn main() -> ExitCode {
     cli::default_sigpipe();
     let args = Args::parse();
-    let name = cli::display_name(&args.input);
-    let data = match cli::read_input(&args.input) {
-        Ok(d) => d,
-        Err(e) => {
-            cli::report_msg(TOOL, format!("{name}: {e}"));
-            return ExitCode::from(1);
-        }
+    let Some((name, data)) = cli::read_or_report(TOOL, &args.input) else {
+        return ExitCode::from(1);
     };
     let ctx = Context::create();
-    let module = match pnacl::llvm::parse_ir(&ctx, &data, &name) {
-        Ok(m) => m,
-        Err(e) => {
-            cli::report_msg(TOOL, cli::llvm_message(&name, &e));
-            return ExitCode::from(1);
-        }
+    let Some(module) = cli::parse_llvm_or_report(TOOL, &name, &ctx, &data) else {
+        return ExitCode::from(1);
     };
     // Names go after the check, whose messages name what they are about.
     finalize::strip(&module, StripOptions { keep_symbols: true });
@@ -78,21 +69,5 @@ fn main() -> ExitCode {
     if !args.no_strip_syms {
         finalize::strip_names(&module);
     }
-    let model = match pnacl::llvm::import(&module) {
-        Ok(m) => m,
-        Err(e) => {
-            for p in &e.problems {
-                cli::report_msg(TOOL, format!("{name}: {p}"));
-            }
-            return ExitCode::from(1);
-        }
-    };
-    let bytes = match pnacl::bitcode::write(&model) {
-        Ok(b) => b,
-        Err(e) => {
-            cli::report_msg(TOOL, format!("{name}: {}", e.msg()));
-            return ExitCode::from(1);
-        }
-    };
-    cli::write_output(TOOL, Some(&args.output), &bytes, true)
+    cli::freeze_to(TOOL, &name, &module, Some(&args.output))
 }

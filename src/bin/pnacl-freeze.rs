@@ -28,37 +28,12 @@ const TOOL: &str = "pnacl-freeze";
 fn main() -> ExitCode {
     cli::default_sigpipe();
     let args = Args::parse();
-    let name = cli::display_name(&args.input);
-    let data = match cli::read_input(&args.input) {
-        Ok(d) => d,
-        Err(e) => {
-            cli::report_msg(TOOL, format!("{name}: {e}"));
-            return ExitCode::from(1);
-        }
+    let Some((name, data)) = cli::read_or_report(TOOL, &args.input) else {
+        return ExitCode::from(1);
     };
     let ctx = Context::create();
-    let module = match pnacl::llvm::parse_ir(&ctx, &data, &name) {
-        Ok(m) => m,
-        Err(e) => {
-            cli::report_msg(TOOL, cli::llvm_message(&name, &e));
-            return ExitCode::from(1);
-        }
+    let Some(module) = cli::parse_llvm_or_report(TOOL, &name, &ctx, &data) else {
+        return ExitCode::from(1);
     };
-    let model = match pnacl::llvm::import(&module) {
-        Ok(m) => m,
-        Err(e) => {
-            for p in &e.problems {
-                cli::report_msg(TOOL, format!("{name}: {p}"));
-            }
-            return ExitCode::from(1);
-        }
-    };
-    let bytes = match pnacl::bitcode::write(&model) {
-        Ok(b) => b,
-        Err(e) => {
-            cli::report_msg(TOOL, format!("{name}: {}", e.msg()));
-            return ExitCode::from(1);
-        }
-    };
-    cli::write_output(TOOL, args.output.as_deref(), &bytes, true)
+    cli::freeze_to(TOOL, &name, &module, args.output.as_deref())
 }

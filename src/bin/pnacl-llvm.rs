@@ -41,13 +41,8 @@ const TOOL: &str = "pnacl-llvm";
 fn main() -> ExitCode {
     pnacl::cli::default_sigpipe();
     let args = Args::parse();
-    let name = cli::display_name(&args.input);
-    let data = match cli::read_input(&args.input) {
-        Ok(d) => d,
-        Err(e) => {
-            cli::report_msg(TOOL, format!("{name}: {e}"));
-            return ExitCode::from(1);
-        }
+    let Some((name, data)) = cli::read_or_report(TOOL, &args.input) else {
+        return ExitCode::from(1);
     };
     let Some(module) = cli::read_checked(TOOL, &name, &data, !args.no_abi_check) else {
         return ExitCode::from(1);

@@ -52,13 +52,8 @@ fn main() -> ExitCode {
         cli::report_msg(TOOL, "le32 is not a native architecture (x86-32 or arm)");
         return ExitCode::from(1);
     }
-    let name = cli::display_name(&args.input);
-    let data = match cli::read_input(&args.input) {
-        Ok(d) => d,
-        Err(e) => {
-            cli::report_msg(TOOL, format!("{name}: {e}"));
-            return ExitCode::from(1);
-        }
+    let Some((name, data)) = cli::read_or_report(TOOL, &args.input) else {
+        return ExitCode::from(1);
     };
     let t = std::time::Instant::now();
     let Some(module) = cli::read_checked(TOOL, &name, &data, true) else {

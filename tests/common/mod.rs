@@ -46,3 +46,19 @@ pub fn all_pexes() -> Vec<PathBuf> {
 pub fn name(p: &std::path::Path) -> String {
     p.file_name().unwrap().to_string_lossy().into_owned()
 }
+
+/// `m` without the bit positions the reader records (to compare models read from
+/// different files).
+pub fn without_positions(mut m: pnacl::ir::Module) -> pnacl::ir::Module {
+    for f in &mut m.functions {
+        f.pos = 0;
+        if let Some(b) = &mut f.body {
+            b.pos = 0;
+            b.inst_pos.clear();
+        }
+    }
+    for g in &mut m.globals {
+        g.pos = 0;
+    }
+    m
+}
