@@ -9,7 +9,8 @@ use pnacl::cli;
 use pnacl::llvm::abicheck;
 use pnacl::llvm::finalize::{self, StripOptions};
 
-/// Finalize an LLVM 14 module (`.bc` or `.ll`, recognised by content) into a pexe: strip
+/// Finalize an LLVM 14 module (`.bc` or `.ll`, recognised by content; it must pass LLVM's
+/// verifier) into a pexe: strip
 /// debug information, metadata and module flags, the attributes the ABI forbids,
 /// `unnamed_addr`, prototypes nothing uses and (unless --no-strip-syms) the names of all
 /// but external symbols; check the module against every rule of the PNaCl ABI
@@ -41,6 +42,17 @@ fn main() -> ExitCode {
     let Some(module) = cli::parse_llvm_or_report(TOOL, &name, &ctx, &data) else {
         return ExitCode::from(1);
     };
+    // LLVM's own rules first: a module LLVM itself rejects has no meaning to check.
+    if let Err(e) = module.verify() {
+        cli::report_msg(
+            TOOL,
+            format!(
+                "{name}: not a valid LLVM module: {}",
+                e.to_string().trim_end().replace('\n', "; ")
+            ),
+        );
+        return ExitCode::from(1);
+    }
     // Names go after the check, whose messages name what they are about.
     finalize::strip(&module, StripOptions { keep_symbols: true });
     let findings = abicheck::check(
