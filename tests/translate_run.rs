@@ -55,7 +55,6 @@ fn translate_and_run(
         opt,
         threads: 2,
         verify: true,
-        fast_exit: false,
     };
     if let Err(e) = translate(m, &opts, exe) {
         return Some(format!("translation failed: {e}"));

@@ -70,7 +70,6 @@ fn main() -> ExitCode {
         opt: args.opt,
         threads,
         verify: args.verify,
-        fast_exit: true,
     };
     match translate::translate(&module, &opts, &args.output) {
         Ok(()) => ExitCode::SUCCESS,
