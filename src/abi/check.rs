@@ -221,6 +221,9 @@ fn function_rules(m: &Module, opts: &Options, f: u32, body: &Body, out: &mut Vec
                 .is_some_and(|n| n.starts_with(b"llvm."))
     };
     let ty = |id: u32| m.value_type_in(body, id).unwrap_or(ValueType::Void);
+    // Operands that are intrinsic addresses (anything but a direct callee); one buffer
+    // for the whole body.
+    let mut operands: Vec<u32> = Vec::new();
     for (i, inst) in body.insts.iter().enumerate() {
         let mut reason: Option<(&'static str, &'static str)> = None;
         let mut set = |r: &'static str, rule: &'static str| {
@@ -228,8 +231,7 @@ fn function_rules(m: &Module, opts: &Options, f: u32, body: &Body, out: &mut Vec
                 reason = Some((r, rule));
             }
         };
-        // Operands that are intrinsic addresses (anything but a direct callee).
-        let mut operands: Vec<u32> = Vec::new();
+        operands.clear();
         match inst.kind {
             InstKind::Binop { lhs, rhs, .. } | InstKind::Cmp { lhs, rhs, .. } => {
                 operands.extend([lhs, rhs])
