@@ -350,6 +350,12 @@ impl State<'_> {
         let ng = m.num_global_values();
         let np = m.fn_type(f).params.len() as u32;
         self.w.enter_block(block::FUNCTION, W_FUNCTION);
+        if body.num_blocks == 0 {
+            // An empty function block (no DECLAREBLOCKS), which the reader accepts as
+            // bad/fuzzed3.pexe has one: written back as it was.
+            self.w.exit_block();
+            return Ok(());
+        }
         self.w
             .emit_unabbrev(fc::DECLAREBLOCKS, &[body.num_blocks as u64]);
         if !body.consts.is_empty() {
