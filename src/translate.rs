@@ -152,6 +152,7 @@ pub struct Options {
 fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Result<Vec<u8>, Error> {
     let timing = std::env::var_os("PNACL_TIME").is_some();
     let t0 = std::time::Instant::now();
+    let since_start = t0.duration_since(*PROCESS_START.get_or_init(std::time::Instant::now));
     let ctx = Context::create();
     let eo = ExportOptions {
         target: opts.target,
@@ -179,8 +180,10 @@ fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Resul
     drop(ctx);
     if timing {
         eprintln!(
-            "partition {:?}: export {:?}, verify {:?}, codegen {:?}, drop {:?}",
+            "partition {:?} on {:?} from {:?}: export {:?}, verify {:?}, codegen {:?}, drop {:?}",
             part.map(|p| p.0),
+            std::thread::current().id(),
+            since_start,
             t1 - t0,
             t2 - t1,
             t3 - t2,
@@ -190,25 +193,23 @@ fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Resul
     obj
 }
 
-/// Partitions per thread: code generation time is far from proportional to the size of a
-/// function, so the module is cut finer than the threads and each thread takes the next
-/// partition when it is done (largest first), which evens out the finishing times.
-const PARTITIONS_PER_THREAD: usize = 4;
+/// When `compile` started (the origin of PNACL_TIME's partition timeline).
+static PROCESS_START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
 
 /// Compiles `m` to native object files (in memory): one, or one per partition, each
-/// partition in its own LLVM context, on `opts.threads` threads.
+/// partition in its own LLVM context, on `opts.threads` threads taking the partitions
+/// from one queue, largest first (see `llvm::partition`).
 pub fn compile(m: &Module, opts: &Options) -> Result<Vec<Vec<u8>>, Error> {
+    PROCESS_START.get_or_init(std::time::Instant::now);
     let threads = opts.threads.max(1);
     let defined = m.functions.iter().filter(|f| f.body.is_some()).count();
-    let parts = if threads == 1 {
-        1
-    } else {
-        (threads * PARTITIONS_PER_THREAD).min(defined.max(1))
-    };
+    if threads == 1 || defined <= 1 {
+        return Ok(vec![compile_one(m, opts, None)?]);
+    }
+    let (owners, parts) = crate::llvm::partition(m, threads);
     if parts == 1 {
         return Ok(vec![compile_one(m, opts, None)?]);
     }
-    let owners = crate::llvm::partition(m, parts);
     // Partition k's estimated size; the queue hands out the largest first.
     let mut size = vec![0usize; parts];
     for (f, func) in m.functions.iter().enumerate() {

@@ -60,3 +60,32 @@ fn every_pexe_converts_verifies_and_compiles_for_every_target() {
         }
     }
 }
+
+#[test]
+fn partitions_cover_every_defined_function_and_shrink() {
+    for p in common::valid_pexes() {
+        let m = pnacl::bitcode::read(&std::fs::read(&p).unwrap()).unwrap();
+        let (owners, n) = pnacl::llvm::partition(&m, 2);
+        let mut size = vec![0usize; n];
+        for (f, func) in m.functions.iter().enumerate() {
+            if let Some(b) = &func.body {
+                assert!((owners[f] as usize) < n, "{}: function {f}", p.display());
+                size[owners[f] as usize] += b.insts.len() + 16;
+            }
+        }
+        assert!(
+            size.iter().all(|&s| s > 0),
+            "{}: empty partition",
+            p.display()
+        );
+        let total: usize = size.iter().sum();
+        // Few partitions (each costs a context and declarations), several for a big
+        // module, and the last one small (it is what a thread may end on alone).
+        assert!(n <= 64, "{}: {n} partitions", p.display());
+        if total > 10_000 {
+            assert!(n >= 4, "{}: only {n} partitions", p.display());
+            assert!(size[n - 1] <= size[0], "{}: {size:?}", p.display());
+            assert!(size[n - 1] * 8 <= total, "{}: {size:?}", p.display());
+        }
+    }
+}

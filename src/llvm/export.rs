@@ -106,9 +106,16 @@ impl<'a> ExportOptions<'a> {
     }
 }
 
-/// Assigns the defined functions of `m` to `n` partitions of about equal size.
-pub fn partition(m: &Module, n: usize) -> Vec<u32> {
-    let n = n.max(1);
+/// Assigns the defined functions of `m` to partitions for `threads` threads working from
+/// one queue, and returns each function's partition and the number of partitions.
+///
+/// The partitions shrink as they go (guided self-scheduling): each takes a `1/(2·threads)`
+/// share of the work not yet assigned, but never less than `1/(16·threads)` of the whole,
+/// the largest functions first. The threads start on large partitions and end on small
+/// ones, so they finish close together although code generation time is far from
+/// proportional to a function's size. Partition 0 is the largest.
+pub fn partition(m: &Module, threads: usize) -> (Vec<u32>, usize) {
+    let threads = threads.max(1);
     let mut owners = vec![0u32; m.functions.len()];
     let mut sizes: Vec<(usize, u32)> = m
         .functions
@@ -117,13 +124,23 @@ pub fn partition(m: &Module, n: usize) -> Vec<u32> {
         .filter_map(|(i, f)| f.body.as_ref().map(|b| (b.insts.len() + 16, i as u32)))
         .collect();
     sizes.sort_by(|a, b| b.cmp(a));
-    let mut load = vec![0usize; n];
+    let total: usize = sizes.iter().map(|s| s.0).sum();
+    let floor = (total / (16 * threads)).max(1);
+    let mut left = total;
+    let mut part = 0u32;
+    let mut load = 0usize;
+    let mut target = (left / (2 * threads)).max(floor);
     for (size, f) in sizes {
-        let k = (0..n).min_by_key(|&k| load[k]).unwrap();
-        load[k] += size;
-        owners[f as usize] = k as u32;
+        if load >= target {
+            part += 1;
+            load = 0;
+            target = (left / (2 * threads)).max(floor);
+        }
+        owners[f as usize] = part;
+        load += size;
+        left -= size;
     }
-    owners
+    (owners, part as usize + 1)
 }
 
 /// Builds the LLVM module for `m` in `ctx`.
