@@ -200,16 +200,36 @@ static PROCESS_START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceL
 /// partition in its own LLVM context, on `opts.threads` threads taking the partitions
 /// from one queue, largest first (see `llvm::partition`).
 pub fn compile(m: &Module, opts: &Options) -> Result<Vec<Vec<u8>>, Error> {
-    PROCESS_START.get_or_init(std::time::Instant::now);
+    compile_planned(m, opts, plan(m, opts))
+}
+
+/// How `compile` cuts `m`: each function's partition and the number of partitions, or
+/// `None` for one module on one thread.
+fn plan(m: &Module, opts: &Options) -> Option<(Vec<u32>, usize)> {
     let threads = opts.threads.max(1);
     let defined = m.functions.iter().filter(|f| f.body.is_some()).count();
     if threads == 1 || defined <= 1 {
-        return Ok(vec![compile_one(m, opts, None)?]);
+        return None;
     }
     let (owners, parts) = crate::llvm::partition(m, threads);
-    if parts == 1 {
+    (parts > 1).then_some((owners, parts))
+}
+
+/// The number of objects `compile_planned` makes from `plan`.
+fn object_count(plan: &Option<(Vec<u32>, usize)>) -> usize {
+    plan.as_ref().map_or(1, |p| p.1)
+}
+
+fn compile_planned(
+    m: &Module,
+    opts: &Options,
+    plan: Option<(Vec<u32>, usize)>,
+) -> Result<Vec<Vec<u8>>, Error> {
+    PROCESS_START.get_or_init(std::time::Instant::now);
+    let threads = opts.threads.max(1);
+    let Some((owners, parts)) = plan else {
         return Ok(vec![compile_one(m, opts, None)?]);
-    }
+    };
     // Partition k's estimated size; the queue hands out the largest first.
     let mut size = vec![0usize; parts];
     for (f, func) in m.functions.iter().enumerate() {
@@ -255,10 +275,13 @@ pub fn compile(m: &Module, opts: &Options) -> Result<Vec<Vec<u8>>, Error> {
 }
 
 /// Translates `m` into the executable `out` (written whole or not at all).
+///
+/// `ld.lld-14` takes about 20 ms just to start (it loads libLLVM), so it is started before
+/// code generation, on named pipes where the objects will be: it loads while the code is
+/// generated and reads each object from its pipe when it is done. Where pipes cannot be
+/// made, the objects go to ordinary files and the linker starts after code generation.
 pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
     let t0 = std::time::Instant::now();
-    let objs = compile(m, opts)?;
-    let t1 = std::time::Instant::now();
     let runtime = runtime_objects(opts.target)?;
     let lld = tool(crate::tools::LD_LLD, "lld-14")?;
     let dir = match out.parent() {
@@ -266,28 +289,52 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
         _ => PathBuf::from("."),
     };
     let work = tempfile::tempdir().map_err(|e| err("link", e.to_string()))?;
-    let mut objpaths = Vec::new();
-    for (k, obj) in objs.iter().enumerate() {
-        let p = work.path().join(format!("pexe{k}.o"));
-        std::fs::write(&p, obj).map_err(|e| err("link", e.to_string()))?;
-        objpaths.push(p);
-    }
     let tmp = tempfile::Builder::new()
         .prefix(".pnacl-translate")
         .tempfile_in(&dir)
         .map_err(|e| err("output", format!("{}: {e}", dir.display())))?;
-    let result = Command::new(&lld)
-        .args(["-static", "--no-pie", "-e", "_start", "--gc-sections", "-o"])
-        .arg(tmp.path())
-        .args(&objpaths)
-        .args(&runtime)
-        .output()
-        .map_err(|e| err("link", format!("running {}: {e}", lld.display())))?;
-    if !result.status.success() {
-        return Err(err(
-            "link",
-            String::from_utf8_lossy(&result.stderr).into_owned(),
-        ));
+    let plan = plan(m, opts);
+    let objpaths: Vec<PathBuf> = (0..object_count(&plan))
+        .map(|k| work.path().join(format!("pexe{k}.o")))
+        .collect();
+    let piped = objpaths.iter().all(|p| mkfifo(p));
+    let log = work.path().join("ld.log");
+    let link = |objpaths: &[PathBuf]| -> Result<Linker, Error> {
+        let log_file = std::fs::File::create(&log).map_err(|e| err("link", e.to_string()))?;
+        let child = Command::new(&lld)
+            .args(["-static", "--no-pie", "-e", "_start", "--gc-sections", "-o"])
+            .arg(tmp.path())
+            .args(objpaths)
+            .args(&runtime)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(log_file)
+            .spawn()
+            .map_err(|e| err("link", format!("running {}: {e}", lld.display())))?;
+        Ok(Linker { child })
+    };
+    let mut linker = if piped { Some(link(&objpaths)?) } else { None };
+    let objs = compile_planned(m, opts, plan)?;
+    let t1 = std::time::Instant::now();
+    let mut linker = match linker.take() {
+        Some(mut l) => {
+            l.feed(&objpaths, &objs)?;
+            l
+        }
+        None => {
+            for (p, obj) in objpaths.iter().zip(&objs) {
+                std::fs::write(p, obj).map_err(|e| err("link", e.to_string()))?;
+            }
+            link(&objpaths)?
+        }
+    };
+    let status = linker
+        .child
+        .wait()
+        .map_err(|e| err("link", format!("waiting for {}: {e}", lld.display())))?;
+    if !status.success() {
+        let msg = std::fs::read_to_string(&log).unwrap_or_default();
+        return Err(err("link", msg.trim_end().to_string()));
     }
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755))
@@ -295,7 +342,104 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
     tmp.persist(out)
         .map_err(|e| err("output", format!("{}: {}", out.display(), e.error)))?;
     if std::env::var_os("PNACL_TIME").is_some() {
-        eprintln!("compile {:?}, link {:?}", t1 - t0, t1.elapsed());
+        eprintln!(
+            "compile {:?}, link {:?} (objects through {})",
+            t1 - t0,
+            t1.elapsed(),
+            if piped { "pipes" } else { "files" }
+        );
     }
     Ok(())
+}
+
+/// Makes a named pipe at `p`; false if it cannot.
+fn mkfifo(p: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    extern "C" {
+        fn mkfifo(path: *const std::ffi::c_char, mode: u32) -> i32;
+    }
+    let Ok(c) = std::ffi::CString::new(p.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: `c` is a NUL-terminated path that outlives the call.
+    unsafe { mkfifo(c.as_ptr(), 0o600) == 0 }
+}
+
+/// A running linker. Dropped before it has finished (an error on the way), it is killed.
+struct Linker {
+    child: std::process::Child,
+}
+
+impl Drop for Linker {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+impl Linker {
+    /// Writes each object into its pipe, in whatever order the linker opens them, without
+    /// ever blocking on a linker that has stopped.
+    fn feed(&mut self, paths: &[PathBuf], objs: &[Vec<u8>]) -> Result<(), Error> {
+        use std::io::{ErrorKind, Write};
+        use std::os::unix::fs::OpenOptionsExt;
+        const O_NONBLOCK: i32 = 0o4000;
+        // Per pipe: not yet opened, open with so many bytes written, or done.
+        let mut files: Vec<Option<std::fs::File>> = paths.iter().map(|_| None).collect();
+        let mut written = vec![0usize; paths.len()];
+        let mut done = vec![false; paths.len()];
+        while done.iter().any(|d| !d) {
+            let mut progress = false;
+            for k in 0..paths.len() {
+                if done[k] {
+                    continue;
+                }
+                if files[k].is_none() {
+                    // Opening the write end without blocking fails (ENXIO) until the
+                    // linker has opened the read end.
+                    match std::fs::OpenOptions::new()
+                        .write(true)
+                        .custom_flags(O_NONBLOCK)
+                        .open(&paths[k])
+                    {
+                        Ok(f) => files[k] = Some(f),
+                        Err(e) if e.raw_os_error() == Some(6) => continue,
+                        Err(e) => return Err(err("link", format!("{}: {e}", paths[k].display()))),
+                    }
+                }
+                let f = files[k].as_mut().expect("opened above");
+                loop {
+                    match f.write(&objs[k][written[k]..]) {
+                        Ok(0) => break,
+                        Ok(n) => {
+                            written[k] += n;
+                            progress = true;
+                            if written[k] == objs[k].len() {
+                                break;
+                            }
+                        }
+                        Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                        Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                        // The linker closed the pipe: it stopped, and says why.
+                        Err(_) => return Ok(()),
+                    }
+                }
+                if written[k] == objs[k].len() {
+                    files[k] = None;
+                    done[k] = true;
+                    progress = true;
+                }
+            }
+            if !progress {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    // It stopped before reading everything; its status and log say why.
+                    return Ok(());
+                }
+                std::thread::sleep(std::time::Duration::from_micros(200));
+            }
+        }
+        Ok(())
+    }
 }

@@ -97,3 +97,47 @@ fn a_missing_linker_or_compiler_names_the_package() {
     );
     assert!(!out.exists());
 }
+
+/// A linker that stops — before opening any object, or halfway through reading one —
+/// gives a link error with its message, never a hang, and no output file.
+#[test]
+fn a_linker_that_stops_early_is_a_link_error() {
+    let p = common::pexes_dir().join("parse/path_tracer.pexe");
+    let lld = pnacl::tools::LD_LLD;
+    let lld_name = std::path::Path::new(lld).file_name().unwrap();
+    for (what, script) in [
+        ("at once", "echo 'fake linker: refused' >&2\nexit 1\n"),
+        // Arguments: -static --no-pie -e _start --gc-sections -o OUT OBJ0 ...
+        (
+            "halfway",
+            "head -c 100 \"$8\" > /dev/null\necho 'fake linker: refused' >&2\nexit 1\n",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        let fake = bin.join(lld_name);
+        std::fs::write(&fake, format!("#!/bin/sh\n{script}")).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+        let out = dir.path().join("pt");
+        let a = Command::cargo_bin("pnacl-translate")
+            .unwrap()
+            .args(["-O0", "--threads", "2"])
+            .arg(&p)
+            .arg("-o")
+            .arg(&out)
+            .env("PATH", path)
+            .timeout(std::time::Duration::from_secs(120))
+            .assert()
+            .code(1);
+        let stderr = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+        assert!(
+            stderr.contains("link: fake linker: refused"),
+            "{what}: {stderr}"
+        );
+        assert!(!out.exists(), "{what}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "{what}");
+    }
+}

@@ -46,7 +46,8 @@ fn parse_opt(s: &str) -> Result<OptLevel, String> {
 const TOOL: &str = "pnacl-translate";
 
 fn main() -> ExitCode {
-    pnacl::cli::default_sigpipe();
+    // SIGPIPE stays ignored (Rust's default): the objects go to the linker through pipes,
+    // and a linker that stops must give an error, not end this process.
     let args = Args::parse();
     if !args.arch.is_native() {
         cli::report_msg(TOOL, "le32 is not a native architecture (x86-32 or arm)");
