@@ -185,29 +185,51 @@ fn eof(pos: u64, n: u32, left: u64) -> Error {
     )
 }
 
+/// For each VBR width, the continuation bit of every chunk that fits whole in 64 bits.
+const CONT: [u64; 33] = {
+    let mut t = [0u64; 33];
+    let mut w = 2;
+    while w <= 32 {
+        let mut i = 0;
+        while (i + 1) * w <= 64 {
+            t[w] |= 1u64 << (i * w + w - 1);
+            i += 1;
+        }
+        w += 1;
+    }
+    t
+};
+
 /// VBR values of three or more chunks, and values near the end of the data.
 #[inline(never)]
 fn read_vbr_slow(mut c: BitCursor<'_>, w: u32) -> (BitCursor<'_>, Result<u64>) {
-    // Most such values fit in the cache after a refill: decode them there.
+    // Most such values fit in the cache after a refill: find the last chunk (the first
+    // without its continuation bit) among the whole chunks there, then gather the payloads.
     if c.bits < 56 {
         c.refill();
     }
-    let payload_bits = w - 1;
-    let hi = 1u64 << payload_bits;
-    let mask = (1u64 << w) - 1;
-    let mut acc = 0u64;
-    let mut used = 0;
-    let mut shift = 0;
-    while used + w <= c.bits && shift + payload_bits <= 64 {
-        let piece = (c.cache >> used) & mask;
-        acc |= (piece & (hi - 1)) << shift;
-        used += w;
-        shift += payload_bits;
-        if piece & hi == 0 {
-            c.cache = c.cache.checked_shr(used).unwrap_or(0);
-            c.bits -= used;
-            return (c, Ok(acc));
+    let whole = c.bits / w * w;
+    let valid = if whole >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << whole) - 1
+    };
+    let stops = !c.cache & CONT[w as usize] & valid;
+    if stops != 0 {
+        let used = (stops.trailing_zeros() / w + 1) * w;
+        let payload = (1u64 << (w - 1)) - 1;
+        let mut acc = 0u64;
+        let mut i = 0;
+        let mut shift = 0;
+        while i < used {
+            acc |= ((c.cache >> i) & payload) << shift;
+            i += w;
+            shift += w - 1;
         }
+        // used ≤ bits ≤ 63 here, and at most 64 payload bits: nothing overflows.
+        c.cache = c.cache.checked_shr(used).unwrap_or(0);
+        c.bits -= used;
+        return (c, Ok(acc));
     }
     read_vbr_generic(c, w)
 }

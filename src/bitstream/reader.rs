@@ -513,13 +513,11 @@ impl<'a> Reader<'a> {
             )));
         }
         let ops = &mut self.ops;
-        ops.clear();
-        ops.reserve(n as usize + 1);
-        ops.push(code);
-        for _ in 0..n {
-            let v = cur.read_vbr(6)?;
-            // Capacity was reserved above: this push never reallocates.
-            ops.push(v);
+        // Bounded above by what the file holds.
+        ops.resize(n as usize + 1, 0);
+        ops[0] = code;
+        for slot in &mut ops[1..] {
+            *slot = cur.read_vbr(6)?;
         }
         Ok(())
     }
@@ -545,17 +543,15 @@ impl<'a> Reader<'a> {
             }
         };
         let out = &mut self.ops;
-        out.clear();
         let scalars: &[FastOp] = if plan.n != u8::MAX {
             &plan.ops[..plan.n as usize]
         } else {
             &self.plans[plan.pool as usize].scalars
         };
         let k = scalars.len();
-        out.reserve(k);
-        for op in scalars {
-            let v = read_fast(cur, *op)?;
-            out.push(v);
+        out.resize(k, 0);
+        for (slot, op) in out.iter_mut().zip(scalars) {
+            *slot = read_fast(cur, *op)?;
         }
         let array = plan.array;
         if let Some(elt) = array {
