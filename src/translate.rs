@@ -203,47 +203,37 @@ pub fn compile(m: &Module, opts: &Options) -> Result<Vec<Vec<u8>>, Error> {
     compile_planned(m, opts, plan(m, opts))
 }
 
-/// How `compile` cuts `m`: each function's partition and the number of partitions, or
-/// `None` for one module on one thread.
-fn plan(m: &Module, opts: &Options) -> Option<(Vec<u32>, usize)> {
-    let threads = opts.threads.max(1);
-    let defined = m.functions.iter().filter(|f| f.body.is_some()).count();
-    if threads == 1 || defined <= 1 {
+/// How `compile` cuts `m` (`llvm::partition`): each function's partition and each
+/// partition's size, or `None` for one module on one thread.
+type Plan = Option<(Vec<u32>, Vec<usize>)>;
+
+fn plan(m: &Module, opts: &Options) -> Plan {
+    if opts.threads <= 1 {
         return None;
     }
-    let (owners, parts) = crate::llvm::partition(m, threads);
-    (parts > 1).then_some((owners, parts))
+    let (owners, sizes) = crate::llvm::partition(m, opts.threads);
+    (sizes.len() > 1).then_some((owners, sizes))
 }
 
 /// The number of objects `compile_planned` makes from `plan`.
-fn object_count(plan: &Option<(Vec<u32>, usize)>) -> usize {
-    plan.as_ref().map_or(1, |p| p.1)
+fn object_count(plan: &Plan) -> usize {
+    plan.as_ref().map_or(1, |p| p.1.len())
 }
 
-fn compile_planned(
-    m: &Module,
-    opts: &Options,
-    plan: Option<(Vec<u32>, usize)>,
-) -> Result<Vec<Vec<u8>>, Error> {
+fn compile_planned(m: &Module, opts: &Options, plan: Plan) -> Result<Vec<Vec<u8>>, Error> {
     PROCESS_START.get_or_init(std::time::Instant::now);
-    let threads = opts.threads.max(1);
-    let Some((owners, parts)) = plan else {
+    let Some((owners, size)) = plan else {
         return Ok(vec![compile_one(m, opts, None)?]);
     };
-    // Partition k's estimated size; the queue hands out the largest first.
-    let mut size = vec![0usize; parts];
-    for (f, func) in m.functions.iter().enumerate() {
-        if let Some(b) = &func.body {
-            size[owners[f] as usize] += b.insts.len() + 16;
-        }
-    }
+    let parts = size.len();
+    // The queue hands out the largest partition first.
     let mut order: Vec<u32> = (0..parts as u32).collect();
     order.sort_by_key(|&k| std::cmp::Reverse(size[k as usize]));
     let next = std::sync::atomic::AtomicUsize::new(0);
     type Slot = std::sync::Mutex<Option<Result<Vec<u8>, Error>>>;
     let results: Vec<Slot> = (0..parts).map(|_| std::sync::Mutex::new(None)).collect();
     std::thread::scope(|s| {
-        for _ in 0..threads.min(parts) {
+        for _ in 0..opts.threads.min(parts) {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(&k) = order.get(i) else { break };
@@ -298,6 +288,13 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
         .map(|k| work.path().join(format!("pexe{k}.o")))
         .collect();
     let piped = objpaths.iter().all(|p| mkfifo(p));
+    if !piped {
+        // The ordinary files go where the pipes made before the failure are: opening a
+        // pipe nobody reads would block.
+        for p in &objpaths {
+            let _ = std::fs::remove_file(p);
+        }
+    }
     let log = work.path().join("ld.log");
     let link = |objpaths: &[PathBuf]| -> Result<Linker, Error> {
         let log_file = std::fs::File::create(&log).map_err(|e| err("link", e.to_string()))?;
@@ -313,10 +310,10 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
             .map_err(|e| err("link", format!("running {}: {e}", lld.display())))?;
         Ok(Linker { child })
     };
-    let mut linker = if piped { Some(link(&objpaths)?) } else { None };
+    let linker = if piped { Some(link(&objpaths)?) } else { None };
     let objs = compile_planned(m, opts, plan)?;
     let t1 = std::time::Instant::now();
-    let mut linker = match linker.take() {
+    let mut linker = match linker {
         Some(mut l) => {
             l.feed(&objpaths, &objs)?;
             l
@@ -386,6 +383,7 @@ impl Linker {
         use std::io::{ErrorKind, Write};
         use std::os::unix::fs::OpenOptionsExt;
         const O_NONBLOCK: i32 = 0o4000;
+        const ENXIO: i32 = 6;
         // Per pipe: not yet opened, open with so many bytes written, or done.
         let mut files: Vec<Option<std::fs::File>> = paths.iter().map(|_| None).collect();
         let mut written = vec![0usize; paths.len()];
@@ -405,7 +403,7 @@ impl Linker {
                         .open(&paths[k])
                     {
                         Ok(f) => files[k] = Some(f),
-                        Err(e) if e.raw_os_error() == Some(6) => continue,
+                        Err(e) if e.raw_os_error() == Some(ENXIO) => continue,
                         Err(e) => return Err(err("link", format!("{}: {e}", paths[k].display()))),
                     }
                 }

@@ -65,7 +65,8 @@ fn every_pexe_converts_verifies_and_compiles_for_every_target() {
 fn partitions_cover_every_defined_function_and_shrink() {
     for p in common::valid_pexes() {
         let m = pnacl::bitcode::read(&std::fs::read(&p).unwrap()).unwrap();
-        let (owners, n) = pnacl::llvm::partition(&m, 2);
+        let (owners, sizes) = pnacl::llvm::partition(&m, 2);
+        let n = sizes.len();
         let mut size = vec![0usize; n];
         for (f, func) in m.functions.iter().enumerate() {
             if let Some(b) = &func.body {
@@ -73,6 +74,7 @@ fn partitions_cover_every_defined_function_and_shrink() {
                 size[owners[f] as usize] += b.insts.len() + 16;
             }
         }
+        assert_eq!(size, sizes, "{}: sizes as reported", p.display());
         assert!(
             size.iter().all(|&s| s > 0),
             "{}: empty partition",

@@ -107,14 +107,15 @@ impl<'a> ExportOptions<'a> {
 }
 
 /// Assigns the defined functions of `m` to partitions for `threads` threads working from
-/// one queue, and returns each function's partition and the number of partitions.
+/// one queue, and returns each function's partition and each partition's size (its
+/// functions' instructions, plus 16 a function).
 ///
 /// The partitions shrink as they go (guided self-scheduling): each takes a `1/(2·threads)`
 /// share of the work not yet assigned, but never less than `1/(16·threads)` of the whole,
 /// the largest functions first. The threads start on large partitions and end on small
 /// ones, so they finish close together although code generation time is far from
 /// proportional to a function's size. Partition 0 is the largest.
-pub fn partition(m: &Module, threads: usize) -> (Vec<u32>, usize) {
+pub fn partition(m: &Module, threads: usize) -> (Vec<u32>, Vec<usize>) {
     let threads = threads.max(1);
     let mut owners = vec![0u32; m.functions.len()];
     let mut sizes: Vec<(usize, u32)> = m
@@ -127,20 +128,18 @@ pub fn partition(m: &Module, threads: usize) -> (Vec<u32>, usize) {
     let total: usize = sizes.iter().map(|s| s.0).sum();
     let floor = (total / (16 * threads)).max(1);
     let mut left = total;
-    let mut part = 0u32;
-    let mut load = 0usize;
+    let mut loads = vec![0usize];
     let mut target = (left / (2 * threads)).max(floor);
     for (size, f) in sizes {
-        if load >= target {
-            part += 1;
-            load = 0;
+        if *loads.last().unwrap() >= target {
+            loads.push(0);
             target = (left / (2 * threads)).max(floor);
         }
-        owners[f as usize] = part;
-        load += size;
+        owners[f as usize] = (loads.len() - 1) as u32;
+        *loads.last_mut().unwrap() += size;
         left -= size;
     }
-    (owners, part as usize + 1)
+    (owners, loads)
 }
 
 /// Builds the LLVM module for `m` in `ctx`.
