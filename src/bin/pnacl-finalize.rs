@@ -7,7 +7,7 @@ use clap::Parser;
 use inkwell::context::Context;
 use pnacl::cli;
 use pnacl::llvm::abicheck;
-use pnacl::llvm::finalize::{self, StripOptions};
+use pnacl::llvm::finalize;
 
 /// Finalize an LLVM 14 module (`.bc` or `.ll`, recognised by content; it must pass LLVM's
 /// verifier) into a pexe: strip
@@ -54,7 +54,7 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     }
     // Names go after the check, whose messages name what they are about.
-    finalize::strip(&module, StripOptions { keep_symbols: true });
+    finalize::strip(&module);
     let findings = abicheck::check(
         &module,
         &abicheck::Options {
