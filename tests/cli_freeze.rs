@@ -56,11 +56,7 @@ fn frozen_le32_modules_have_the_pexes_records() {
         let frozen = frozen.get_output().stdout.clone();
         let (want, got) = (records(&original), records(&frozen));
         if want != got {
-            let k = want
-                .iter()
-                .zip(&got)
-                .position(|(a, b)| a != b)
-                .unwrap_or(want.len().min(got.len()));
+            let k = common::first_difference(&want, &got);
             failures.push(format!(
                 "{}: record {k}: {:?} vs {:?}",
                 p.display(),

@@ -36,8 +36,7 @@ fn first_difference(a: &pnacl::ir::Module, b: &pnacl::ir::Module) -> String {
                     }
                 }
                 if x.operands != y.operands {
-                    let k = x.operands.iter().zip(&y.operands).position(|(a, b)| a != b);
-                    let k = k.unwrap_or(0);
+                    let k = common::first_difference(&x.operands, &y.operands);
                     let lo = k.saturating_sub(4);
                     return format!(
                         "function {i} operands differ at {k} ({} vs {}): {:?} vs {:?}",
@@ -97,8 +96,8 @@ fn le32_modules_freeze_back_to_the_pexes() {
                 continue;
             }
         };
-        let m = common::without_positions(m);
-        let mut back = common::without_positions(back);
+        let m = m.without_positions();
+        let mut back = back.without_positions();
         if back.symbol_order == m.symbol_order {
             same_symtab.push(common::name(p));
         }

@@ -11,11 +11,7 @@ fn pnacl_freeze_pexes_are_written_back_bit_for_bit() {
         let m = pnacl::bitcode::read(&data).unwrap();
         let out = pnacl::bitcode::write(&m).unwrap();
         if out != data {
-            let at = out
-                .iter()
-                .zip(&data)
-                .position(|(a, b)| a != b)
-                .unwrap_or(out.len().min(data.len()));
+            let at = common::first_difference(&out, &data);
             panic!(
                 "{}: the written pexe differs from byte {at} on (lengths {} and {})",
                 p.display(),
@@ -34,8 +30,8 @@ fn every_valid_pexe_reads_back_to_the_same_model() {
         let data = std::fs::read(&p).unwrap();
         let m = pnacl::bitcode::read(&data).unwrap();
         let out = pnacl::bitcode::write(&m).unwrap();
-        let back = common::without_positions(pnacl::bitcode::read(&out).unwrap());
-        let m = common::without_positions(m);
+        let back = pnacl::bitcode::read(&out).unwrap().without_positions();
+        let m = m.without_positions();
         assert!(m == back, "{}: the model changed on the way", p.display());
     }
 }

@@ -212,6 +212,22 @@ pub enum ValueRef {
 }
 
 impl Module {
+    /// The module without the bit positions the reader records: what remains is what two
+    /// files holding the same module have in common.
+    pub fn without_positions(mut self) -> Module {
+        for f in &mut self.functions {
+            f.pos = 0;
+            if let Some(b) = &mut f.body {
+                b.pos = 0;
+                b.inst_pos.clear();
+            }
+        }
+        for g in &mut self.globals {
+            g.pos = 0;
+        }
+        self
+    }
+
     /// Number of module-level values (function and global addresses).
     pub fn num_global_values(&self) -> u32 {
         (self.functions.len() + self.globals.len()) as u32

@@ -47,18 +47,11 @@ pub fn name(p: &std::path::Path) -> String {
     p.file_name().unwrap().to_string_lossy().into_owned()
 }
 
-/// `m` without the bit positions the reader records (to compare models read from
-/// different files).
-pub fn without_positions(mut m: pnacl::ir::Module) -> pnacl::ir::Module {
-    for f in &mut m.functions {
-        f.pos = 0;
-        if let Some(b) = &mut f.body {
-            b.pos = 0;
-            b.inst_pos.clear();
-        }
-    }
-    for g in &mut m.globals {
-        g.pos = 0;
-    }
-    m
+/// Where two sequences first differ (the shorter one's length if one is a prefix of the
+/// other).
+pub fn first_difference<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    a.iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()))
 }
