@@ -635,15 +635,3 @@ fn read_fast(cur: &mut BitCursor<'_>, op: FastOp) -> Result<u64> {
         _ => Ok(decode_char6(cur.read(6)?) as u64),
     }
 }
-
-#[allow(dead_code)]
-#[inline(always)]
-fn read_scalar(cur: &mut BitCursor<'_>, op: AbbrevOp) -> Result<u64> {
-    match op {
-        AbbrevOp::Literal(v) => Ok(v),
-        AbbrevOp::Fixed(w) => cur.read(w as u32),
-        AbbrevOp::Vbr(w) => cur.read_vbr(w as u32),
-        AbbrevOp::Char6 => Ok(decode_char6(cur.read(6)?) as u64),
-        AbbrevOp::Array => unreachable!("array element checked at definition"),
-    }
-}
