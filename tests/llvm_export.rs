@@ -91,3 +91,74 @@ fn partitions_cover_every_defined_function_and_shrink() {
         }
     }
 }
+
+/// A partition's module defines its own functions (and partition 0 the globals) and
+/// declares only what it uses: every other declaration costs again in code generation
+/// and when the module is freed. Each partition's module verifies.
+#[test]
+fn partitions_declare_only_what_they_use() {
+    use inkwell::values::AsValueRef;
+    for p in common::valid_pexes() {
+        let m = pnacl::bitcode::read(&std::fs::read(&p).unwrap()).unwrap();
+        let (owners, sizes) = pnacl::llvm::partition(&m, 2);
+        for k in 0..sizes.len() as u32 {
+            let ctx = Context::create();
+            let opts = ExportOptions {
+                target: Target::X86_32,
+                partition: Some((k, &owners)),
+            };
+            let llmod = export(&ctx, &m, &opts).unwrap();
+            let what = format!("{} partition {k}", p.display());
+            llmod
+                .verify()
+                .unwrap_or_else(|e| panic!("{what}: does not verify: {}", e.to_string()));
+            let owned = m
+                .functions
+                .iter()
+                .enumerate()
+                .filter(|(f, func)| {
+                    func.body.as_ref().is_some_and(|b| b.num_blocks > 0) && owners[*f] == k
+                })
+                .count();
+            let mut defined = 0;
+            for f in llmod.get_functions() {
+                let name = f.get_name().to_str().unwrap().to_string();
+                if !name.starts_with("__pexe_f") {
+                    continue;
+                }
+                if f.count_basic_blocks() > 0 {
+                    defined += 1;
+                } else {
+                    let used = unsafe { live(f.as_value_ref()) };
+                    assert!(used, "{what}: {name} is declared but not used");
+                }
+            }
+            assert_eq!(defined, owned, "{what}: functions defined");
+            for g in llmod.get_globals() {
+                let name = g.get_name().to_str().unwrap().to_string();
+                if k == 0 {
+                    assert!(g.get_initializer().is_some(), "{what}: {name} not defined");
+                } else {
+                    assert!(g.get_initializer().is_none(), "{what}: {name} defined");
+                    let used = unsafe { live(g.as_value_ref()) };
+                    assert!(used, "{what}: {name} is declared but not used");
+                }
+            }
+        }
+    }
+}
+
+/// Whether `v` has a use that matters: by an instruction or an initializer, directly or
+/// through constant expressions (a constant expression nobody uses does not count).
+unsafe fn live(v: llvm_sys::prelude::LLVMValueRef) -> bool {
+    use llvm_sys::core::{LLVMGetFirstUse, LLVMGetNextUse, LLVMGetUser, LLVMIsAConstantExpr};
+    let mut u = LLVMGetFirstUse(v);
+    while !u.is_null() {
+        let user = LLVMGetUser(u);
+        if LLVMIsAConstantExpr(user).is_null() || live(user) {
+            return true;
+        }
+        u = LLVMGetNextUse(u);
+    }
+    false
+}

@@ -303,7 +303,29 @@ impl<'m> Exporter<'m> {
             LLVMSetDataLayout(self.module, cstr(self.target.data_layout()).as_ptr());
         }
         self.declare_functions()?;
-        self.declare_globals();
+        let nf = self.m.functions.len();
+        let ng = self.m.globals.len();
+        self.globals = vec![std::ptr::null_mut(); ng];
+        self.addrs = vec![std::ptr::null_mut(); nf + ng];
+        // The whole module declares everything, in the pexe's order. A partition declares
+        // the functions it defines (and partition 0 the globals, which it defines); the
+        // rest only on first use: most partitions use a small part of a large module, and
+        // every declaration costs again in code generation and when the module is freed.
+        for f in 0..nf {
+            if self.partition.is_none() || self.owns(f as u32) {
+                self.fn_value(f);
+            }
+        }
+        if self.owns_globals() {
+            for g in 0..ng {
+                self.global_var(g);
+            }
+        }
+        if self.partition.is_none() {
+            for id in 0..nf + ng {
+                self.addr(id);
+            }
+        }
         self.init_globals()?;
         for f in 0..self.m.functions.len() as u32 {
             if let Some(body) = &self.m.functions[f as usize].body {
@@ -392,45 +414,67 @@ impl<'m> Exporter<'m> {
                         ),
                     );
                 }
-                if self.target.is_native() {
-                    // Lowered at each call; the address of an intrinsic cannot be taken.
-                    self.fns.push(std::ptr::null_mut());
-                    self.fn_types.push(self.fn_ty(sig));
-                    continue;
-                }
-                let (llfn, fty) =
-                    if matches!(intr.kind, Kind::Memcpy | Kind::Memmove | Kind::Memset) {
-                        self.llvm_intrinsic(intr.kind)
-                    } else {
-                        let fty = self.intrinsic_fn_ty(intr);
-                        let f =
-                            unsafe { LLVMAddFunction(self.module, cstr(&intr.name).as_ptr(), fty) };
-                        (f, fty)
-                    };
-                self.fns.push(llfn);
-                self.fn_types.push(fty);
-                continue;
             }
-            let fty = self.fn_ty(sig);
-            let name = self.fn_name(i as u32);
-            let llfn = unsafe { LLVMAddFunction(self.module, cstr(&name).as_ptr(), fty) };
-            let defined = func.body.as_ref().is_some_and(|b| b.num_blocks > 0);
-            if self.target.is_native() {
-                // Nothing unwinds through pexe code (C++ exceptions were lowered to
-                // setjmp/longjmp): no unwind tables, no personality routines on ARM.
-                let nu = self.enum_attr("nounwind", 0);
-                unsafe { LLVMAddAttributeAtIndex(llfn, u32::MAX, nu) };
-            }
-            let here = defined && self.owns(i as u32);
-            if here {
-                self.set_linkage(llfn, func.linkage == Linkage::Internal);
-            } else {
-                unsafe { LLVMSetLinkage(llfn, LLVMLinkage::LLVMExternalLinkage) };
-            }
-            self.fns.push(llfn);
-            self.fn_types.push(fty);
+            // Lowered intrinsics (native targets) keep a null function: they are lowered
+            // at each call, and the address of an intrinsic cannot be taken. On le32 an
+            // intrinsic's LLVM type is its own (set when it is declared).
+            self.fns.push(std::ptr::null_mut());
+            self.fn_types
+                .push(if intr.is_some() && !self.target.is_native() {
+                    std::ptr::null_mut()
+                } else {
+                    self.fn_ty(sig)
+                });
         }
         Ok(())
+    }
+
+    /// Whether function `f` is an intrinsic lowered at each call (native targets), which
+    /// has no LLVM function.
+    fn lowered(&self, f: usize) -> bool {
+        self.target.is_native() && self.intrinsic[f].is_some()
+    }
+
+    /// The LLVM function of function address `f`, declared on first use; null for a
+    /// lowered intrinsic.
+    fn fn_value(&mut self, f: usize) -> LLVMValueRef {
+        if self.fns[f].is_null() && !self.lowered(f) {
+            self.declare_fn(f);
+        }
+        self.fns[f]
+    }
+
+    fn declare_fn(&mut self, i: usize) {
+        if let Some(intr) = self.intrinsic[i] {
+            let (llfn, fty) = if matches!(intr.kind, Kind::Memcpy | Kind::Memmove | Kind::Memset) {
+                self.llvm_intrinsic(intr.kind)
+            } else {
+                let fty = self.intrinsic_fn_ty(intr);
+                let f = unsafe { LLVMAddFunction(self.module, cstr(&intr.name).as_ptr(), fty) };
+                (f, fty)
+            };
+            self.fns[i] = llfn;
+            self.fn_types[i] = fty;
+            return;
+        }
+        let func = &self.m.functions[i];
+        let fty = self.fn_types[i];
+        let name = self.fn_name(i as u32);
+        let llfn = unsafe { LLVMAddFunction(self.module, cstr(&name).as_ptr(), fty) };
+        let defined = func.body.as_ref().is_some_and(|b| b.num_blocks > 0);
+        if self.target.is_native() {
+            // Nothing unwinds through pexe code (C++ exceptions were lowered to
+            // setjmp/longjmp): no unwind tables, no personality routines on ARM.
+            let nu = self.enum_attr("nounwind", 0);
+            unsafe { LLVMAddAttributeAtIndex(llfn, u32::MAX, nu) };
+        }
+        let here = defined && self.owns(i as u32);
+        if here {
+            self.set_linkage(llfn, func.linkage == Linkage::Internal);
+        } else {
+            unsafe { LLVMSetLinkage(llfn, LLVMLinkage::LLVMExternalLinkage) };
+        }
+        self.fns[i] = llfn;
     }
 
     fn global_name(&self, g: usize) -> String {
@@ -467,9 +511,10 @@ impl<'m> Exporter<'m> {
         unsafe { LLVMStructTypeInContext(self.ctx, fields.as_mut_ptr(), fields.len() as u32, 1) }
     }
 
-    fn declare_globals(&mut self) {
-        let m = self.m;
-        for (g, glob) in m.globals.iter().enumerate() {
+    /// The LLVM global variable of global `g`, declared on first use.
+    fn global_var(&mut self, g: usize) -> LLVMValueRef {
+        if self.globals[g].is_null() {
+            let glob = &self.m.globals[g];
             let ty = self.global_ty(g);
             let name = self.global_name(g);
             let v = unsafe { LLVMAddGlobal(self.module, ty, cstr(&name).as_ptr()) };
@@ -484,25 +529,27 @@ impl<'m> Exporter<'m> {
                     LLVMSetAlignment(v, glob.align.bytes() as u32);
                 }
             }
-            self.globals.push(v);
+            self.globals[g] = v;
         }
-        // The i32 "addresses" of functions and globals.
-        for f in 0..m.functions.len() {
-            // The address of an intrinsic cannot be taken (abicheck.md §4.2).
-            let a = if self.fns[f].is_null() || self.intrinsic[f].is_some() {
-                unsafe { LLVMGetUndef(self.i32) }
-            } else {
-                unsafe { LLVMConstPtrToInt(self.fns[f], self.i32) }
-            };
-            self.addrs.push(a);
-        }
-        for g in 0..m.globals.len() {
-            self.addrs
-                .push(unsafe { LLVMConstPtrToInt(self.globals[g], self.i32) });
-        }
+        self.globals[g]
     }
 
-    fn init_const(&self, init: &Init, pos: u64) -> R<LLVMValueRef> {
+    /// The i32 "address" of global value `id` (a function or a global variable), made on
+    /// first use; undef for an intrinsic, whose address cannot be taken (abicheck.md §4.2).
+    fn addr(&mut self, id: usize) -> LLVMValueRef {
+        if self.addrs[id].is_null() {
+            let nf = self.m.functions.len();
+            self.addrs[id] = if id < nf && self.intrinsic[id].is_some() {
+                unsafe { LLVMGetUndef(self.i32) }
+            } else {
+                let g = self.global_value(id);
+                unsafe { LLVMConstPtrToInt(g, self.i32) }
+            };
+        }
+        self.addrs[id]
+    }
+
+    fn init_const(&mut self, init: &Init, pos: u64) -> R<LLVMValueRef> {
         unsafe {
             Ok(match init {
                 Init::Zero(n) => LLVMConstNull(LLVMArrayType(self.i8, *n as u32)),
@@ -520,13 +567,13 @@ impl<'m> Exporter<'m> {
                 }
                 Init::Reloc { target, addend } => {
                     let t = *target as usize;
-                    if t < self.m.functions.len() && self.fns[t].is_null() {
+                    if t < self.m.functions.len() && self.lowered(t) {
                         return err(
                             Some(pos),
                             format!("a global initializer takes the address of intrinsic @f{t}"),
                         );
                     }
-                    let base = self.addrs[t];
+                    let base = self.addr(t);
                     if *addend == 0 {
                         base
                     } else {
@@ -541,7 +588,8 @@ impl<'m> Exporter<'m> {
         if !self.owns_globals() {
             return Ok(());
         }
-        for (g, glob) in self.m.globals.iter().enumerate() {
+        let m = self.m;
+        for (g, glob) in m.globals.iter().enumerate() {
             let init = if !glob.compound && glob.inits.len() == 1 {
                 self.init_const(&glob.inits[0], glob.pos)?
             } else {
@@ -625,7 +673,7 @@ impl<'m> Exporter<'m> {
 
     fn function(&mut self, f: u32, body: &Body) -> R<()> {
         let m = self.m;
-        let llfn = self.fns[f as usize];
+        let llfn = self.fn_value(f as usize);
         let np = m.fn_type(f).params.len();
         let nlocal = body.local_types.len();
         let mut st = Fn {
@@ -831,8 +879,9 @@ impl<'m> Exporter<'m> {
         let id = id as usize;
         let le32 = !self.target.is_native();
         if id < ng {
-            if !le32 || unsafe { LLVMIsUndef(self.addrs[id]) } != 0 {
-                return self.addrs[id];
+            let a = self.addr(id);
+            if !le32 || unsafe { LLVMIsUndef(a) } != 0 {
+                return a;
             }
             if !st.global_addrs[id].is_null() {
                 return st.global_addrs[id];
@@ -878,11 +927,12 @@ impl<'m> Exporter<'m> {
     }
 
     /// The LLVM global (function or variable) of global value id `id`.
-    fn global_value(&self, id: usize) -> LLVMValueRef {
-        if id < self.m.functions.len() {
-            self.fns[id]
+    fn global_value(&mut self, id: usize) -> LLVMValueRef {
+        let nf = self.m.functions.len();
+        if id < nf {
+            self.fn_value(id)
         } else {
-            self.globals[id - self.m.functions.len()]
+            self.global_var(id - nf)
         }
     }
 
@@ -896,11 +946,7 @@ impl<'m> Exporter<'m> {
         let ng = self.m.num_global_values() as usize;
         let pty = unsafe { LLVMPointerType(pointee, 0) };
         if (id as usize) < ng {
-            let g = if (id as usize) < self.m.functions.len() {
-                self.fns[id as usize]
-            } else {
-                self.globals[id as usize - self.m.functions.len()]
-            };
+            let g = self.global_value(id as usize);
             if !g.is_null() {
                 if unsafe { LLVMTypeOf(g) } == pty {
                     return g;
@@ -1056,8 +1102,8 @@ impl<'m> Exporter<'m> {
                             return self
                                 .intrinsic_call(st, body, intr, callee, &args, inst.ty, tail, pos);
                         }
+                        let llfn = self.fn_value(callee as usize);
                         let fty = self.fn_types[callee as usize];
-                        let llfn = self.fns[callee as usize];
                         let mut vs: Vec<LLVMValueRef> =
                             args.iter().map(|&a| self.value(st, a)).collect();
                         let c =
@@ -1166,7 +1212,7 @@ impl<'m> Exporter<'m> {
             }
             if !native {
                 // le32: a call of the intrinsic as the pexe declares it, pointers typed.
-                let llfn = self.fns[callee as usize];
+                let llfn = self.fn_value(callee as usize);
                 let fty = self.fn_types[callee as usize];
                 let mut vs = Vec::with_capacity(args.len());
                 for (k, &a) in args.iter().enumerate() {
@@ -1356,7 +1402,7 @@ impl<'m> Exporter<'m> {
         let Some(start) = self.m.function_named("_start") else {
             return;
         };
-        let llfn = self.fns[start as usize];
+        let llfn = self.fn_value(start as usize);
         if llfn.is_null() {
             return;
         }
