@@ -208,6 +208,19 @@ fn read_vbr_slow(mut c: BitCursor<'_>, w: u32) -> (BitCursor<'_>, Result<u64>) {
     if c.bits < 56 {
         c.refill();
     }
+    // Three chunks (a relative id of a function from deep in a body, most often).
+    if c.bits >= 3 * w {
+        let mask = (1u64 << w) - 1;
+        let hi = 1u64 << (w - 1);
+        let (c0, c1, c2) = (c.cache & mask, (c.cache >> w) & mask, (c.cache >> (2 * w)) & mask);
+        if c0 & c1 & hi != 0 && c2 & hi == 0 {
+            // 3w ≤ bits ≤ 63: the shift is in range.
+            c.cache >>= 3 * w;
+            c.bits -= 3 * w;
+            let v = (c0 & (hi - 1)) | ((c1 & (hi - 1)) << (w - 1)) | (c2 << (2 * (w - 1)));
+            return (c, Ok(v));
+        }
+    }
     let whole = c.bits / w * w;
     let valid = if whole >= 64 {
         u64::MAX
