@@ -133,6 +133,27 @@ impl<'a> BitCursor<'a> {
         v
     }
 
+    /// The cache holding at least the next `n` (≤ 56) bits in its low bits, refilled if
+    /// needed; `None` where fewer than `n` bits are left. Bits above `n` are unspecified.
+    #[inline(always)]
+    pub fn window(&mut self, n: u32) -> Option<u64> {
+        if self.bits < n {
+            self.refill();
+            if self.bits < n {
+                return None;
+            }
+        }
+        Some(self.cache)
+    }
+
+    /// Consumes `n` bits of a `window(m)` with n ≤ m.
+    #[inline(always)]
+    pub fn consume(&mut self, n: u32) {
+        debug_assert!(n <= self.bits && n < 64);
+        self.cache >>= n;
+        self.bits -= n;
+    }
+
     /// Skips to the next multiple of 32 bits.
     #[inline]
     pub fn align32(&mut self) -> Result<()> {
@@ -212,7 +233,11 @@ fn read_vbr_slow(mut c: BitCursor<'_>, w: u32) -> (BitCursor<'_>, Result<u64>) {
     if c.bits >= 3 * w {
         let mask = (1u64 << w) - 1;
         let hi = 1u64 << (w - 1);
-        let (c0, c1, c2) = (c.cache & mask, (c.cache >> w) & mask, (c.cache >> (2 * w)) & mask);
+        let (c0, c1, c2) = (
+            c.cache & mask,
+            (c.cache >> w) & mask,
+            (c.cache >> (2 * w)) & mask,
+        );
         if c0 & c1 & hi != 0 && c2 & hi == 0 {
             // 3w ≤ bits ≤ 63: the shift is in range.
             c.cache >>= 3 * w;
