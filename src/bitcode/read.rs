@@ -1180,6 +1180,7 @@ impl Parser {
     }
 
     /// The type of an absolute value id that is already defined or forward-declared.
+    #[inline(always)]
     fn type_of(&self, id: u32) -> Option<ValueType> {
         let c = self.cur.as_ref()?;
         if id < c.first_local {
@@ -1199,6 +1200,7 @@ impl Parser {
     }
 
     /// Decodes a relative operand (spec/000 "RelativeIndex") into an absolute id and its type.
+    #[inline(always)]
     fn operand(&self, rel: u64) -> R<(ValueId, ValueType)> {
         let c = self.cur.as_ref().unwrap();
         if rel > u32::MAX as u64 {
@@ -1235,10 +1237,6 @@ impl Parser {
     }
 
     fn instruction(&mut self, code: u32, ops: &[u64], nf: u32) -> R<Inst> {
-        let fn_ret = {
-            let c = self.cur.as_ref().unwrap();
-            self.module.fn_type(c.func).ret
-        };
         let void = |kind| Inst {
             kind,
             ty: ValueType::Void,
@@ -1304,6 +1302,10 @@ impl Parser {
                 }
             }
             fc::RET => {
+                let fn_ret = {
+                    let c = self.cur.as_ref().unwrap();
+                    self.module.fn_type(c.func).ret
+                };
                 match *ops {
                     [] => {
                         if !fn_ret.is_void() {

@@ -114,7 +114,7 @@ impl<'a> BitCursor<'a> {
         let mask = (1u64 << w) - 1;
         let hi = 1u64 << (w - 1);
         if self.bits >= 2 * w {
-            // One or two chunks straight from the cache.
+            // One, two or three chunks straight from the cache.
             let c0 = self.cache & mask;
             if c0 & hi == 0 {
                 self.cache >>= w;
@@ -126,6 +126,14 @@ impl<'a> BitCursor<'a> {
                 self.cache >>= 2 * w;
                 self.bits -= 2 * w;
                 return Ok((c0 & (hi - 1)) | (c1 << (w - 1)));
+            }
+            // Three chunks: relative ids of functions, from deep in a body.
+            let c2 = (self.cache >> (2 * w)) & mask;
+            if self.bits >= 3 * w && c2 & hi == 0 {
+                // 3w ≤ bits ≤ 63: the shift is in range.
+                self.cache >>= 3 * w;
+                self.bits -= 3 * w;
+                return Ok((c0 & (hi - 1)) | ((c1 & (hi - 1)) << (w - 1)) | (c2 << (2 * (w - 1))));
             }
         }
         let (c, v) = read_vbr_slow(*self, w);
@@ -228,23 +236,6 @@ fn read_vbr_slow(mut c: BitCursor<'_>, w: u32) -> (BitCursor<'_>, Result<u64>) {
     // without its continuation bit) among the whole chunks there, then gather the payloads.
     if c.bits < 56 {
         c.refill();
-    }
-    // Three chunks (a relative id of a function from deep in a body, most often).
-    if c.bits >= 3 * w {
-        let mask = (1u64 << w) - 1;
-        let hi = 1u64 << (w - 1);
-        let (c0, c1, c2) = (
-            c.cache & mask,
-            (c.cache >> w) & mask,
-            (c.cache >> (2 * w)) & mask,
-        );
-        if c0 & c1 & hi != 0 && c2 & hi == 0 {
-            // 3w ≤ bits ≤ 63: the shift is in range.
-            c.cache >>= 3 * w;
-            c.bits -= 3 * w;
-            let v = (c0 & (hi - 1)) | ((c1 & (hi - 1)) << (w - 1)) | (c2 << (2 * (w - 1)));
-            return (c, Ok(v));
-        }
     }
     let whole = c.bits / w * w;
     let valid = if whole >= 64 {
