@@ -245,6 +245,7 @@ impl Parser {
     }
 
     /// Processes one item of the stream at bit position `pos`.
+    #[inline]
     pub fn item(&mut self, pos: u64, item: &Item<'_>) -> Result<Event> {
         self.pos = pos;
         let r = match *item {

@@ -293,6 +293,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads the next item.
+    #[inline]
     pub fn next_item(&mut self) -> Result<Item<'_>> {
         self.item_pos = self.cur.pos();
         if self.top_id == NO_BLOCK {
