@@ -559,6 +559,7 @@ impl Parser {
     // ----------------------------------------------------------------------------------
     // Records
 
+    #[inline]
     fn record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
         match self.stack.last().copied() {
             Some(block::MODULE) => self.module_record(code, ops),
