@@ -600,9 +600,9 @@ impl<'a> Reader<'a> {
             if let Some(w) = cur.window(bits) {
                 if w & spec.cont == 0 {
                     let n = plan.n as usize;
-                    out.resize(n, 0);
-                    for (i, slot) in out.iter_mut().enumerate() {
-                        *slot = ((w >> spec.shift[i]) & spec.mask[i]) | plan.ops[i].lit;
+                    out.clear();
+                    for i in 0..n {
+                        out.push(((w >> spec.shift[i]) & spec.mask[i]) | plan.ops[i].lit);
                     }
                     cur.consume(bits);
                     return Ok(());
@@ -615,9 +615,9 @@ impl<'a> Reader<'a> {
             &self.plans[plan.pool as usize].scalars
         };
         let k = scalars.len();
-        out.resize(k, 0);
-        for (slot, op) in out.iter_mut().zip(scalars) {
-            *slot = read_fast(cur, *op)?;
+        out.clear();
+        for op in scalars {
+            out.push(read_fast(cur, *op)?);
         }
         let array = plan.array;
         if let Some(elt) = array {
