@@ -1083,6 +1083,7 @@ impl Parser {
     // ----------------------------------------------------------------------------------
     // Function blocks
 
+    #[inline(always)]
     fn function_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
         let nf = self.module.functions.len() as u32;
         if code == fc::DECLAREBLOCKS {
@@ -1238,6 +1239,7 @@ impl Parser {
         Ok(v as u32)
     }
 
+    #[inline(always)]
     fn instruction(&mut self, code: u32, ops: &[u64], nf: u32) -> R<Inst> {
         let void = |kind| Inst {
             kind,

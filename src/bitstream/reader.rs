@@ -179,7 +179,10 @@ pub struct Reader<'a> {
     top_active_start: usize,
     /// The block id selected by the last SETBID inside BLOCKINFO.
     cur_bid: Option<u32>,
+    /// Operands (the code first) of a record with an array or more than `INLINE_OPS`
+    /// scalars, or unabbreviated; the others go to `small`.
     ops: Vec<u64>,
+    small: [u64; INLINE_OPS],
     item_pos: u64,
 }
 
@@ -203,6 +206,7 @@ impl<'a> Reader<'a> {
             top_active_start: 0,
             cur_bid: None,
             ops: Vec::with_capacity(64),
+            small: [0; INLINE_OPS],
             item_pos: start,
         })
     }
@@ -319,12 +323,12 @@ impl<'a> Reader<'a> {
             UNABBREV_RECORD => {
                 self.read_unabbrev(&mut cur)?;
                 self.cur = cur;
-                self.finish_record(UNABBREV_RECORD)
+                self.finish_record(UNABBREV_RECORD, None)
             }
             _ => {
-                self.read_abbreviated(&mut cur, id)?;
+                let small = self.read_abbreviated(&mut cur, id)?;
                 self.cur = cur;
-                self.finish_record(id)
+                self.finish_record(id, small)
             }
         }
     }
@@ -573,8 +577,11 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// Reads the operands of a record with abbreviation `id`: into `small` (their number
+    /// returned) when the abbreviation has at most `INLINE_OPS` scalars and no array,
+    /// else into `ops`.
     #[inline(always)]
-    fn read_abbreviated(&mut self, cur: &mut BitCursor<'a>, id: u32) -> Result<()> {
+    fn read_abbreviated(&mut self, cur: &mut BitCursor<'a>, id: u32) -> Result<Option<usize>> {
         let j = id as usize - 4;
         let plan = if j < self.top_bi_count {
             &self.bi[self.top_bi].plans[j]
@@ -593,22 +600,31 @@ impl<'a> Reader<'a> {
                 }
             }
         };
-        let out = &mut self.ops;
         let spec = &plan.spec;
         if spec.bits != 0 {
             let bits = spec.bits as u32;
             if let Some(w) = cur.window(bits) {
                 if w & spec.cont == 0 {
                     let n = plan.n as usize;
-                    out.clear();
                     for i in 0..n {
-                        out.push(((w >> spec.shift[i]) & spec.mask[i]) | plan.ops[i].lit);
+                        self.small[i] = ((w >> spec.shift[i]) & spec.mask[i]) | plan.ops[i].lit;
                     }
                     cur.consume(bits);
-                    return Ok(());
+                    return Ok(Some(n));
                 }
             }
         }
+        if plan.array.is_none() && plan.n != u8::MAX {
+            let n = plan.n as usize;
+            if n == 0 {
+                return Err(self.err("abbreviated record has no record code"));
+            }
+            for i in 0..n {
+                self.small[i] = read_fast(cur, plan.ops[i])?;
+            }
+            return Ok(Some(n));
+        }
+        let out = &mut self.ops;
         let scalars: &[FastOp] = if plan.n != u8::MAX {
             &plan.ops[..plan.n as usize]
         } else {
@@ -660,12 +676,17 @@ impl<'a> Reader<'a> {
         if self.ops.is_empty() {
             return Err(self.err("abbreviated record has no record code"));
         }
-        Ok(())
+        Ok(None)
     }
 
+    /// The record just read (its operands in `small[..n]`, or in `ops` for `None`).
     #[inline]
-    fn finish_record(&mut self, abbrev: u32) -> Result<Item<'_>> {
-        let code = self.ops[0];
+    fn finish_record(&mut self, abbrev: u32, small: Option<usize>) -> Result<Item<'_>> {
+        let rec: &[u64] = match small {
+            Some(n) => &self.small[..n],
+            None => &self.ops,
+        };
+        let code = rec[0];
         if code > u32::MAX as u64 {
             return Err(self.err(format!("record code {code} is too large")));
         }
@@ -676,18 +697,22 @@ impl<'a> Reader<'a> {
                     "Malformed BlockInfoBlock: record code {code} (only SETBID is allowed)"
                 )));
             }
-            if self.ops.len() != 2 {
+            if rec.len() != 2 {
                 return Err(self.err("Malformed BlockInfoBlock: SETBID needs exactly one operand"));
             }
-            if self.ops[1] > u32::MAX as u64 {
+            if rec[1] > u32::MAX as u64 {
                 return Err(self.err("Malformed BlockInfoBlock: SETBID block id too large"));
             }
-            self.cur_bid = Some(self.ops[1] as u32);
+            self.cur_bid = Some(rec[1] as u32);
         }
+        let rec: &[u64] = match small {
+            Some(n) => &self.small[..n],
+            None => &self.ops,
+        };
         Ok(Item::Record {
             abbrev,
             code,
-            ops: &self.ops[1..],
+            ops: &rec[1..],
         })
     }
 }
