@@ -37,7 +37,7 @@ pub fn read(data: &[u8]) -> Result<Module> {
     loop {
         let pos = reader.pos();
         let item = reader.next_item()?;
-        if item == Item::Eof {
+        if matches!(item, Item::Eof) {
             break;
         }
         parser.item(pos, &item)?;

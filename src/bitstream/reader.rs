@@ -679,13 +679,18 @@ impl<'a> Reader<'a> {
         Ok(None)
     }
 
-    /// The record just read (its operands in `small[..n]`, or in `ops` for `None`).
+    /// The operands, code first, of the record just read: `small[..n]`, or `ops` for `None`.
     #[inline]
-    fn finish_record(&mut self, abbrev: u32, small: Option<usize>) -> Result<Item<'_>> {
-        let rec: &[u64] = match small {
+    fn record_ops(&self, small: Option<usize>) -> &[u64] {
+        match small {
             Some(n) => &self.small[..n],
             None => &self.ops,
-        };
+        }
+    }
+
+    #[inline]
+    fn finish_record(&mut self, abbrev: u32, small: Option<usize>) -> Result<Item<'_>> {
+        let rec = self.record_ops(small);
         let code = rec[0];
         if code > u32::MAX as u64 {
             return Err(self.err(format!("record code {code} is too large")));
@@ -705,14 +710,10 @@ impl<'a> Reader<'a> {
             }
             self.cur_bid = Some(rec[1] as u32);
         }
-        let rec: &[u64] = match small {
-            Some(n) => &self.small[..n],
-            None => &self.ops,
-        };
         Ok(Item::Record {
             abbrev,
             code,
-            ops: &rec[1..],
+            ops: &self.record_ops(small)[1..],
         })
     }
 }
@@ -739,9 +740,11 @@ mod tests {
         /// written, through a local and a BLOCKINFO abbreviation alike.
         #[test]
         fn scalar_abbreviations_read_back(
-            shape in proptest::collection::vec((0u8..3, 1u8..=40), 0..6),
+            // Up to 8 operands after the code: more than `INLINE_OPS` in all takes the
+            // general path.
+            shape in proptest::collection::vec((0u8..3, 1u8..=40), 0..9),
             records in proptest::collection::vec(
-                proptest::collection::vec((proptest::prelude::any::<u64>(), 0u32..64), 6),
+                proptest::collection::vec((proptest::prelude::any::<u64>(), 0u32..64), 9),
                 1..30,
             ),
             blockinfo in proptest::prelude::any::<bool>(),
