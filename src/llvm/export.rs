@@ -367,19 +367,29 @@ impl<'m> Exporter<'m> {
     }
 
     fn fn_name(&self, f: u32) -> String {
-        let func = &self.m.functions[f as usize];
-        let name = func
-            .name
-            .as_deref()
-            .map(|n| String::from_utf8_lossy(n).into_owned());
+        self.symbol_name(
+            self.m.functions[f as usize].name.as_deref(),
+            'f',
+            f as usize,
+        )
+    }
+
+    fn global_name(&self, g: usize) -> String {
+        self.symbol_name(self.m.globals[g].name.as_deref(), 'g', g)
+    }
+
+    /// The LLVM name of function (`kind` 'f') or global ('g') `index`: its pexe name on
+    /// le32; on native targets a private one, so that nothing in the pexe can bind a libc
+    /// or runtime symbol (runtime.md §4.9), with the index to keep it unique whatever the
+    /// pexe calls it.
+    fn symbol_name(&self, name: Option<&[u8]>, kind: char, index: usize) -> String {
+        let name = name.map(|n| String::from_utf8_lossy(n).into_owned());
         if !self.target.is_native() {
             return name.unwrap_or_default();
         }
-        // Private names, so nothing in the pexe can bind a libc or runtime symbol
-        // (runtime.md §4.9); the index keeps them unique whatever the pexe calls them.
         match name {
-            Some(n) => format!("__pexe_f{f}.{n}"),
-            None => format!("__pexe_f{f}"),
+            Some(n) => format!("__pexe_{kind}{index}.{n}"),
+            None => format!("__pexe_{kind}{index}"),
         }
     }
 
@@ -475,20 +485,6 @@ impl<'m> Exporter<'m> {
             unsafe { LLVMSetLinkage(llfn, LLVMLinkage::LLVMExternalLinkage) };
         }
         self.fns[i] = llfn;
-    }
-
-    fn global_name(&self, g: usize) -> String {
-        let name = self.m.globals[g]
-            .name
-            .as_deref()
-            .map(|n| String::from_utf8_lossy(n).into_owned());
-        if !self.target.is_native() {
-            return name.unwrap_or_default();
-        }
-        match name {
-            Some(n) => format!("__pexe_g{g}.{n}"),
-            None => format!("__pexe_g{g}"),
-        }
     }
 
     /// The LLVM type of a simple initializer.
