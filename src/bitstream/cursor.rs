@@ -229,7 +229,8 @@ const CONT: [u64; 33] = {
     t
 };
 
-/// VBR values of three or more chunks, and values near the end of the data.
+/// VBR values of four or more chunks (`read_vbr` decodes up to three from the cache), and
+/// values near the end of the data.
 #[inline(never)]
 fn read_vbr_slow(mut c: BitCursor<'_>, w: u32) -> (BitCursor<'_>, Result<u64>) {
     // Most such values fit in the cache after a refill: find the last chunk (the first
@@ -377,7 +378,7 @@ mod tests {
 
     proptest::proptest! {
         /// Any sequence of VBR values of any widths, after any fixed-width prefix, reads
-        /// back as written, whichever path (one or two chunks, the cache, chunk by chunk
+        /// back as written, whichever path (one to three chunks, the cache, chunk by chunk
         /// near the end) decodes it.
         #[test]
         fn vbr_values_read_back(

@@ -616,9 +616,6 @@ impl<'a> Reader<'a> {
         }
         if plan.array.is_none() && plan.n != u8::MAX {
             let n = plan.n as usize;
-            if n == 0 {
-                return Err(self.err("abbreviated record has no record code"));
-            }
             for i in 0..n {
                 self.small[i] = read_fast(cur, plan.ops[i])?;
             }
@@ -673,9 +670,6 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        if self.ops.is_empty() {
-            return Err(self.err("abbreviated record has no record code"));
-        }
         Ok(None)
     }
 
@@ -691,7 +685,10 @@ impl<'a> Reader<'a> {
     #[inline]
     fn finish_record(&mut self, abbrev: u32, small: Option<usize>) -> Result<Item<'_>> {
         let rec = self.record_ops(small);
-        let code = rec[0];
+        // Only an abbreviation of nothing but an empty array leaves no code.
+        let Some(&code) = rec.first() else {
+            return Err(self.err("abbreviated record has no record code"));
+        };
         if code > u32::MAX as u64 {
             return Err(self.err(format!("record code {code} is too large")));
         }
@@ -732,6 +729,30 @@ fn read_fast(cur: &mut BitCursor<'_>, op: FastOp) -> Result<u64> {
 mod tests {
     use super::*;
     use crate::bitstream::Writer;
+
+    /// An abbreviation of only an array, used with no elements, leaves a record without a
+    /// code: an error at the record, not a panic.
+    #[test]
+    fn empty_array_record_has_no_code() {
+        let mut w = Writer::new();
+        w.enter_block(9, 3);
+        w.define_abbrev(&Abbrev::new(vec![AbbrevOp::Array, AbbrevOp::Fixed(8)]));
+        let at = w.bits.pos();
+        w.bits.emit(4, 3);
+        w.bits.emit_vbr(0, 6);
+        w.exit_block();
+        let bytes = w.into_bytes();
+        let mut r = Reader::new(&bytes, 0).unwrap();
+        let e = loop {
+            match r.next_item() {
+                Ok(Item::Eof) => panic!("the record was accepted"),
+                Ok(_) => {}
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(e.msg(), "abbreviated record has no record code");
+        assert_eq!(e.pos(), at);
+    }
 
     proptest::proptest! {
         /// Records of any scalar abbreviation (literals, fixed and VBR operands of every

@@ -307,12 +307,13 @@ impl<'m> Exporter<'m> {
         let ng = self.m.globals.len();
         self.globals = vec![std::ptr::null_mut(); ng];
         self.addrs = vec![std::ptr::null_mut(); nf + ng];
-        // The whole module declares everything, in the pexe's order. A partition declares
-        // the functions it defines (and partition 0 the globals, which it defines); the
-        // rest only on first use: most partitions use a small part of a large module, and
-        // every declaration costs again in code generation and when the module is freed.
+        // The whole module declares everything, in the pexe's order (`owns` is true of
+        // every function there). A partition declares the functions it owns (and partition
+        // 0 the globals, which it defines); the rest only on first use: most partitions
+        // use a small part of a large module, and every declaration costs again in code
+        // generation and when the module is freed.
         for f in 0..nf {
-            if self.partition.is_none() || self.owns(f as u32) {
+            if self.owns(f as u32) {
                 self.fn_value(f);
             }
         }
