@@ -36,11 +36,20 @@ pub fn read(data: &[u8]) -> Result<Module> {
     let mut parser = Parser::new(&header);
     loop {
         let pos = reader.pos();
-        let item = reader.next_item()?;
-        if matches!(item, Item::Eof) {
-            break;
+        // Records, the common item, go straight to the record step (the same one
+        // `Parser::item` takes), with their operands left where the reader put them.
+        match reader.next_item()? {
+            Item::Record { abbrev, code, ops } => {
+                parser.pos = pos;
+                if let Err(m) = parser.record(code, ops) {
+                    return Err(parser.error(pos, &Item::Record { abbrev, code, ops }, m));
+                }
+            }
+            Item::Eof => break,
+            item => {
+                parser.item(pos, &item)?;
+            }
         }
-        parser.item(pos, &item)?;
     }
     parser.finish(reader.pos())
 }
@@ -255,13 +264,18 @@ impl Parser {
             Item::Record { code, ops, .. } => self.record(code, ops),
             Item::Eof => Err("unexpected end of the bitstream".into()),
         };
-        r.map_err(|msg| {
-            let e = Error::new(pos, msg.into_string());
-            match self.context(item) {
-                Some(c) => e.with_context(c),
-                None => e,
-            }
-        })
+        r.map_err(|msg| self.error(pos, item, msg))
+    }
+
+    /// The error of `item` at `pos`, with where it sits.
+    #[cold]
+    #[inline(never)]
+    fn error(&self, pos: u64, item: &Item<'_>, msg: Msg) -> Error {
+        let e = Error::new(pos, msg.into_string());
+        match self.context(item) {
+            Some(c) => e.with_context(c),
+            None => e,
+        }
     }
 
     /// A short description of where an item sits: block and record.
@@ -503,7 +517,12 @@ impl Parser {
                 let c = self.cur.take().expect("function state");
                 let r = Self::check_function_end(&c);
                 let func = c.func;
+                let started = Self::in_started_block(&c);
                 let mut body = c.body;
+                // Only blocks with an instruction count (the current one may be empty).
+                if !started && body.block_starts.len() as u32 > c.cur_block {
+                    body.block_starts.pop();
+                }
                 body.num_blocks = body.block_starts.len() as u32;
                 self.module.functions[func as usize].body = Some(body);
                 r
@@ -527,6 +546,14 @@ impl Parser {
         r.map(|_| Event::ExitBlock(id))
     }
 
+    /// Whether the current block has an instruction (and no terminator yet).
+    fn in_started_block(c: &FnState) -> bool {
+        c.body
+            .block_starts
+            .get(c.cur_block as usize)
+            .is_some_and(|&s| (s as usize) < c.body.insts.len())
+    }
+
     fn check_function_end(c: &FnState) -> R<()> {
         if !c.declared_blocks {
             // A function block with no records at all (only, say, an abbreviation
@@ -535,11 +562,11 @@ impl Parser {
             // DECLAREBLOCKS first, which `function_record` enforces.
             return Ok(());
         }
-        if (c.cur_block as usize) < c.body.block_starts.len() || c.cur_block < c.body.num_blocks {
+        if c.cur_block < c.body.num_blocks {
             return Err(msg!(
                 "The function declares {} basic blocks but its instructions end {}",
                 c.body.num_blocks,
-                if c.body.block_starts.len() as u32 > c.cur_block {
+                if Self::in_started_block(c) {
                     msg!("inside block %b{} (no terminator)", c.cur_block)
                 } else {
                     msg!("after {} blocks", c.cur_block)
@@ -1101,6 +1128,8 @@ impl Parser {
             }
             c.declared_blocks = true;
             c.body.num_blocks = n as u32;
+            // Block 0 starts at the first instruction; each later one after a terminator.
+            c.body.block_starts.push(0);
             return Ok(Event::DeclareBlocks(n as u32));
         }
         if !self.cur.as_ref().unwrap().declared_blocks {
@@ -1152,7 +1181,7 @@ impl Parser {
                 return Err("Phi instructions must come first in their basic block".into());
             }
         }
-        if !inst.ty.is_void() && !c.forward.is_empty() {
+        if !c.forward.is_empty() && !inst.ty.is_void() {
             if let Some(t) = c.forward.remove(&c.next_value) {
                 if t != inst.ty {
                     c.forward.insert(c.next_value, t);
@@ -1162,9 +1191,6 @@ impl Parser {
                     ));
                 }
             }
-        }
-        if c.body.block_starts.len() as u32 == c.cur_block {
-            c.body.block_starts.push(c.body.insts.len() as u32);
         }
         let idx = c.body.insts.len() as u32;
         c.body.insts.push(inst);
@@ -1178,6 +1204,9 @@ impl Parser {
         if inst.kind.is_terminator() {
             c.cur_block += 1;
             c.past_phis = false;
+            if c.cur_block < c.body.num_blocks {
+                c.body.block_starts.push(c.body.insts.len() as u32);
+            }
         }
         Ok(Event::Inst(idx))
     }

@@ -145,11 +145,11 @@ impl<'a> BitCursor<'a> {
     /// needed; `None` where fewer than `n` bits are left. Bits above `n` are unspecified.
     #[inline(always)]
     pub fn window(&mut self, n: u32) -> Option<u64> {
+        // Refilled whether needed or not: a test of the bits left would be a branch
+        // no predictor gets right.
+        self.refill();
         if self.bits < n {
-            self.refill();
-            if self.bits < n {
-                return None;
-            }
+            return None;
         }
         Some(self.cache)
     }

@@ -41,83 +41,131 @@ pub enum Item<'r> {
 /// Scalar operands an abbreviation may have to be decoded from its inline plan.
 const INLINE_OPS: usize = 6;
 
-/// A decoding plan small enough to copy into the per-block list: up to `INLINE_OPS`
-/// scalar operands inline (`n`), an optional array element; longer ones fall back to the
-/// pool's plan (`n == u8::MAX`).
+/// What the per-block list keeps of an abbreviation: the number of its scalars (`n`,
+/// `u8::MAX` for more than `INLINE_OPS` or an array), its pool index (for its full
+/// `Plan`), and its branch-free decoder.
 #[derive(Debug, Clone, Copy)]
 struct InlinePlan {
     n: u8,
-    ops: [FastOp; INLINE_OPS],
-    array: Option<FastOp>,
     pool: u32,
     spec: Spec,
 }
 
-/// Most records of an abbreviation whose operands are all scalars (literal, fixed or VBR)
-/// have every VBR in one chunk. Their operands then sit at fixed offsets: operand `i` is
-/// `(window >> shift[i]) & mask[i] | lit` (`lit` from `ops`), decoded from one window
-/// without a branch per operand, once a test of the continuation bits (`cont`) shows
-/// that no VBR goes on. `bits == 0`: the abbreviation does not qualify.
+/// One operand of a `Spec`: `w` bits a chunk, `pw` of them payload; `vbr` is 1 for a VBR
+/// (whose bit `pw` says whether a second chunk follows), 0 for a fixed field or a
+/// literal (`w == pw == 0`, value `lit`).
+#[derive(Debug, Clone, Copy, Default)]
+struct SpecOp {
+    w: u8,
+    pw: u8,
+    vbr: u8,
+    /// `(1 << pw) - 1`.
+    pm: u64,
+    lit: u64,
+}
+
+/// The branch-free decoder of an abbreviation of at most `INLINE_OPS` scalars (literal,
+/// fixed or VBR): while every VBR of a record has one or two chunks, as most do,
+/// the whole record is decoded from one window of `max` bits, each operand with the same
+/// few shifts and masks whatever its kind and length. A VBR of more chunks sets `bad`
+/// and the general path reads the record again. `max == 0`: the abbreviation does not
+/// qualify (an array, char6, a field too wide, or more than `max` could hold).
 #[derive(Debug, Clone, Copy)]
 struct Spec {
-    bits: u8,
-    cont: u64,
-    shift: [u8; INLINE_OPS],
-    mask: [u64; INLINE_OPS],
+    max: u8,
+    ops: [SpecOp; INLINE_OPS],
 }
 
 impl Spec {
-    /// Widest window the speculative path reads (the cursor guarantees 56 bits).
+    /// Widest window the decoder reads (the cursor guarantees 56 bits).
     const MAX_BITS: u32 = 56;
 
     fn of(plan: &Plan) -> Spec {
         let mut spec = Spec {
-            bits: 0,
-            cont: 0,
-            shift: [0; INLINE_OPS],
-            mask: [0; INLINE_OPS],
+            max: 0,
+            ops: [SpecOp::default(); INLINE_OPS],
         };
         if plan.array.is_some() || plan.scalars.is_empty() || plan.scalars.len() > INLINE_OPS {
             return spec;
         }
-        let mut at = 0u32;
+        let mut max = 0u32;
         for (i, op) in plan.scalars.iter().enumerate() {
             let w = op.width as u32;
-            match op.kind {
-                FastOp::LITERAL => {}
-                FastOp::FIXED | FastOp::VBR if at + w <= Self::MAX_BITS => {
-                    spec.shift[i] = at as u8;
-                    spec.mask[i] = (1u64 << w) - 1;
-                    if op.kind == FastOp::VBR {
-                        spec.cont |= 1u64 << (at + w - 1);
+            spec.ops[i] = match op.kind {
+                FastOp::LITERAL => SpecOp {
+                    lit: op.lit,
+                    ..SpecOp::default()
+                },
+                FastOp::FIXED => {
+                    max += w;
+                    SpecOp {
+                        w: w as u8,
+                        pw: w as u8,
+                        vbr: 0,
+                        pm: (1 << w) - 1,
+                        lit: 0,
                     }
-                    at += w;
+                }
+                FastOp::VBR => {
+                    max += 2 * w;
+                    SpecOp {
+                        w: w as u8,
+                        pw: w as u8 - 1,
+                        vbr: 1,
+                        pm: (1 << (w - 1)) - 1,
+                        lit: 0,
+                    }
                 }
                 _ => return spec,
+            };
+            if max > Self::MAX_BITS {
+                return spec;
             }
         }
-        spec.bits = at as u8;
+        spec.max = max as u8;
         spec
+    }
+
+    /// Decodes the record in `win` (at least `max` valid bits) into `out`: the bits it
+    /// takes, or `None` if a VBR has more than two chunks.
+    #[inline(always)]
+    fn decode(&self, win: u64, n: usize, out: &mut [u64; INLINE_OPS]) -> Option<u32> {
+        let mut at = 0u32;
+        let mut bad = 0u64;
+        // The first four operands always (an absent one is a literal 0 of no bits), so
+        // that the usual records take no loop branch; then the rest.
+        for i in 0..INLINE_OPS {
+            if i >= 4 && i >= n {
+                break;
+            }
+            let op = &self.ops[i];
+            let (w, pw, vbr, pm) = (op.w as u32, op.pw as u32, op.vbr as u64, op.pm);
+            // at ≤ max ≤ 56 and w, pw ≤ 56: every shift is in range.
+            let x0 = win >> at;
+            let x1 = x0 >> w;
+            // Whether a second chunk follows (never, for a fixed field), and whether a
+            // third would.
+            let more = (x0 >> pw) & vbr;
+            bad |= more & (x1 >> pw);
+            out[i] = (x0 & pm) | ((x1 & pm & more.wrapping_neg()) << pw) | op.lit;
+            at += w << more;
+        }
+        if bad & 1 != 0 {
+            return None;
+        }
+        Some(at)
     }
 }
 
 impl InlinePlan {
     fn of(plan: &Plan, pool: u32) -> InlinePlan {
-        let mut ops = [FastOp {
-            kind: FastOp::LITERAL,
-            width: 0,
-            lit: 0,
-        }; INLINE_OPS];
-        let n = if plan.scalars.len() <= INLINE_OPS {
-            ops[..plan.scalars.len()].copy_from_slice(&plan.scalars);
+        let n = if plan.array.is_none() && plan.scalars.len() <= INLINE_OPS {
             plan.scalars.len() as u8
         } else {
             u8::MAX
         };
         InlinePlan {
             n,
-            ops,
-            array: plan.array,
             pool,
             spec: Spec::of(plan),
         }
@@ -306,7 +354,15 @@ impl<'a> Reader<'a> {
         let width = self.top_width;
         // Records are decoded with a local copy of the cursor (kept in registers).
         let mut cur = self.cur;
-        let id = cur.read(width)? as u32;
+        let Some(win) = cur.window(width) else {
+            return Err(self.err(format!(
+                "unexpected end of bitstream: {width} more bits needed, {} left",
+                cur.remaining()
+            )));
+        };
+        // width ≤ 32: the shift is in range.
+        let id = (win & ((1u64 << width) - 1)) as u32;
+        cur.consume(width);
         match id {
             END_BLOCK => {
                 self.cur = cur;
@@ -601,39 +657,29 @@ impl<'a> Reader<'a> {
             }
         };
         let spec = &plan.spec;
-        if spec.bits != 0 {
-            let bits = spec.bits as u32;
-            if let Some(w) = cur.window(bits) {
-                if w & spec.cont == 0 {
-                    let n = plan.n as usize;
-                    for i in 0..n {
-                        self.small[i] = ((w >> spec.shift[i]) & spec.mask[i]) | plan.ops[i].lit;
-                    }
-                    cur.consume(bits);
-                    return Ok(Some(n));
+        if spec.max != 0 {
+            if let Some(w) = cur.window(spec.max as u32) {
+                if let Some(used) = spec.decode(w, plan.n as usize, &mut self.small) {
+                    cur.consume(used);
+                    return Ok(Some(plan.n as usize));
                 }
             }
         }
-        if plan.array.is_none() && plan.n != u8::MAX {
-            let n = plan.n as usize;
-            for i in 0..n {
-                self.small[i] = read_fast(cur, plan.ops[i])?;
+        let n = plan.n;
+        let scalars: &[FastOp] = &self.plans[plan.pool as usize].scalars;
+        if n != u8::MAX {
+            for (slot, op) in self.small.iter_mut().zip(scalars) {
+                *slot = read_fast(cur, *op)?;
             }
-            return Ok(Some(n));
+            return Ok(Some(n as usize));
         }
         let out = &mut self.ops;
-        let scalars: &[FastOp] = if plan.n != u8::MAX {
-            &plan.ops[..plan.n as usize]
-        } else {
-            &self.plans[plan.pool as usize].scalars
-        };
         let k = scalars.len();
         out.clear();
         for op in scalars {
             out.push(read_fast(cur, *op)?);
         }
-        let array = plan.array;
-        if let Some(elt) = array {
+        if let Some(elt) = self.plans[plan.pool as usize].array {
             let n = cur.read_vbr(6)?;
             let min = if elt.kind == FastOp::LITERAL {
                 0
