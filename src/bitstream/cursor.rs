@@ -141,6 +141,25 @@ impl<'a> BitCursor<'a> {
         v
     }
 
+    /// `read_vbr` without a branch on the number of chunks while it is one or two (the
+    /// elements of an array: phi and call operands).
+    #[inline(always)]
+    pub fn read_vbr_flat(&mut self, w: u32) -> Result<u64> {
+        if let Some(x0) = self.window(2 * w) {
+            let pw = w - 1;
+            let pm = (1u64 << pw) - 1;
+            let x1 = x0 >> w;
+            let more = (x0 >> pw) & 1;
+            if more & (x1 >> pw) == 0 {
+                let v = (x0 & pm) | ((x1 & pm & more.wrapping_neg()) << pw);
+                // 2w ≤ bits ≤ 63: the shift is in range.
+                self.consume(w << more);
+                return Ok(v);
+            }
+        }
+        self.read_vbr(w)
+    }
+
     /// The cache holding at least the next `n` (≤ 56) bits in its low bits, refilled if
     /// needed; `None` where fewer than `n` bits are left. Bits above `n` are unspecified.
     #[inline(always)]

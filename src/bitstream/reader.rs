@@ -69,10 +69,13 @@ struct SpecOp {
 /// the whole record is decoded from one window of `max` bits, each operand with the same
 /// few shifts and masks whatever its kind and length. A VBR of more chunks sets `bad`
 /// and the general path reads the record again. `max == 0`: the abbreviation does not
-/// qualify (an array, char6, a field too wide, or more than `max` could hold).
+/// qualify (char6, a field too wide, or more than `max` could hold). Of an abbreviation
+/// with an array, it decodes the scalars before the array.
 #[derive(Debug, Clone, Copy)]
 struct Spec {
     max: u8,
+    /// Number of scalars (before the array, if any).
+    n: u8,
     ops: [SpecOp; INLINE_OPS],
 }
 
@@ -83,9 +86,10 @@ impl Spec {
     fn of(plan: &Plan) -> Spec {
         let mut spec = Spec {
             max: 0,
+            n: 0,
             ops: [SpecOp::default(); INLINE_OPS],
         };
-        if plan.array.is_some() || plan.scalars.is_empty() || plan.scalars.len() > INLINE_OPS {
+        if plan.scalars.is_empty() || plan.scalars.len() > INLINE_OPS {
             return spec;
         }
         let mut max = 0u32;
@@ -123,22 +127,23 @@ impl Spec {
             }
         }
         spec.max = max as u8;
+        spec.n = plan.scalars.len() as u8;
         spec
     }
 
     /// Decodes the record in `win` (at least `max` valid bits) into `out`: the bits it
     /// takes, or `None` if a VBR has more than two chunks.
     #[inline(always)]
-    fn decode(&self, win: u64, n: usize, out: &mut [u64; INLINE_OPS]) -> Option<u32> {
+    fn decode(&self, win: u64, out: &mut [u64; INLINE_OPS]) -> Option<u32> {
+        let n = self.n as usize;
         let mut at = 0u32;
         let mut bad = 0u64;
         // The first four operands always (an absent one is a literal 0 of no bits), so
         // that the usual records take no loop branch; then the rest.
-        for i in 0..INLINE_OPS {
+        for (i, (op, slot)) in self.ops.iter().zip(out.iter_mut()).enumerate() {
             if i >= 4 && i >= n {
                 break;
             }
-            let op = &self.ops[i];
             let (w, pw, vbr, pm) = (op.w as u32, op.pw as u32, op.vbr as u64, op.pm);
             // at ≤ max ≤ 56 and w, pw ≤ 56: every shift is in range.
             let x0 = win >> at;
@@ -147,7 +152,7 @@ impl Spec {
             // third would.
             let more = (x0 >> pw) & vbr;
             bad |= more & (x1 >> pw);
-            out[i] = (x0 & pm) | ((x1 & pm & more.wrapping_neg()) << pw) | op.lit;
+            *slot = (x0 & pm) | ((x1 & pm & more.wrapping_neg()) << pw) | op.lit;
             at += w << more;
         }
         if bad & 1 != 0 {
@@ -345,7 +350,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads the next item.
-    #[inline]
+    #[inline(always)]
     pub fn next_item(&mut self) -> Result<Item<'_>> {
         self.item_pos = self.cur.pos();
         if self.top_id == NO_BLOCK {
@@ -657,15 +662,19 @@ impl<'a> Reader<'a> {
             }
         };
         let spec = &plan.spec;
+        let n = plan.n;
+        let mut scalars_read = false;
         if spec.max != 0 {
             if let Some(w) = cur.window(spec.max as u32) {
-                if let Some(used) = spec.decode(w, plan.n as usize, &mut self.small) {
+                if let Some(used) = spec.decode(w, &mut self.small) {
                     cur.consume(used);
-                    return Ok(Some(plan.n as usize));
+                    if n != u8::MAX {
+                        return Ok(Some(n as usize));
+                    }
+                    scalars_read = true;
                 }
             }
         }
-        let n = plan.n;
         let scalars: &[FastOp] = &self.plans[plan.pool as usize].scalars;
         if n != u8::MAX {
             for (slot, op) in self.small.iter_mut().zip(scalars) {
@@ -676,8 +685,12 @@ impl<'a> Reader<'a> {
         let out = &mut self.ops;
         let k = scalars.len();
         out.clear();
-        for op in scalars {
-            out.push(read_fast(cur, *op)?);
+        if scalars_read {
+            out.extend_from_slice(&self.small[..k]);
+        } else {
+            for op in scalars {
+                out.push(read_fast(cur, *op)?);
+            }
         }
         if let Some(elt) = self.plans[plan.pool as usize].array {
             let n = cur.read_vbr(6)?;
@@ -709,6 +722,11 @@ impl<'a> Reader<'a> {
                         *slot = decode_char6(cur.read(6)?) as u64;
                     }
                 }
+                FastOp::VBR => {
+                    for slot in slots {
+                        *slot = cur.read_vbr_flat(elt.width as u32)?;
+                    }
+                }
                 _ => {
                     for slot in slots {
                         *slot = read_fast(cur, elt)?;
@@ -728,7 +746,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn finish_record(&mut self, abbrev: u32, small: Option<usize>) -> Result<Item<'_>> {
         let rec = self.record_ops(small);
         // Only an abbreviation of nothing but an empty array leaves no code.
@@ -861,6 +879,53 @@ mod tests {
                     // SETBID (in BLOCKINFO) is unabbreviated; block 9's records use id 4.
                     Item::Record { code, ops, abbrev: 4 } => {
                         proptest::prop_assert_eq!(code, 7);
+                        got.push(ops.to_vec());
+                    }
+                    _ => {}
+                }
+            }
+            proptest::prop_assert_eq!(got, want);
+        }
+
+        /// Records of an abbreviation with scalars and then an array of VBRs (phi and
+        /// call operands) read back as written, whatever the element width and size.
+        #[test]
+        fn array_abbreviations_read_back(
+            w in 2u8..=32,
+            fixed in 1u8..=20,
+            records in proptest::collection::vec(
+                (
+                    proptest::prelude::any::<u64>(),
+                    proptest::collection::vec((proptest::prelude::any::<u64>(), 0u32..64), 0..12),
+                ),
+                1..20,
+            ),
+        ) {
+            let abbrev = Abbrev::new(vec![
+                AbbrevOp::Literal(34),
+                AbbrevOp::Fixed(fixed),
+                AbbrevOp::Array,
+                AbbrevOp::Vbr(w),
+            ]);
+            let mut wr = Writer::new();
+            wr.enter_block(12, 4);
+            wr.define_abbrev(&abbrev);
+            let mut want = Vec::new();
+            for (f, elts) in &records {
+                let mut vals = vec![f & ((1u64 << fixed) - 1)];
+                vals.extend(elts.iter().map(|&(v, sh)| v >> sh));
+                wr.emit_record(4, 34, &vals);
+                want.push(vals);
+            }
+            wr.exit_block();
+            let bytes = wr.into_bytes();
+            let mut r = Reader::new(&bytes, 0).unwrap();
+            let mut got = Vec::new();
+            loop {
+                match r.next_item().unwrap() {
+                    Item::Eof => break,
+                    Item::Record { code, ops, .. } => {
+                        proptest::prop_assert_eq!(code, 34);
                         got.push(ops.to_vec());
                     }
                     _ => {}
