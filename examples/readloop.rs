@@ -1,12 +1,15 @@
-//! Reads a pexe N times (for profiling the reader):  readloop FILE [N] [bits]
-//! With `bits`, only the bitstream layer runs (and the item counts are printed).
+//! Reads a pexe N times (for profiling the reader):  readloop FILE [N] [bits|check]
+//! With `bits`, only the bitstream layer runs (and the item counts are printed); with
+//! `check`, each read is followed by the ABI check.
 use pnacl::bitstream::{Item, Reader};
 
 fn main() {
     let mut a = std::env::args().skip(1);
     let path = a.next().expect("readloop FILE [N] [bits]");
     let n: usize = a.next().map_or(100, |s| s.parse().unwrap());
-    let bits = a.next().is_some_and(|s| s == "bits");
+    let mode = a.next().unwrap_or_default();
+    let bits = mode == "bits";
+    let check = mode == "check";
     let data = std::fs::read(path).unwrap();
     let start = pnacl::bitcode::header::parse(&data).unwrap().size as u64 * 8;
     let t = std::time::Instant::now();
@@ -25,7 +28,12 @@ fn main() {
                 }
             }
         } else {
-            std::hint::black_box(pnacl::bitcode::read(std::hint::black_box(&data)).unwrap());
+            let m = pnacl::bitcode::read(std::hint::black_box(&data)).unwrap();
+            if check {
+                let f = pnacl::abi::check(&m, &pnacl::abi::Options::default());
+                assert!(f.is_empty(), "{f:?}");
+            }
+            std::hint::black_box(m);
         }
     }
     let dt = t.elapsed().as_secs_f64() / n as f64;

@@ -58,13 +58,15 @@ fn run(mut reader: Reader<'_>, mut parser: Parser) -> Result<Module> {
         let pos = reader.pos();
         // Records, the common item, go straight to the record step (the same one
         // `Parser::item` takes), with their operands left where the reader put them.
-        match reader.next_item()? {
-            Item::Record { abbrev, code, ops } => {
-                parser.pos = pos;
-                if let Err(m) = parser.record(code, ops) {
-                    return Err(parser.error(pos, &Item::Record { abbrev, code, ops }, m));
-                }
+        if let Some(code) = reader.next_record()? {
+            let (abbrev, ops) = reader.record_operands();
+            parser.pos = pos;
+            if let Err(m) = parser.record(code, ops) {
+                return Err(parser.error(pos, &Item::Record { abbrev, code, ops }, m));
             }
+            continue;
+        }
+        match reader.next_item()? {
             Item::Eof => break,
             item => {
                 parser.item(pos, &item)?;

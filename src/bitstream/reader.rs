@@ -236,6 +236,9 @@ pub struct Reader<'a> {
     /// scalars, or unabbreviated; the others go to `small`.
     ops: Vec<u64>,
     small: [u64; INLINE_OPS],
+    /// Abbreviation id and `small` length (`None`: `ops`) of the record `next_record`
+    /// read last.
+    last: (u32, Option<usize>),
     item_pos: u64,
 }
 
@@ -260,6 +263,7 @@ impl<'a> Reader<'a> {
             cur_bid: None,
             ops: Vec::with_capacity(64),
             small: [0; INLINE_OPS],
+            last: (0, Some(0)),
             item_pos: start,
         })
     }
@@ -392,6 +396,48 @@ impl<'a> Reader<'a> {
                 self.finish_record(id, small)
             }
         }
+    }
+
+    /// Reads the next item if it is a data record outside BLOCKINFO and returns its code
+    /// (its operands are then `record_operands()`); returns `None`, having read nothing,
+    /// if the next item is anything else, which the caller then takes with `next_item`.
+    /// It is `next_item`'s record path, with nothing returned through memory: the
+    /// common item, on the reader's fast path.
+    #[inline(always)]
+    pub fn next_record(&mut self) -> Result<Option<u32>> {
+        if self.top_id == NO_BLOCK || self.top_id == BLOCKINFO_BLOCK_ID {
+            return Ok(None);
+        }
+        let width = self.top_width;
+        let mut cur = self.cur;
+        // Too few bits left: `next_item` reports it.
+        let Some(win) = cur.window(width) else {
+            return Ok(None);
+        };
+        // width ≤ 32: the shift is in range.
+        let id = (win & ((1u64 << width) - 1)) as u32;
+        if id < UNABBREV_RECORD {
+            return Ok(None);
+        }
+        self.item_pos = self.cur.pos();
+        cur.consume(width);
+        let small = if id == UNABBREV_RECORD {
+            self.read_unabbrev(&mut cur)?;
+            None
+        } else {
+            self.read_abbreviated(&mut cur, id)?
+        };
+        self.cur = cur;
+        let code = self.record_code(small)?;
+        self.last = (id, small);
+        Ok(Some(code))
+    }
+
+    /// The operands (after the code) of the record `next_record` read last, and its
+    /// abbreviation id.
+    #[inline(always)]
+    pub fn record_operands(&self) -> (u32, &[u64]) {
+        (self.last.0, &self.record_ops(self.last.1)[1..])
     }
 
     fn next_top_level(&mut self) -> Result<Item<'_>> {
@@ -746,8 +792,9 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The code of the record just read (its first value), checked.
     #[inline(always)]
-    fn finish_record(&mut self, abbrev: u32, small: Option<usize>) -> Result<Item<'_>> {
+    fn record_code(&self, small: Option<usize>) -> Result<u32> {
         let rec = self.record_ops(small);
         // Only an abbreviation of nothing but an empty array leaves no code.
         let Some(&code) = rec.first() else {
@@ -756,7 +803,13 @@ impl<'a> Reader<'a> {
         if code > u32::MAX as u64 {
             return Err(self.err(format!("record code {code} is too large")));
         }
-        let code = code as u32;
+        Ok(code as u32)
+    }
+
+    #[inline(always)]
+    fn finish_record(&mut self, abbrev: u32, small: Option<usize>) -> Result<Item<'_>> {
+        let code = self.record_code(small)?;
+        let rec = self.record_ops(small);
         if self.top_id == BLOCKINFO_BLOCK_ID {
             if code != BLOCKINFO_CODE_SETBID {
                 return Err(self.err(format!(
