@@ -5,7 +5,7 @@ use pnacl::bitstream::{Item, Reader};
 
 fn main() {
     let mut a = std::env::args().skip(1);
-    let path = a.next().expect("readloop FILE [N] [bits]");
+    let path = a.next().expect("readloop FILE [N] [bits|check]");
     let n: usize = a.next().map_or(100, |s| s.parse().unwrap());
     let mode = a.next().unwrap_or_default();
     let bits = mode == "bits";

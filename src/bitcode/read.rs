@@ -153,6 +153,8 @@ struct FnState {
 /// error at the end of the block) in a map, so that no claim makes the table large.
 #[derive(Default)]
 struct Forward {
+    /// Absolute id of the function's first local value.
+    first_local: u32,
     /// By local id (`id - first_local`): the declared type, `Void` for none.
     near: Vec<ValueType>,
     far: HashMap<ValueId, ValueType, BuildHasherDefault<IdHasher>>,
@@ -169,8 +171,8 @@ impl Forward {
     }
 
     #[inline]
-    fn get(&self, first_local: u32, id: ValueId) -> Option<ValueType> {
-        if let Some(&t) = self.near.get((id - first_local) as usize) {
+    fn get(&self, id: ValueId) -> Option<ValueType> {
+        if let Some(&t) = self.near.get((id - self.first_local) as usize) {
             if !t.is_void() {
                 return Some(t);
             }
@@ -183,12 +185,12 @@ impl Forward {
 
     /// Declares `id` (≥ `next_value`, not void, and if declared before then with the
     /// same type) at bit position `pos`.
-    fn insert(&mut self, first_local: u32, next_value: u32, pos: u64, id: ValueId, ty: ValueType) {
-        if self.get(first_local, id).is_some() {
+    fn insert(&mut self, next_value: u32, pos: u64, id: ValueId, ty: ValueType) {
+        if self.get(id).is_some() {
             return;
         }
         self.count += 1;
-        let local = (id - first_local) as usize;
+        let local = (id - self.first_local) as usize;
         if local < self.near.len() {
             self.near[local] = ty;
         } else if (id - next_value) as u64 <= self.end.saturating_sub(pos) / 2 {
@@ -200,8 +202,8 @@ impl Forward {
     }
 
     /// Forgets the declaration of `id` (which has one).
-    fn remove(&mut self, first_local: u32, id: ValueId) {
-        match self.near.get_mut((id - first_local) as usize) {
+    fn remove(&mut self, id: ValueId) {
+        match self.near.get_mut((id - self.first_local) as usize) {
             Some(t) if !t.is_void() => *t = ValueType::Void,
             _ => {
                 self.far.remove(&id);
@@ -211,12 +213,12 @@ impl Forward {
     }
 
     /// The smallest id still declared.
-    fn first(&self, first_local: u32) -> Option<ValueId> {
+    fn first(&self) -> Option<ValueId> {
         let near = self
             .near
             .iter()
             .position(|t| !t.is_void())
-            .map(|i| first_local + i as u32);
+            .map(|i| self.first_local + i as u32);
         let far = self.far.keys().min().copied();
         match (near, far) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -537,6 +539,7 @@ impl Parser {
                     cur_block: 0,
                     past_phis: false,
                     forward: Forward {
+                        first_local,
                         end: self.pos + 64 + len_words as u64 * 32,
                         ..Forward::default()
                     },
@@ -681,7 +684,7 @@ impl Parser {
                 }
             ));
         }
-        if let Some(id) = c.forward.first(c.first_local) {
+        if let Some(id) = c.forward.first() {
             return Err(msg!(
                 "Never resolved value found in function!: %v{} was declared by a forward type \
                  reference but never defined",
@@ -1264,15 +1267,14 @@ impl Parser {
                 ));
             }
             let id = id as u32;
-            if let Some(old) = c.forward.get(c.first_local, id) {
+            if let Some(old) = c.forward.get(id) {
                 if old != ty {
                     return Err(msg!(
                         "Invalid FORWARDTYPEREF record: value {id} was declared {old} before"
                     ));
                 }
             }
-            c.forward
-                .insert(c.first_local, c.next_value, self.pos, id, ty);
+            c.forward.insert(c.next_value, self.pos, id, ty);
             return Ok(Event::ForwardRef { id, ty });
         }
         let c = self.cur.as_ref().unwrap();
@@ -1294,14 +1296,14 @@ impl Parser {
             }
         }
         if !c.forward.is_empty() && !inst.ty.is_void() {
-            if let Some(t) = c.forward.get(c.first_local, c.next_value) {
+            if let Some(t) = c.forward.get(c.next_value) {
                 if t != inst.ty {
                     return Err(msg!(
                         "The instruction defines a {} value, but a forward type reference declared it {t}",
                         inst.ty
                     ));
                 }
-                c.forward.remove(c.first_local, c.next_value);
+                c.forward.remove(c.next_value);
             }
         }
         let idx = c.body.insts.len() as u32;
@@ -1340,7 +1342,7 @@ impl Parser {
         if c.forward.is_empty() {
             return None;
         }
-        c.forward.get(c.first_local, id)
+        c.forward.get(id)
     }
 
     /// Decodes a relative operand (spec/000 "RelativeIndex") into an absolute id and its type.
@@ -1991,35 +1993,36 @@ mod tests {
         let (first, mut next) = (100u32, 105u32);
         // 40 bits left in the block: ids up to next + 20 are near.
         let mut f = Forward {
+            first_local: first,
             end: 1040,
             ..Forward::default()
         };
         assert!(f.is_empty());
-        f.insert(first, next, 1000, 110, ValueType::I32);
-        f.insert(first, next, 1000, 200, ValueType::Double);
+        f.insert(next, 1000, 110, ValueType::I32);
+        f.insert(next, 1000, 200, ValueType::Double);
         assert_eq!(f.near.len(), 11);
         assert_eq!(f.far.len(), 1);
         // The block grows no longer, but a near id beyond the far one stretches the table.
         f.end = 10_000;
-        f.insert(first, next, 1000, 250, ValueType::Float);
+        f.insert(next, 1000, 250, ValueType::Float);
         assert_eq!(f.near.len(), 151);
-        f.insert(first, next, 1000, 110, ValueType::I32);
+        f.insert(next, 1000, 110, ValueType::I32);
         assert_eq!(f.count, 3);
-        assert_eq!(f.get(first, 110), Some(ValueType::I32));
-        assert_eq!(f.get(first, 200), Some(ValueType::Double));
-        assert_eq!(f.get(first, 250), Some(ValueType::Float));
-        assert_eq!(f.get(first, 111), None);
-        assert_eq!(f.get(first, 9999), None);
-        assert_eq!(f.first(first), Some(110));
+        assert_eq!(f.get(110), Some(ValueType::I32));
+        assert_eq!(f.get(200), Some(ValueType::Double));
+        assert_eq!(f.get(250), Some(ValueType::Float));
+        assert_eq!(f.get(111), None);
+        assert_eq!(f.get(9999), None);
+        assert_eq!(f.first(), Some(110));
         next = 110;
-        f.remove(first, next);
-        assert_eq!(f.get(first, 110), None);
-        assert_eq!(f.first(first), Some(200));
-        f.remove(first, 200);
-        assert_eq!(f.get(first, 200), None);
-        assert_eq!(f.first(first), Some(250));
-        f.remove(first, 250);
+        f.remove(next);
+        assert_eq!(f.get(110), None);
+        assert_eq!(f.first(), Some(200));
+        f.remove(200);
+        assert_eq!(f.get(200), None);
+        assert_eq!(f.first(), Some(250));
+        f.remove(250);
         assert!(f.is_empty());
-        assert_eq!(f.first(first), None);
+        assert_eq!(f.first(), None);
     }
 }

@@ -145,23 +145,19 @@ impl<'a> BitCursor<'a> {
     /// elements of an array: phi and call operands).
     #[inline(always)]
     pub fn read_vbr_flat(&mut self, w: u32) -> Result<u64> {
-        if let Some(x0) = self.window(2 * w) {
-            let pw = w - 1;
-            let pm = (1u64 << pw) - 1;
-            let x1 = x0 >> w;
-            let more = (x0 >> pw) & 1;
-            if more & (x1 >> pw) == 0 {
-                let v = (x0 & pm) | ((x1 & pm & more.wrapping_neg()) << pw);
-                // 2w ≤ bits ≤ 63: the shift is in range.
-                self.consume(w << more);
+        if let Some(x) = self.window(2 * w) {
+            let (v, used, third) = two_chunks(x, w, w - 1, (1u64 << (w - 1)) - 1, 1);
+            if third == 0 {
+                // used ≤ 2w ≤ bits ≤ 63.
+                self.consume(used);
                 return Ok(v);
             }
         }
         self.read_vbr(w)
     }
 
-    /// The cache holding at least the next `n` (≤ 56) bits in its low bits, refilled if
-    /// needed; `None` where fewer than `n` bits are left. Bits above `n` are unspecified.
+    /// The cache holding at least the next `n` (≤ 56) bits in its low bits, refilled
+    /// first; `None` where fewer than `n` bits are left. Bits above `n` are unspecified.
     #[inline(always)]
     pub fn window(&mut self, n: u32) -> Option<u64> {
         // Refilled whether needed or not: a test of the bits left would be a branch
@@ -198,6 +194,20 @@ impl<'a> BitCursor<'a> {
         }
         Ok(())
     }
+}
+
+/// The value at the bottom of `x` read as at most two chunks of `w` bits, `pw` of them
+/// payload (mask `pm`): a VBR when `vbr` is 1, a fixed field (`pw == w`) or a literal
+/// (`w == 0`) when 0, with no branch on which or on the number of chunks. Returns the
+/// value, the bits it takes, and 1 if a third chunk follows (the value is then wrong).
+/// The caller makes sure `x` holds the two chunks (shifts by `w`, `pw` ≤ 63).
+#[inline(always)]
+pub(crate) fn two_chunks(x: u64, w: u32, pw: u32, pm: u64, vbr: u64) -> (u64, u32, u64) {
+    let x1 = x >> w;
+    // Whether a second chunk follows (never, for a fixed field), and a third.
+    let more = (x >> pw) & vbr;
+    let v = (x & pm) | ((x1 & pm & more.wrapping_neg()) << pw);
+    (v, w << more, more & (x1 >> pw) & 1)
 }
 
 #[cold]

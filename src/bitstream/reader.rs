@@ -3,7 +3,7 @@
 //! 0) and nothing else about PNaCl.
 
 use super::abbrev::{decode_char6, Abbrev, AbbrevOp, FastOp, Plan};
-use super::cursor::BitCursor;
+use super::cursor::{two_chunks, BitCursor};
 use super::{
     BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_SETBID, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK,
     UNABBREV_RECORD,
@@ -144,18 +144,14 @@ impl Spec {
             if i >= 4 && i >= n {
                 break;
             }
-            let (w, pw, vbr, pm) = (op.w as u32, op.pw as u32, op.vbr as u64, op.pm);
             // at ≤ max ≤ 56 and w, pw ≤ 56: every shift is in range.
-            let x0 = win >> at;
-            let x1 = x0 >> w;
-            // Whether a second chunk follows (never, for a fixed field), and whether a
-            // third would.
-            let more = (x0 >> pw) & vbr;
-            bad |= more & (x1 >> pw);
-            *slot = (x0 & pm) | ((x1 & pm & more.wrapping_neg()) << pw) | op.lit;
-            at += w << more;
+            let (v, used, third) =
+                two_chunks(win >> at, op.w as u32, op.pw as u32, op.pm, op.vbr as u64);
+            *slot = v | op.lit;
+            bad |= third;
+            at += used;
         }
-        if bad & 1 != 0 {
+        if bad != 0 {
             return None;
         }
         Some(at)
@@ -354,68 +350,51 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads the next item.
-    #[inline(always)]
+    #[inline]
     pub fn next_item(&mut self) -> Result<Item<'_>> {
+        if let Some(code) = self.next_record()? {
+            let (abbrev, ops) = self.record_operands();
+            return Ok(Item::Record { abbrev, code, ops });
+        }
         self.item_pos = self.cur.pos();
         if self.top_id == NO_BLOCK {
             return self.next_top_level();
         }
         let width = self.top_width;
-        // Records are decoded with a local copy of the cursor (kept in registers).
-        let mut cur = self.cur;
-        let Some(win) = cur.window(width) else {
+        let Some(id) = peek_id(&mut self.cur, width) else {
             return Err(self.err(format!(
                 "unexpected end of bitstream: {width} more bits needed, {} left",
-                cur.remaining()
+                self.cur.remaining()
             )));
         };
-        // width ≤ 32: the shift is in range.
-        let id = (win & ((1u64 << width) - 1)) as u32;
-        cur.consume(width);
+        self.cur.consume(width);
         match id {
-            END_BLOCK => {
-                self.cur = cur;
-                self.exit_block()
-            }
-            ENTER_SUBBLOCK => {
-                self.cur = cur;
-                self.enter_block()
-            }
-            DEFINE_ABBREV => {
-                self.cur = cur;
-                self.define_abbrev()
-            }
-            UNABBREV_RECORD => {
-                self.read_unabbrev(&mut cur)?;
-                self.cur = cur;
-                self.finish_record(UNABBREV_RECORD, None)
-            }
+            END_BLOCK => self.exit_block(),
+            ENTER_SUBBLOCK => self.enter_block(),
+            // Ids from UNABBREV_RECORD up are records, which `next_record` took.
             _ => {
-                let small = self.read_abbreviated(&mut cur, id)?;
-                self.cur = cur;
-                self.finish_record(id, small)
+                debug_assert_eq!(id, DEFINE_ABBREV);
+                self.define_abbrev()
             }
         }
     }
 
-    /// Reads the next item if it is a data record outside BLOCKINFO and returns its code
+    /// Reads the next item if it is a data record inside a block and returns its code
     /// (its operands are then `record_operands()`); returns `None`, having read nothing,
-    /// if the next item is anything else, which the caller then takes with `next_item`.
-    /// It is `next_item`'s record path, with nothing returned through memory: the
-    /// common item, on the reader's fast path.
+    /// if the next item is anything else, which `next_item` then takes. Nothing comes
+    /// back through memory: records, the common item, are the reader's fast path.
     #[inline(always)]
     pub fn next_record(&mut self) -> Result<Option<u32>> {
-        if self.top_id == NO_BLOCK || self.top_id == BLOCKINFO_BLOCK_ID {
+        if self.top_id == NO_BLOCK {
             return Ok(None);
         }
         let width = self.top_width;
+        // Records are decoded with a local copy of the cursor (kept in registers).
         let mut cur = self.cur;
         // Too few bits left: `next_item` reports it.
-        let Some(win) = cur.window(width) else {
+        let Some(id) = peek_id(&mut cur, width) else {
             return Ok(None);
         };
-        // width ≤ 32: the shift is in range.
-        let id = (win & ((1u64 << width) - 1)) as u32;
         if id < UNABBREV_RECORD {
             return Ok(None);
         }
@@ -429,6 +408,9 @@ impl<'a> Reader<'a> {
         };
         self.cur = cur;
         let code = self.record_code(small)?;
+        if self.top_id == BLOCKINFO_BLOCK_ID {
+            self.set_bid(code, small)?;
+        }
         self.last = (id, small);
         Ok(Some(code))
     }
@@ -806,30 +788,34 @@ impl<'a> Reader<'a> {
         Ok(code as u32)
     }
 
-    #[inline(always)]
-    fn finish_record(&mut self, abbrev: u32, small: Option<usize>) -> Result<Item<'_>> {
-        let code = self.record_code(small)?;
-        let rec = self.record_ops(small);
-        if self.top_id == BLOCKINFO_BLOCK_ID {
-            if code != BLOCKINFO_CODE_SETBID {
-                return Err(self.err(format!(
-                    "Malformed BlockInfoBlock: record code {code} (only SETBID is allowed)"
-                )));
-            }
-            if rec.len() != 2 {
-                return Err(self.err("Malformed BlockInfoBlock: SETBID needs exactly one operand"));
-            }
-            if rec[1] > u32::MAX as u64 {
-                return Err(self.err("Malformed BlockInfoBlock: SETBID block id too large"));
-            }
-            self.cur_bid = Some(rec[1] as u32);
+    /// A record in BLOCKINFO, which must be SETBID: selects the block id that the
+    /// abbreviations after it are for.
+    #[cold]
+    fn set_bid(&mut self, code: u32, small: Option<usize>) -> Result<()> {
+        if code != BLOCKINFO_CODE_SETBID {
+            return Err(self.err(format!(
+                "Malformed BlockInfoBlock: record code {code} (only SETBID is allowed)"
+            )));
         }
-        Ok(Item::Record {
-            abbrev,
-            code,
-            ops: &self.record_ops(small)[1..],
-        })
+        let rec = self.record_ops(small);
+        if rec.len() != 2 {
+            return Err(self.err("Malformed BlockInfoBlock: SETBID needs exactly one operand"));
+        }
+        if rec[1] > u32::MAX as u64 {
+            return Err(self.err("Malformed BlockInfoBlock: SETBID block id too large"));
+        }
+        self.cur_bid = Some(rec[1] as u32);
+        Ok(())
     }
+}
+
+/// The abbreviation id at the cursor, not consumed (the cache refilled); `None` where
+/// fewer than `width` bits are left.
+#[inline(always)]
+fn peek_id(cur: &mut BitCursor<'_>, width: u32) -> Option<u32> {
+    // width ≤ 32: the shift is in range.
+    cur.window(width)
+        .map(|win| (win & ((1u64 << width) - 1)) as u32)
 }
 
 #[inline(always)]
@@ -846,6 +832,19 @@ fn read_fast(cur: &mut BitCursor<'_>, op: FastOp) -> Result<u64> {
 mod tests {
     use super::*;
     use crate::bitstream::Writer;
+
+    /// Every record of a stream: abbreviation id, code, operands.
+    fn records_of(bytes: &[u8]) -> Vec<(u32, u32, Vec<u64>)> {
+        let mut r = Reader::new(bytes, 0).unwrap();
+        let mut got = Vec::new();
+        loop {
+            match r.next_item().unwrap() {
+                Item::Eof => return got,
+                Item::Record { abbrev, code, ops } => got.push((abbrev, code, ops.to_vec())),
+                _ => {}
+            }
+        }
+    }
 
     /// An abbreviation of only an array, used with no elements, leaves a record without a
     /// code: an error at the record, not a panic.
@@ -950,19 +949,9 @@ mod tests {
             }
             w.exit_block();
             let bytes = w.into_bytes();
-            let mut r = Reader::new(&bytes, 0).unwrap();
-            let mut got = Vec::new();
-            loop {
-                match r.next_item().unwrap() {
-                    Item::Eof => break,
-                    // SETBID (in BLOCKINFO) is unabbreviated; block 9's records use id 4.
-                    Item::Record { code, ops, abbrev: 4 } => {
-                        proptest::prop_assert_eq!(code, 7);
-                        got.push(ops.to_vec());
-                    }
-                    _ => {}
-                }
-            }
+            // SETBID (in BLOCKINFO) is unabbreviated; block 9's records use id 4.
+            let want: Vec<_> = want.into_iter().map(|ops| (4, 7, ops)).collect();
+            let got: Vec<_> = records_of(&bytes).into_iter().filter(|r| r.0 == 4).collect();
             proptest::prop_assert_eq!(got, want);
         }
 
@@ -998,19 +987,8 @@ mod tests {
             }
             wr.exit_block();
             let bytes = wr.into_bytes();
-            let mut r = Reader::new(&bytes, 0).unwrap();
-            let mut got = Vec::new();
-            loop {
-                match r.next_item().unwrap() {
-                    Item::Eof => break,
-                    Item::Record { code, ops, .. } => {
-                        proptest::prop_assert_eq!(code, 34);
-                        got.push(ops.to_vec());
-                    }
-                    _ => {}
-                }
-            }
-            proptest::prop_assert_eq!(got, want);
+            let want: Vec<_> = want.into_iter().map(|ops| (4, 34, ops)).collect();
+            proptest::prop_assert_eq!(records_of(&bytes), want);
         }
     }
 }
