@@ -13,7 +13,7 @@ use super::codes::{
     block, constants as cst, function as fc, globals as gv, module as mc, types as tc, vst,
 };
 use super::header::{self, Header};
-use crate::bitstream::{Item, Reader};
+use crate::bitstream::{Item, Pext, Reader, SoftPext};
 use crate::error::{Error, Result};
 use crate::ir::{
     Align, BinOp, Body, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst, InstKind,
@@ -35,30 +35,31 @@ pub fn read(data: &[u8]) -> Result<Module> {
     let reader = Reader::new(data, header.size as u64 * 8)?;
     let parser = Parser::new(&header);
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: the CPU has BMI2, the one feature `run_bmi2` is compiled for.
-        return unsafe { run_bmi2(reader, parser) };
+    if let Some(bmi2) = crate::bitstream::Bmi2::detect() {
+        // SAFETY: the CPU has BMI2 (`bmi2` exists), the one feature `run_bmi2` is
+        // compiled for.
+        return unsafe { run_bmi2(reader, parser, bmi2) };
     }
-    run(reader, parser)
+    run(reader, parser, SoftPext)
 }
 
-/// `run` compiled with BMI2's shifts (`shrx`, `shlx`), which take their count from any
-/// register and leave the flags alone: the bit reader shifts by variable amounts at every
-/// step, and with them it runs in fewer instructions.
+/// `run` compiled with BMI2: its shifts (`shrx`, `shlx`, `bzhi`) take their count from any
+/// register and leave the flags alone, and `pext` gathers a VBR's payload chunks in one
+/// instruction. The bit reader does both at every step.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
-fn run_bmi2(reader: Reader<'_>, parser: Parser) -> Result<Module> {
-    run(reader, parser)
+fn run_bmi2(reader: Reader<'_>, parser: Parser, bmi2: crate::bitstream::Bmi2) -> Result<Module> {
+    run(reader, parser, bmi2)
 }
 
 /// Feeds every item of the stream to the parser.
 #[inline(always)]
-fn run(mut reader: Reader<'_>, mut parser: Parser) -> Result<Module> {
+fn run<P: Pext>(mut reader: Reader<'_>, mut parser: Parser, p: P) -> Result<Module> {
     loop {
         let pos = reader.pos();
         // Records, the common item, go straight to the record step (the same one
         // `Parser::item` takes), with their operands left where the reader put them.
-        if let Some(code) = reader.next_record()? {
+        if let Some(code) = reader.next_record_with(p)? {
             let (abbrev, ops) = reader.record_operands();
             parser.pos = pos;
             if let Err(m) = parser.record(code, ops) {

@@ -141,35 +141,36 @@ impl<'a> BitCursor<'a> {
         v
     }
 
-    /// `read_vbr` without a branch on the number of chunks while it is one or two (the
-    /// elements of an array: phi and call operands).
+    /// `read_vbr` without a branch on the number of chunks (the elements of an array:
+    /// phi and call operands): the value ends at the first chunk without its
+    /// continuation bit, and `P` gathers the payloads.
     #[inline(always)]
-    pub fn read_vbr_flat(&mut self, w: u32) -> Result<u64> {
-        if let Some(x) = self.window(2 * w) {
-            let (v, used, third) = two_chunks(x, w, w - 1, (1u64 << (w - 1)) - 1, 1);
-            if third == 0 {
-                // used ≤ 2w ≤ bits ≤ 63.
-                self.consume(used);
-                return Ok(v);
-            }
+    pub fn read_vbr_flat<P: Pext>(&mut self, w: u32, p: P) -> Result<u64> {
+        let (x, bits) = self.window();
+        // A stop bit (a clear continuation bit) ends the value; none in the window: the
+        // general path (its length is `tz + 1` = 65 then, more than `bits`).
+        let stops = !x & CONT[w as usize];
+        let len = stops.trailing_zeros() + 1;
+        if len <= bits {
+            // len ≤ bits ≤ 63.
+            let v = p.pext(x, PAYLOAD[w as usize] & ((1u64 << len) - 1));
+            self.consume(len);
+            return Ok(v);
         }
         self.read_vbr(w)
     }
 
-    /// The cache holding at least the next `n` (≤ 56) bits in its low bits, refilled
-    /// first; `None` where fewer than `n` bits are left. Bits above `n` are unspecified.
+    /// The cache, refilled, and the number of its bits that are valid (at least 56 until
+    /// the data nears its end). The bits above them are unspecified.
     #[inline(always)]
-    pub fn window(&mut self, n: u32) -> Option<u64> {
+    pub fn window(&mut self) -> (u64, u32) {
         // Refilled whether needed or not: a test of the bits left would be a branch
         // no predictor gets right.
         self.refill();
-        if self.bits < n {
-            return None;
-        }
-        Some(self.cache)
+        (self.cache, self.bits)
     }
 
-    /// Consumes `n` bits of a `window(m)` with n ≤ m.
+    /// Consumes `n` bits of a `window()`, n no more than its valid bits.
     #[inline(always)]
     pub fn consume(&mut self, n: u32) {
         debug_assert!(n <= self.bits && n < 64);
@@ -196,18 +197,53 @@ impl<'a> BitCursor<'a> {
     }
 }
 
-/// The value at the bottom of `x` read as at most two chunks of `w` bits, `pw` of them
-/// payload (mask `pm`): a VBR when `vbr` is 1, a fixed field (`pw == w`) or a literal
-/// (`w == 0`) when 0, with no branch on which or on the number of chunks. Returns the
-/// value, the bits it takes, and 1 if a third chunk follows (the value is then wrong).
-/// The caller makes sure `x` holds the two chunks (shifts by `w`, `pw` ≤ 63).
-#[inline(always)]
-pub(crate) fn two_chunks(x: u64, w: u32, pw: u32, pm: u64, vbr: u64) -> (u64, u32, u64) {
-    let x1 = x >> w;
-    // Whether a second chunk follows (never, for a fixed field), and a third.
-    let more = (x >> pw) & vbr;
-    let v = (x & pm) | ((x1 & pm & more.wrapping_neg()) << pw);
-    (v, w << more, more & (x1 >> pw) & 1)
+/// Parallel bit extract: the bits of `x` selected by `mask`, packed at the bottom in
+/// order. The record decoder gathers a VBR's payload chunks with it.
+pub trait Pext: Copy {
+    fn pext(self, x: u64, mask: u64) -> u64;
+}
+
+/// `Pext` in portable code: one step per run of ones in the mask (a VBR chunk).
+#[derive(Clone, Copy, Debug)]
+pub struct SoftPext;
+
+impl Pext for SoftPext {
+    #[inline(always)]
+    fn pext(self, x: u64, mask: u64) -> u64 {
+        let (mut m, mut out, mut k) = (mask, 0u64, 0u32);
+        while m != 0 {
+            let at = m.trailing_zeros();
+            // The run of ones at `at` (up to 64 bits).
+            let run = (!(m >> at)).trailing_zeros();
+            let low = u64::MAX.checked_shr(64 - run).unwrap_or(0);
+            out |= ((x >> at) & low).checked_shl(k).unwrap_or(0);
+            k += run;
+            m &= !(low << at);
+        }
+        out
+    }
+}
+
+/// `Pext` by the BMI2 instruction. A value of this type exists only where the CPU has
+/// BMI2 (`detect`), which is what makes its use sound.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Bmi2(());
+
+#[cfg(target_arch = "x86_64")]
+impl Bmi2 {
+    pub fn detect() -> Option<Bmi2> {
+        std::arch::is_x86_feature_detected!("bmi2").then_some(Bmi2(()))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Pext for Bmi2 {
+    #[inline(always)]
+    fn pext(self, x: u64, mask: u64) -> u64 {
+        // SAFETY: `self` exists, so the CPU has BMI2 (`Bmi2::detect`).
+        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
+    }
 }
 
 #[cold]
@@ -244,7 +280,7 @@ fn eof(pos: u64, n: u32, left: u64) -> Error {
 }
 
 /// For each VBR width, the continuation bit of every chunk that fits whole in 64 bits.
-const CONT: [u64; 33] = {
+pub(crate) const CONT: [u64; 33] = {
     let mut t = [0u64; 33];
     let mut w = 2;
     while w <= 32 {
@@ -253,6 +289,17 @@ const CONT: [u64; 33] = {
             t[w] |= 1u64 << (i * w + w - 1);
             i += 1;
         }
+        w += 1;
+    }
+    t
+};
+
+/// For each VBR width, the payload bits of every chunk (all bits but the continuation bits).
+pub(crate) const PAYLOAD: [u64; 33] = {
+    let mut t = [0u64; 33];
+    let mut w = 2;
+    while w <= 32 {
+        t[w] = !CONT[w];
         w += 1;
     }
     t

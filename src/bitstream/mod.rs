@@ -8,7 +8,9 @@ pub mod text;
 mod writer;
 
 pub use abbrev::{decode_char6, encode_char6, is_char6, Abbrev, AbbrevOp, FastOp, Plan, CHAR6};
-pub use cursor::BitCursor;
+#[cfg(target_arch = "x86_64")]
+pub use cursor::Bmi2;
+pub use cursor::{BitCursor, Pext, SoftPext};
 pub use reader::{Item, Reader, MAX_ABBREV_WIDTH};
 pub use writer::{BitWriter, Writer};
 

@@ -3,7 +3,7 @@
 //! 0) and nothing else about PNaCl.
 
 use super::abbrev::{decode_char6, Abbrev, AbbrevOp, FastOp, Plan};
-use super::cursor::{two_chunks, BitCursor};
+use super::cursor::{BitCursor, Pext, SoftPext, CONT, PAYLOAD};
 use super::{
     BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_SETBID, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK,
     UNABBREV_RECORD,
@@ -51,110 +51,120 @@ struct InlinePlan {
     spec: Spec,
 }
 
-/// One operand of a `Spec`: `w` bits a chunk, `pw` of them payload; `vbr` is 1 for a VBR
-/// (whose bit `pw` says whether a second chunk follows), 0 for a fixed field or a
-/// literal (`w == pw == 0`, value `lit`).
+/// One field of a `Spec` (a fixed field or a VBR): where its value ends and which of its
+/// bits are payload. Of the field at the bottom of `x`, the bits set in
+/// `(!x & cont) | force` are where it could stop: the continuation bit of each VBR chunk
+/// if clear, the top bit of a fixed field. The first of them is its last bit, and the
+/// bits of `pay` below it are the value.
 #[derive(Debug, Clone, Copy, Default)]
 struct SpecOp {
-    w: u8,
-    pw: u8,
-    vbr: u8,
-    /// `(1 << pw) - 1`.
-    pm: u64,
-    lit: u64,
+    cont: u64,
+    force: u64,
+    pay: u64,
 }
 
 /// The branch-free decoder of an abbreviation of at most `INLINE_OPS` scalars (literal,
-/// fixed or VBR): while every VBR of a record has one or two chunks, as most do,
-/// the whole record is decoded from one window of `max` bits, each operand with the same
-/// few shifts and masks whatever its kind and length. A VBR of more chunks sets `bad`
-/// and the general path reads the record again. `max == 0`: the abbreviation does not
-/// qualify (char6, a field too wide, or more than `max` could hold). Of an abbreviation
-/// with an array, it decodes the scalars before the array.
+/// fixed or VBR): the literals are copied from `lits`, and each other field is found
+/// and gathered with the same few bit operations whatever its kind and length, while
+/// the whole record lies in the cursor's window (up to 63 bits), as nearly every record
+/// does. Otherwise the general path reads the record. `ok` is false where the
+/// abbreviation has a char6 field (or no scalar). Of an abbreviation with an array, it
+/// decodes the scalars before the array.
 #[derive(Debug, Clone, Copy)]
 struct Spec {
-    max: u8,
-    /// Number of scalars (before the array, if any).
-    n: u8,
+    ok: bool,
+    /// Number of fields to decode (the scalars that are not literals).
+    k: u8,
+    /// Of the first `Spec::ALWAYS` decoder steps, how many are padding (for fewer fields).
+    pad: u8,
+    /// Where each field's value goes in the record (`INLINE_OPS`: nowhere, for padding).
+    slot: [u8; INLINE_OPS],
     ops: [SpecOp; INLINE_OPS],
+    /// The record with every literal in place (and 0 for the fields).
+    lits: [u64; INLINE_OPS],
 }
 
 impl Spec {
-    /// Widest window the decoder reads (the cursor guarantees 56 bits).
-    const MAX_BITS: u32 = 56;
+    /// Decoder steps taken for every record whatever `k` (so that the usual records take
+    /// no loop branch); padding steps take one bit each, subtracted at the end.
+    const ALWAYS: usize = 3;
 
     fn of(plan: &Plan) -> Spec {
+        let pad = SpecOp {
+            cont: 0,
+            force: 1,
+            pay: 0,
+        };
         let mut spec = Spec {
-            max: 0,
-            n: 0,
-            ops: [SpecOp::default(); INLINE_OPS],
+            ok: false,
+            k: 0,
+            pad: 0,
+            slot: [INLINE_OPS as u8; INLINE_OPS],
+            ops: [pad; INLINE_OPS],
+            lits: [0; INLINE_OPS],
         };
         if plan.scalars.is_empty() || plan.scalars.len() > INLINE_OPS {
             return spec;
         }
-        let mut max = 0u32;
+        let mut k = 0;
         for (i, op) in plan.scalars.iter().enumerate() {
             let w = op.width as u32;
-            // Checked first: a field of up to 64 bits would overflow the masks below.
-            max += match op.kind {
-                FastOp::LITERAL => 0,
-                FastOp::FIXED => w,
-                FastOp::VBR => 2 * w,
+            let field = match op.kind {
+                FastOp::LITERAL => {
+                    spec.lits[i] = op.lit;
+                    continue;
+                }
+                // 1 ≤ w ≤ 64.
+                FastOp::FIXED => SpecOp {
+                    cont: 0,
+                    force: 1 << (w - 1),
+                    pay: u64::MAX >> (64 - w),
+                },
+                // 2 ≤ w ≤ 32.
+                FastOp::VBR => SpecOp {
+                    cont: CONT[w as usize],
+                    force: 0,
+                    pay: PAYLOAD[w as usize],
+                },
                 _ => return spec,
             };
-            if max > Self::MAX_BITS {
-                return spec;
-            }
-            spec.ops[i] = match op.kind {
-                FastOp::LITERAL => SpecOp {
-                    lit: op.lit,
-                    ..SpecOp::default()
-                },
-                FastOp::FIXED => SpecOp {
-                    w: w as u8,
-                    pw: w as u8,
-                    vbr: 0,
-                    pm: (1 << w) - 1,
-                    lit: 0,
-                },
-                _ => SpecOp {
-                    w: w as u8,
-                    pw: w as u8 - 1,
-                    vbr: 1,
-                    pm: (1 << (w - 1)) - 1,
-                    lit: 0,
-                },
-            };
+            spec.ops[k] = field;
+            spec.slot[k] = i as u8;
+            k += 1;
         }
-        spec.max = max as u8;
-        spec.n = plan.scalars.len() as u8;
+        spec.ok = true;
+        spec.k = k as u8;
+        spec.pad = Self::ALWAYS.saturating_sub(k) as u8;
         spec
     }
 
-    /// Decodes the record in `win` (at least `max` valid bits) into `out`: the bits it
-    /// takes, or `None` if a VBR has more than two chunks.
+    /// Decodes the record at the bottom of `win` (`bits` of it valid) into `out`: the
+    /// bits it takes, or `None` if it does not lie whole in the window.
     #[inline(always)]
-    fn decode(&self, win: u64, out: &mut [u64; INLINE_OPS]) -> Option<u32> {
-        let n = self.n as usize;
+    fn decode<P: Pext>(
+        &self,
+        win: u64,
+        bits: u32,
+        out: &mut [u64; INLINE_OPS + 1],
+        p: P,
+    ) -> Option<u32> {
+        out[..INLINE_OPS].copy_from_slice(&self.lits);
+        let k = self.k as usize;
         let mut at = 0u32;
-        let mut bad = 0u64;
-        // The first four operands always (an absent one is a literal 0 of no bits), so
-        // that the usual records take no loop branch; then the rest.
-        for (i, (op, slot)) in self.ops.iter().zip(out.iter_mut()).enumerate() {
-            if i >= 4 && i >= n {
+        for (i, (op, &slot)) in self.ops.iter().zip(&self.slot).enumerate() {
+            if i >= Self::ALWAYS && i >= k {
                 break;
             }
-            // at ≤ max ≤ 56 and w, pw ≤ 56: every shift is in range.
-            let (v, used, third) =
-                two_chunks(win >> at, op.w as u32, op.pw as u32, op.pm, op.vbr as u64);
-            *slot = v | op.lit;
-            bad |= third;
-            at += used;
+            // Past the window (at ≥ 64) the shift wraps and the value is garbage, but
+            // `at` then exceeds `bits` and the record is read again.
+            let x = win.wrapping_shr(at);
+            let len = ((!x & op.cont) | op.force).trailing_zeros() + 1;
+            let mask = op.pay & 1u64.wrapping_shl(len).wrapping_sub(1);
+            out[slot as usize] = p.pext(x, mask);
+            at += len;
         }
-        if bad != 0 {
-            return None;
-        }
-        Some(at)
+        let at = at - self.pad as u32;
+        (at <= bits).then_some(at)
     }
 }
 
@@ -231,7 +241,8 @@ pub struct Reader<'a> {
     /// Operands (the code first) of a record with an array or more than `INLINE_OPS`
     /// scalars, or unabbreviated; the others go to `small`.
     ops: Vec<u64>,
-    small: [u64; INLINE_OPS],
+    /// (One more slot, where the decoder's padding steps write.)
+    small: [u64; INLINE_OPS + 1],
     /// Abbreviation id and `small` length (`None`: `ops`) of the record `next_record`
     /// read last.
     last: (u32, Option<usize>),
@@ -258,7 +269,7 @@ impl<'a> Reader<'a> {
             top_active_start: 0,
             cur_bid: None,
             ops: Vec::with_capacity(64),
-            small: [0; INLINE_OPS],
+            small: [0; INLINE_OPS + 1],
             last: (0, Some(0)),
             item_pos: start,
         })
@@ -385,6 +396,12 @@ impl<'a> Reader<'a> {
     /// back through memory: records, the common item, are the reader's fast path.
     #[inline(always)]
     pub fn next_record(&mut self) -> Result<Option<u32>> {
+        self.next_record_with(SoftPext)
+    }
+
+    /// `next_record` with `p`'s bit gather (`cursor::Bmi2` where the CPU has it).
+    #[inline(always)]
+    pub fn next_record_with<P: Pext>(&mut self, p: P) -> Result<Option<u32>> {
         if self.top_id == NO_BLOCK {
             return Ok(None);
         }
@@ -404,7 +421,7 @@ impl<'a> Reader<'a> {
             self.read_unabbrev(&mut cur)?;
             None
         } else {
-            self.read_abbreviated(&mut cur, id)?
+            self.read_abbreviated(&mut cur, id, p)?
         };
         self.cur = cur;
         let code = self.record_code(small)?;
@@ -670,7 +687,12 @@ impl<'a> Reader<'a> {
     /// returned) when the abbreviation has at most `INLINE_OPS` scalars and no array,
     /// else into `ops`.
     #[inline(always)]
-    fn read_abbreviated(&mut self, cur: &mut BitCursor<'a>, id: u32) -> Result<Option<usize>> {
+    fn read_abbreviated<P: Pext>(
+        &mut self,
+        cur: &mut BitCursor<'a>,
+        id: u32,
+        p: P,
+    ) -> Result<Option<usize>> {
         let j = id as usize - 4;
         let plan = if j < self.top_bi_count {
             &self.bi[self.top_bi].plans[j]
@@ -692,15 +714,14 @@ impl<'a> Reader<'a> {
         let spec = &plan.spec;
         let n = plan.n;
         let mut scalars_read = false;
-        if spec.max != 0 {
-            if let Some(w) = cur.window(spec.max as u32) {
-                if let Some(used) = spec.decode(w, &mut self.small) {
-                    cur.consume(used);
-                    if n != u8::MAX {
-                        return Ok(Some(n as usize));
-                    }
-                    scalars_read = true;
+        if spec.ok {
+            let (win, bits) = cur.window();
+            if let Some(used) = spec.decode(win, bits, &mut self.small, p) {
+                cur.consume(used);
+                if n != u8::MAX {
+                    return Ok(Some(n as usize));
                 }
+                scalars_read = true;
             }
         }
         let scalars: &[FastOp] = &self.plans[plan.pool as usize].scalars;
@@ -752,7 +773,7 @@ impl<'a> Reader<'a> {
                 }
                 FastOp::VBR => {
                     for slot in slots {
-                        *slot = cur.read_vbr_flat(elt.width as u32)?;
+                        *slot = cur.read_vbr_flat(elt.width as u32, p)?;
                     }
                 }
                 _ => {
@@ -814,8 +835,8 @@ impl<'a> Reader<'a> {
 #[inline(always)]
 fn peek_id(cur: &mut BitCursor<'_>, width: u32) -> Option<u32> {
     // width ≤ 32: the shift is in range.
-    cur.window(width)
-        .map(|win| (win & ((1u64 << width) - 1)) as u32)
+    let (win, bits) = cur.window();
+    (bits >= width).then_some((win & ((1u64 << width) - 1)) as u32)
 }
 
 #[inline(always)]
@@ -833,11 +854,30 @@ mod tests {
     use super::*;
     use crate::bitstream::Writer;
 
-    /// Every record of a stream: abbreviation id, code, operands.
+    /// Every record of a stream: abbreviation id, code, operands. Where the CPU has BMI2,
+    /// the stream is read a second time with its bit gather, which must agree.
     fn records_of(bytes: &[u8]) -> Vec<(u32, u32, Vec<u64>)> {
+        let soft = records_with(bytes, SoftPext);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(bmi2) = crate::bitstream::Bmi2::detect() {
+            assert_eq!(
+                records_with(bytes, bmi2),
+                soft,
+                "BMI2 and portable reads differ"
+            );
+        }
+        soft
+    }
+
+    fn records_with<P: Pext>(bytes: &[u8], p: P) -> Vec<(u32, u32, Vec<u64>)> {
         let mut r = Reader::new(bytes, 0).unwrap();
         let mut got = Vec::new();
         loop {
+            if let Some(code) = r.next_record_with(p).unwrap() {
+                let (abbrev, ops) = r.record_operands();
+                got.push((abbrev, code, ops.to_vec()));
+                continue;
+            }
             match r.next_item().unwrap() {
                 Item::Eof => return got,
                 Item::Record { abbrev, code, ops } => got.push((abbrev, code, ops.to_vec())),
