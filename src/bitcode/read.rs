@@ -62,7 +62,13 @@ fn run<P: Pext>(mut reader: Reader<'_>, mut parser: Parser, p: P) -> Result<Modu
         if let Some(code) = reader.next_record_with(p)? {
             let (abbrev, ops) = reader.record_operands();
             parser.pos = pos;
-            if let Err(m) = parser.record(code, ops) {
+            // Function blocks hold nearly every record: their step is called directly.
+            let done = if parser.stack.last() == Some(&block::FUNCTION) {
+                parser.function_record(code, ops)
+            } else {
+                parser.record(code, ops)
+            };
+            if let Err(m) = done {
                 return Err(parser.error(pos, &Item::Record { abbrev, code, ops }, m));
             }
             continue;
@@ -1223,6 +1229,7 @@ impl Parser {
     // Function blocks
 
     #[inline(always)]
+    #[inline(never)]
     fn function_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
         let nf = self.module.functions.len() as u32;
         if code == fc::DECLAREBLOCKS {

@@ -211,6 +211,8 @@ struct BlockInfoList {
     block_id: u32,
     pool: Vec<u32>,
     plans: Vec<InlinePlan>,
+    /// Where `plans` starts in `Reader::bi_flat` (as of its last rebuild).
+    flat_start: usize,
 }
 
 /// Streaming reader over the bitstream that starts at `start` (a bit position; the PNaCl
@@ -228,6 +230,10 @@ pub struct Reader<'a> {
     active_plans: Vec<InlinePlan>,
     /// BLOCKINFO registrations, per block id, in definition order.
     bi: Vec<BlockInfoList>,
+    /// Every list's plans end to end, so that a record's plan is one load away; rebuilt
+    /// when a block is entered after BLOCKINFO changed (`bi_dirty`).
+    bi_flat: Vec<InlinePlan>,
+    bi_dirty: bool,
     /// The innermost block's abbreviation width, id, BLOCKINFO list and count, and first
     /// local `active` entry (top level: width 2, no id), kept out of `scopes` for the
     /// per-record path.
@@ -235,6 +241,8 @@ pub struct Reader<'a> {
     top_id: u32,
     top_bi: usize,
     top_bi_count: usize,
+    /// Where the innermost block's BLOCKINFO plans start in `bi_flat`.
+    top_bi_start: usize,
     top_active_start: usize,
     /// The block id selected by the last SETBID inside BLOCKINFO.
     cur_bid: Option<u32>,
@@ -262,10 +270,13 @@ impl<'a> Reader<'a> {
             active: Vec::new(),
             active_plans: Vec::new(),
             bi: Vec::new(),
+            bi_flat: Vec::new(),
+            bi_dirty: false,
             top_width: 2,
             top_id: NO_BLOCK,
             top_bi: NO_LIST,
             top_bi_count: 0,
+            top_bi_start: 0,
             top_active_start: 0,
             cur_bid: None,
             ops: Vec::with_capacity(64),
@@ -343,6 +354,7 @@ impl<'a> Reader<'a> {
                 self.top_id = s.id;
                 self.top_bi = s.bi;
                 self.top_bi_count = s.bi_count;
+                self.top_bi_start = self.bi.get(s.bi).map_or(0, |l| l.flat_start);
                 self.top_active_start = s.active_start;
             }
             None => {
@@ -350,9 +362,22 @@ impl<'a> Reader<'a> {
                 self.top_id = NO_BLOCK;
                 self.top_bi = NO_LIST;
                 self.top_bi_count = 0;
+                self.top_bi_start = 0;
                 self.top_active_start = 0;
             }
         }
+    }
+
+    /// Lays every BLOCKINFO list's plans end to end in `bi_flat`. Lists only grow, so a
+    /// block entered earlier finds its plans at its list's new start (`sync_top`).
+    #[cold]
+    fn rebuild_bi_flat(&mut self) {
+        self.bi_flat.clear();
+        for l in &mut self.bi {
+            l.flat_start = self.bi_flat.len();
+            self.bi_flat.extend_from_slice(&l.plans);
+        }
+        self.bi_dirty = false;
     }
 
     #[cold]
@@ -493,6 +518,9 @@ impl<'a> Reader<'a> {
             }
         }
         let active_start = self.active.len();
+        if self.bi_dirty {
+            self.rebuild_bi_flat();
+        }
         let (bi, bi_count) = match self.bi.iter().position(|l| l.block_id == id) {
             Some(k) => (k, self.bi[k].pool.len()),
             None => (NO_LIST, 0),
@@ -501,6 +529,7 @@ impl<'a> Reader<'a> {
         self.top_id = id;
         self.top_bi = bi;
         self.top_bi_count = bi_count;
+        self.top_bi_start = self.bi.get(bi).map_or(0, |l| l.flat_start);
         self.top_active_start = active_start;
         self.scopes.push(Scope {
             id,
@@ -583,8 +612,10 @@ impl<'a> Reader<'a> {
                     block_id: bid,
                     pool: vec![idx],
                     plans: vec![plan],
+                    flat_start: 0,
                 }),
             }
+            self.bi_dirty = true;
             Ok(Item::DefineAbbrev {
                 abbrev: &self.pool[idx as usize],
                 blockinfo_for: Some(bid),
@@ -695,7 +726,7 @@ impl<'a> Reader<'a> {
     ) -> Result<Option<usize>> {
         let j = id as usize - 4;
         let plan = if j < self.top_bi_count {
-            &self.bi[self.top_bi].plans[j]
+            &self.bi_flat[self.top_bi_start + j]
         } else {
             match self
                 .active_plans
