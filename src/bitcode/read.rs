@@ -1229,7 +1229,6 @@ impl Parser {
     // Function blocks
 
     #[inline(always)]
-    #[inline(never)]
     fn function_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
         let nf = self.module.functions.len() as u32;
         if code == fc::DECLAREBLOCKS {
