@@ -62,14 +62,55 @@ pub fn valid_fn_type(m: &Module, f: u32) -> bool {
 pub fn check(m: &Module, opts: &Options) -> Vec<Finding> {
     let mut out = Vec::new();
     module_rules(m, opts, &mut out);
+    let funcs = Funcs::of(m);
     for (f, func) in m.functions.iter().enumerate() {
         if let Some(body) = &func.body {
-            if func.name.as_deref().and_then(intrinsics::lookup).is_none() {
-                function_rules(m, opts, f as u32, body, &mut out);
+            if funcs.intrinsic[f].is_none() {
+                function_rules(m, opts, &funcs, f as u32, body, &mut out);
             }
         }
     }
     out
+}
+
+/// What the instruction rules ask of each function address, found once per module rather
+/// than at every call and operand.
+struct Funcs {
+    /// The intrinsic a function is, by address.
+    intrinsic: Vec<Option<&'static intrinsics::Intrinsic>>,
+    /// Whether its name starts with `llvm.` (its address may not be taken).
+    llvm: Vec<bool>,
+    /// Whether its type is one ordinary functions may have (`valid_fn_type`).
+    valid_type: Vec<bool>,
+}
+
+impl Funcs {
+    fn of(m: &Module) -> Funcs {
+        fn name(f: &Function) -> &[u8] {
+            f.name.as_deref().unwrap_or_default()
+        }
+        Funcs {
+            intrinsic: m
+                .functions
+                .iter()
+                .map(|f| intrinsics::lookup(name(f)))
+                .collect(),
+            llvm: m
+                .functions
+                .iter()
+                .map(|f| name(f).starts_with(b"llvm."))
+                .collect(),
+            valid_type: (0..m.functions.len() as u32)
+                .map(|f| valid_fn_type(m, f))
+                .collect(),
+        }
+    }
+
+    /// Whether value `id` is the address of an `llvm.` function.
+    #[inline]
+    fn is_llvm(&self, id: u32) -> bool {
+        self.llvm.get(id as usize).copied().unwrap_or(false)
+    }
 }
 
 fn module_rules(m: &Module, opts: &Options, out: &mut Vec<Finding>) {
@@ -200,10 +241,16 @@ pub fn order_allowed(kind: Kind, which: usize, v: u64, success: Option<u64>) -> 
     }
 }
 
-fn function_rules(m: &Module, opts: &Options, f: u32, body: &Body, out: &mut Vec<Finding>) {
+fn function_rules(
+    m: &Module,
+    opts: &Options,
+    funcs: &Funcs,
+    f: u32,
+    body: &Body,
+    out: &mut Vec<Finding>,
+) {
     let fname = name_of(&m.functions[f as usize]);
     let ng = m.num_global_values();
-    let nf = m.functions.len() as u32;
     let nparams = m.fn_type(f).params.len();
     let const_int = |id: u32| -> Option<u64> {
         let local = id.checked_sub(ng)? as usize;
@@ -213,17 +260,7 @@ fn function_rules(m: &Module, opts: &Options, f: u32, body: &Body, out: &mut Vec
             _ => None,
         }
     };
-    let is_intrinsic_addr = |id: u32| {
-        id < nf
-            && m.functions[id as usize]
-                .name
-                .as_deref()
-                .is_some_and(|n| n.starts_with(b"llvm."))
-    };
     let ty = |id: u32| m.value_type_in(body, id).unwrap_or(ValueType::Void);
-    // Operands that are intrinsic addresses (anything but a direct callee); one buffer
-    // for the whole body.
-    let mut operands: Vec<u32> = Vec::new();
     for (i, inst) in body.insts.iter().enumerate() {
         let mut reason: Option<(&'static str, &'static str)> = None;
         let mut set = |r: &'static str, rule: &'static str| {
@@ -231,41 +268,37 @@ fn function_rules(m: &Module, opts: &Options, f: u32, body: &Body, out: &mut Vec
                 reason = Some((r, rule));
             }
         };
-        operands.clear();
-        match inst.kind {
+        // An operand that is an intrinsic's address (anything but a direct callee).
+        let llvm = |id: u32| funcs.is_llvm(id);
+        let intrinsic_operand = match inst.kind {
             InstKind::Binop { lhs, rhs, .. } | InstKind::Cmp { lhs, rhs, .. } => {
-                operands.extend([lhs, rhs])
+                llvm(lhs) || llvm(rhs)
             }
-            InstKind::Cast { val, .. } => operands.push(val),
-            InstKind::Ret { val: Some(v) } => operands.push(v),
-            InstKind::CondBr { cond, .. } => operands.push(cond),
-            InstKind::Switch { cond, .. } => operands.push(cond),
-            InstKind::Alloca { size, .. } => operands.push(size),
-            InstKind::Load { ptr, .. } => operands.push(ptr),
-            InstKind::Store { ptr, val, .. } => operands.extend([ptr, val]),
-            InstKind::Select { cond, t, f } => operands.extend([cond, t, f]),
-            InstKind::ExtractElement { vec, idx } => operands.extend([vec, idx]),
-            InstKind::InsertElement { vec, elt, idx } => operands.extend([vec, elt, idx]),
+            InstKind::Cast { val: v, .. }
+            | InstKind::Ret { val: Some(v) }
+            | InstKind::CondBr { cond: v, .. }
+            | InstKind::Switch { cond: v, .. }
+            | InstKind::Alloca { size: v, .. }
+            | InstKind::Load { ptr: v, .. } => llvm(v),
+            InstKind::Store { ptr, val, .. } => llvm(ptr) || llvm(val),
+            InstKind::Select { cond, t, f } => llvm(cond) || llvm(t) || llvm(f),
+            InstKind::ExtractElement { vec, idx } => llvm(vec) || llvm(idx),
+            InstKind::InsertElement { vec, elt, idx } => llvm(vec) || llvm(elt) || llvm(idx),
             InstKind::Call {
                 callee,
                 args,
                 indirect,
                 ..
-            } => {
-                operands.extend_from_slice(body.span(args));
-                if indirect {
-                    operands.push(callee);
-                }
-            }
-            InstKind::Phi { incoming } => {
-                let pairs = body.span(crate::ir::Span {
+            } => body.span(args).iter().any(|&a| llvm(a)) || (indirect && llvm(callee)),
+            InstKind::Phi { incoming } => body
+                .span(crate::ir::Span {
                     start: incoming.start,
                     len: incoming.len * 2,
-                });
-                operands.extend(pairs.chunks(2).map(|p| p[0]));
-            }
-            _ => {}
-        }
+                })
+                .chunks(2)
+                .any(|p| llvm(p[0])),
+            _ => false,
+        };
         match inst.kind {
             InstKind::Load { align, .. } => {
                 if super::allowed_alignments(inst.ty).is_empty() {
@@ -320,10 +353,7 @@ fn function_rules(m: &Module, opts: &Options, f: u32, body: &Body, out: &mut Vec
             } => {
                 let args = body.span(args);
                 let intr = if !indirect {
-                    m.functions[callee as usize]
-                        .name
-                        .as_deref()
-                        .and_then(intrinsics::lookup)
+                    funcs.intrinsic[callee as usize]
                 } else {
                     None
                 };
@@ -364,7 +394,7 @@ fn function_rules(m: &Module, opts: &Options, f: u32, body: &Body, out: &mut Vec
                             "Atomic intrinsics: read-modify-write operations",
                         );
                     }
-                } else if !indirect && !valid_fn_type(m, callee) {
+                } else if !indirect && !funcs.valid_type[callee as usize] {
                     set(
                         "bad function callee operand",
                         "Functions: disallowed function type",
@@ -373,7 +403,7 @@ fn function_rules(m: &Module, opts: &Options, f: u32, body: &Body, out: &mut Vec
             }
             _ => {}
         }
-        if operands.iter().any(|&o| is_intrinsic_addr(o)) {
+        if intrinsic_operand {
             set(
                 "bad operand",
                 "Intrinsic Functions: the address of an intrinsic cannot be taken",

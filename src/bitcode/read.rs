@@ -56,10 +56,10 @@ fn run_bmi2(reader: Reader<'_>, parser: Parser, bmi2: crate::bitstream::Bmi2) ->
 #[inline(always)]
 fn run<P: Pext>(mut reader: Reader<'_>, mut parser: Parser, p: P) -> Result<Module> {
     loop {
-        let pos = reader.pos();
         // Records, the common item, go straight to the record step (the same one
         // `Parser::item` takes), with their operands left where the reader put them.
         if let Some(code) = reader.next_record_with(p)? {
+            let pos = reader.item_pos();
             let (abbrev, ops) = reader.record_operands();
             parser.pos = pos;
             // Function blocks hold nearly every record: their step is called directly.
@@ -73,6 +73,7 @@ fn run<P: Pext>(mut reader: Reader<'_>, mut parser: Parser, p: P) -> Result<Modu
             }
             continue;
         }
+        let pos = reader.pos();
         match reader.next_item()? {
             Item::Eof => break,
             item => {
@@ -1355,6 +1356,27 @@ impl Parser {
     /// Decodes a relative operand (spec/000 "RelativeIndex") into an absolute id and its type.
     #[inline(always)]
     fn operand(&self, rel: u64) -> R<(ValueId, ValueType)> {
+        let c = self.cur.as_ref().unwrap();
+        // The common case, a value already defined (1 ≤ rel ≤ next_value): a global
+        // (always i32) or a local with its type in `local_types`.
+        if rel.wrapping_sub(1) < c.next_value as u64 {
+            let id = c.next_value - rel as u32;
+            match id.checked_sub(c.first_local) {
+                None => return Ok((id, ValueType::I32)),
+                Some(local) => {
+                    if let Some(&t) = c.body.local_types.get(local as usize) {
+                        return Ok((id, t));
+                    }
+                }
+            }
+        }
+        self.operand_slow(rel)
+    }
+
+    /// `operand` for the rest: forward references, and errors.
+    #[cold]
+    #[inline(never)]
+    fn operand_slow(&self, rel: u64) -> R<(ValueId, ValueType)> {
         let c = self.cur.as_ref().unwrap();
         if rel > u32::MAX as u64 {
             return Err(msg!(

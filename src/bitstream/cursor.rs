@@ -170,6 +170,13 @@ impl<'a> BitCursor<'a> {
         (self.cache, self.bits)
     }
 
+    /// The cache and the number of its valid bits, as they are (not refilled): what is
+    /// left of a `window()` after `consume`.
+    #[inline(always)]
+    pub fn cached(&self) -> (u64, u32) {
+        (self.cache, self.bits)
+    }
+
     /// Consumes `n` bits of a `window()`, n no more than its valid bits.
     #[inline(always)]
     pub fn consume(&mut self, n: u32) {

@@ -746,7 +746,9 @@ impl<'a> Reader<'a> {
         let n = plan.n;
         let mut scalars_read = false;
         if spec.ok {
-            let (win, bits) = cur.window();
+            // What `peek_id` loaded, less the id: no second refill (a record that does
+            // not lie whole in it takes the general path).
+            let (win, bits) = cur.cached();
             if let Some(used) = spec.decode(win, bits, &mut self.small, p) {
                 cur.consume(used);
                 if n != u8::MAX {
