@@ -6,6 +6,7 @@
 //! errors. Every handler checks before it changes anything, so a rejected record leaves the
 //! parser as it was.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -1121,14 +1122,20 @@ impl Parser {
                 } else {
                     &mut self.module.globals[(id - nf) as usize].name
                 };
-                if let Some(other) = self.names.get(&name) {
-                    return Err(msg!(
-                        "The name \"{}\" is given to two values ({other} and {id})",
-                        String::from_utf8_lossy(&name)
-                    ));
+                // One hash per name: the entry both finds a duplicate and keeps the name.
+                match self.names.entry(name) {
+                    Entry::Occupied(e) => {
+                        return Err(msg!(
+                            "The name \"{}\" is given to two values ({} and {id})",
+                            String::from_utf8_lossy(e.key()),
+                            e.get()
+                        ));
+                    }
+                    Entry::Vacant(e) => {
+                        *slot = Some(e.key().clone());
+                        e.insert(id);
+                    }
                 }
-                *slot = Some(name.clone());
-                self.names.insert(name, id);
                 self.module.symbol_order.push(id);
                 Ok(Event::Symbol(id))
             }
