@@ -64,7 +64,7 @@ fn run<P: Pext>(mut reader: Reader<'_>, mut parser: Parser, p: P) -> Result<Modu
             let (abbrev, ops) = reader.record_operands();
             parser.pos = pos;
             // Function blocks hold nearly every record: their step is called directly.
-            let done = if parser.stack.last() == Some(&block::FUNCTION) {
+            let done = if parser.in_function {
                 parser.function_record(code, ops)
             } else {
                 parser.record(code, ops)
@@ -240,6 +240,8 @@ impl Forward {
 pub struct Parser {
     pub module: Module,
     stack: Vec<u32>,
+    /// Whether the innermost block (the last of `stack`) is a function block.
+    in_function: bool,
     stage: Stage,
     module_seen: bool,
     seen_version: bool,
@@ -310,6 +312,7 @@ impl Parser {
                 ..Module::default()
             },
             stack: Vec::new(),
+            in_function: false,
             stage: Stage::Start,
             module_seen: false,
             seen_version: false,
@@ -555,6 +558,7 @@ impl Parser {
                     const_type: None,
                 });
                 self.stack.push(id);
+                self.in_function = true;
                 return Ok(Event::EnterFunction(func));
             }
             (Some(block::FUNCTION), block::CONSTANTS) => {
@@ -588,6 +592,7 @@ impl Parser {
             }
         }
         self.stack.push(id);
+        self.in_function = id == block::FUNCTION;
         Ok(Event::EnterBlock(id))
     }
 
@@ -603,6 +608,7 @@ impl Parser {
 
     fn exit(&mut self) -> R<Event> {
         let id = self.stack.pop().ok_or("end of block outside any block")?;
+        self.in_function = self.stack.last() == Some(&block::FUNCTION);
         let r = match id {
             block::TYPE => {
                 let n = self.types_expected.unwrap_or(0);

@@ -177,6 +177,16 @@ impl<'a> BitCursor<'a> {
         (self.cache, self.bits)
     }
 
+    /// Takes the position of `other`, a copy of this cursor that has read on (the data
+    /// are the same: only the position is copied back).
+    #[inline(always)]
+    pub fn advance_to(&mut self, other: &BitCursor<'a>) {
+        debug_assert!(std::ptr::eq(self.data, other.data));
+        self.next = other.next;
+        self.cache = other.cache;
+        self.bits = other.bits;
+    }
+
     /// Consumes `n` bits of a `window()`, n no more than its valid bits.
     #[inline(always)]
     pub fn consume(&mut self, n: u32) {

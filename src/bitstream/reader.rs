@@ -448,7 +448,7 @@ impl<'a> Reader<'a> {
         } else {
             self.read_abbreviated(&mut cur, id, p)?
         };
-        self.cur = cur;
+        self.cur.advance_to(&cur);
         let code = self.record_code(small)?;
         if self.top_id == BLOCKINFO_BLOCK_ID {
             self.set_bid(code, small)?;
