@@ -268,39 +268,31 @@ fn function_rules(
                 reason = Some((r, rule));
             }
         };
-        // An operand that is an intrinsic's address (anything but a direct callee).
+        // Each kind's rules, and whether an operand is an intrinsic's address (anything
+        // but a direct callee), in one dispatch on the kind.
         let llvm = |id: u32| funcs.is_llvm(id);
         let intrinsic_operand = match inst.kind {
-            InstKind::Binop { lhs, rhs, .. } | InstKind::Cmp { lhs, rhs, .. } => {
+            InstKind::Binop { lhs, rhs, .. } => llvm(lhs) || llvm(rhs),
+            InstKind::Cmp { pred, lhs, rhs } => {
+                if !pred.is_float() && ty(lhs).elem() == ValueType::I1 {
+                    set(
+                        "Invalid integer arithmetic type",
+                        "icmp: integer arithmetic types",
+                    );
+                }
                 llvm(lhs) || llvm(rhs)
             }
             InstKind::Cast { val: v, .. }
             | InstKind::Ret { val: Some(v) }
             | InstKind::CondBr { cond: v, .. }
-            | InstKind::Switch { cond: v, .. }
-            | InstKind::Alloca { size: v, .. }
-            | InstKind::Load { ptr: v, .. } => llvm(v),
-            InstKind::Store { ptr, val, .. } => llvm(ptr) || llvm(val),
-            InstKind::Select { cond, t, f } => llvm(cond) || llvm(t) || llvm(f),
-            InstKind::ExtractElement { vec, idx } => llvm(vec) || llvm(idx),
-            InstKind::InsertElement { vec, elt, idx } => llvm(vec) || llvm(elt) || llvm(idx),
-            InstKind::Call {
-                callee,
-                args,
-                indirect,
-                ..
-            } => body.span(args).iter().any(|&a| llvm(a)) || (indirect && llvm(callee)),
-            InstKind::Phi { incoming } => body
-                .span(crate::ir::Span {
-                    start: incoming.start,
-                    len: incoming.len * 2,
-                })
-                .chunks(2)
-                .any(|p| llvm(p[0])),
-            _ => false,
-        };
-        match inst.kind {
-            InstKind::Load { align, .. } => {
+            | InstKind::Alloca { size: v, .. } => llvm(v),
+            InstKind::Switch { cond, .. } => {
+                if ty(cond) == ValueType::I1 {
+                    set("switch on i1 not allowed", "switch");
+                }
+                llvm(cond)
+            }
+            InstKind::Load { ptr, align } => {
                 if super::allowed_alignments(inst.ty).is_empty() {
                     set(
                         "bad pointer",
@@ -309,8 +301,9 @@ fn function_rules(
                 } else if !super::allowed_alignments(inst.ty).contains(&align.bytes()) {
                     set("bad alignment", "load, store: alignment");
                 }
+                llvm(ptr)
             }
-            InstKind::Store { val, align, .. } => {
+            InstKind::Store { ptr, val, align } => {
                 let t = ty(val);
                 if super::allowed_alignments(t).is_empty() {
                     set(
@@ -320,18 +313,9 @@ fn function_rules(
                 } else if !super::allowed_alignments(t).contains(&align.bytes()) {
                     set("bad alignment", "load, store: alignment");
                 }
+                llvm(ptr) || llvm(val)
             }
-            InstKind::Switch { cond, .. } if ty(cond) == ValueType::I1 => {
-                set("switch on i1 not allowed", "switch");
-            }
-            InstKind::Cmp { pred, lhs, .. }
-                if !pred.is_float() && ty(lhs).elem() == ValueType::I1 =>
-            {
-                set(
-                    "Invalid integer arithmetic type",
-                    "icmp: integer arithmetic types",
-                );
-            }
+            InstKind::Select { cond, t, f } => llvm(cond) || llvm(t) || llvm(f),
             InstKind::ExtractElement { vec, idx } | InstKind::InsertElement { vec, idx, .. } => {
                 match const_int(idx) {
                     None => set(
@@ -344,6 +328,11 @@ fn function_rules(
                     ),
                     _ => {}
                 }
+                let elt = match inst.kind {
+                    InstKind::InsertElement { elt, .. } => llvm(elt),
+                    _ => false,
+                };
+                llvm(vec) || elt || llvm(idx)
             }
             InstKind::Call {
                 callee,
@@ -352,57 +341,18 @@ fn function_rules(
                 ..
             } => {
                 let args = body.span(args);
-                let intr = if !indirect {
-                    funcs.intrinsic[callee as usize]
-                } else {
-                    None
-                };
-                if let Some(intr) = intr {
-                    match intr.kind {
-                        Kind::Memcpy | Kind::Memmove | Kind::Memset
-                            if const_int(args[3]) != Some(1) =>
-                        {
-                            set("bad alignment", "llvm.memcpy, llvm.memmove, llvm.memset");
-                        }
-                        Kind::AtomicIsLockFree
-                            if !matches!(const_int(args[0]), Some(1 | 2 | 4 | 8)) =>
-                        {
-                            set("invalid atomic lock-free byte size", "Atomic intrinsics");
-                        }
-                        _ => {}
-                    }
-                    let orders = intr.memory_order_args();
-                    let success = orders.first().and_then(|&k| const_int(args[k]));
-                    for (which, &k) in orders.iter().enumerate() {
-                        let ok = match const_int(args[k]) {
-                            // The 2014 checker accepted seq_cst only; spec/001 allows the
-                            // C11 orders, and real pexes (2014-2016) hold release stores.
-                            Some(v) if opts.historical_strictness => v == 6,
-                            Some(v) => order_allowed(intr.kind, which, v, success),
-                            None => false,
-                        };
-                        if !ok {
-                            set(
-                                "invalid memory order",
-                                "Atomic intrinsics: memory orderings",
-                            );
-                        }
-                    }
-                    if intr.kind == Kind::AtomicRmw && !matches!(const_int(args[0]), Some(1..=6)) {
-                        set(
-                            "invalid atomicRMW operation",
-                            "Atomic intrinsics: read-modify-write operations",
-                        );
-                    }
-                } else if !indirect && !funcs.valid_type[callee as usize] {
-                    set(
-                        "bad function callee operand",
-                        "Functions: disallowed function type",
-                    );
-                }
+                call_rules(funcs, opts, &const_int, callee, args, indirect, &mut set);
+                args.iter().any(|&a| llvm(a)) || (indirect && llvm(callee))
             }
-            _ => {}
-        }
+            InstKind::Phi { incoming } => body
+                .span(crate::ir::Span {
+                    start: incoming.start,
+                    len: incoming.len * 2,
+                })
+                .chunks(2)
+                .any(|p| llvm(p[0])),
+            _ => false,
+        };
         if intrinsic_operand {
             set(
                 "bad operand",
@@ -422,6 +372,63 @@ fn function_rules(
                 warning: false,
             });
         }
+    }
+}
+
+/// The rules of a call: an intrinsic's constant arguments (alignment, lock-free size,
+/// memory orders, RMW operation), or an ordinary callee's type.
+fn call_rules(
+    funcs: &Funcs,
+    opts: &Options,
+    const_int: &dyn Fn(u32) -> Option<u64>,
+    callee: u32,
+    args: &[u32],
+    indirect: bool,
+    set: &mut dyn FnMut(&'static str, &'static str),
+) {
+    let intr = if !indirect {
+        funcs.intrinsic[callee as usize]
+    } else {
+        None
+    };
+    if let Some(intr) = intr {
+        match intr.kind {
+            Kind::Memcpy | Kind::Memmove | Kind::Memset if const_int(args[3]) != Some(1) => {
+                set("bad alignment", "llvm.memcpy, llvm.memmove, llvm.memset");
+            }
+            Kind::AtomicIsLockFree if !matches!(const_int(args[0]), Some(1 | 2 | 4 | 8)) => {
+                set("invalid atomic lock-free byte size", "Atomic intrinsics");
+            }
+            _ => {}
+        }
+        let orders = intr.memory_order_args();
+        let success = orders.first().and_then(|&k| const_int(args[k]));
+        for (which, &k) in orders.iter().enumerate() {
+            let ok = match const_int(args[k]) {
+                // The 2014 checker accepted seq_cst only; spec/001 allows the
+                // C11 orders, and real pexes (2014-2016) hold release stores.
+                Some(v) if opts.historical_strictness => v == 6,
+                Some(v) => order_allowed(intr.kind, which, v, success),
+                None => false,
+            };
+            if !ok {
+                set(
+                    "invalid memory order",
+                    "Atomic intrinsics: memory orderings",
+                );
+            }
+        }
+        if intr.kind == Kind::AtomicRmw && !matches!(const_int(args[0]), Some(1..=6)) {
+            set(
+                "invalid atomicRMW operation",
+                "Atomic intrinsics: read-modify-write operations",
+            );
+        }
+    } else if !indirect && !funcs.valid_type[callee as usize] {
+        set(
+            "bad function callee operand",
+            "Functions: disallowed function type",
+        );
     }
 }
 
