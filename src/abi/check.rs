@@ -61,8 +61,8 @@ pub fn valid_fn_type(m: &Module, f: u32) -> bool {
 /// then each function's in module order.
 pub fn check(m: &Module, opts: &Options) -> Vec<Finding> {
     let mut out = Vec::new();
-    module_rules(m, opts, &mut out);
     let funcs = Funcs::of(m);
+    module_rules(m, opts, &funcs, &mut out);
     for (f, func) in m.functions.iter().enumerate() {
         if let Some(body) = &func.body {
             if funcs.intrinsic[f].is_none() {
@@ -113,7 +113,7 @@ impl Funcs {
     }
 }
 
-fn module_rules(m: &Module, opts: &Options, out: &mut Vec<Finding>) {
+fn module_rules(m: &Module, opts: &Options, funcs: &Funcs, out: &mut Vec<Finding>) {
     let mut push = |msg: String, rule: &'static str, pos: u64| {
         out.push(Finding {
             scope: Scope::Module,
@@ -156,12 +156,8 @@ fn module_rules(m: &Module, opts: &Options, out: &mut Vec<Finding>) {
     let mut entry_points = 0;
     for (i, func) in m.functions.iter().enumerate() {
         let name = name_of(func);
-        let is_llvm = func
-            .name
-            .as_deref()
-            .is_some_and(|n| n.starts_with(b"llvm."));
-        if is_llvm {
-            let allowed = func.name.as_deref().and_then(intrinsics::lookup);
+        if funcs.llvm[i] {
+            let allowed = funcs.intrinsic[i];
             // llvm.fabs: spec/001 allows it (pepper_42); the 2014 checker did not.
             let ok = allowed.is_some_and(|a| a.in_2014_checker || !opts.historical_strictness);
             if !ok {
@@ -173,7 +169,7 @@ fn module_rules(m: &Module, opts: &Options, out: &mut Vec<Finding>) {
             }
             continue;
         }
-        if !valid_fn_type(m, i as u32) {
+        if !funcs.valid_type[i] {
             push(
                 format!(
                     "Function {name} has disallowed type: {}",

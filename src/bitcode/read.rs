@@ -557,8 +557,7 @@ impl Parser {
                     },
                     const_type: None,
                 });
-                self.stack.push(id);
-                self.in_function = true;
+                self.push_block(id);
                 return Ok(Event::EnterFunction(func));
             }
             (Some(block::FUNCTION), block::CONSTANTS) => {
@@ -591,9 +590,14 @@ impl Parser {
                 });
             }
         }
+        self.push_block(id);
+        Ok(Event::EnterBlock(id))
+    }
+
+    /// Opens block `id`: `stack` and the `in_function` that mirrors its top.
+    fn push_block(&mut self, id: u32) {
         self.stack.push(id);
         self.in_function = id == block::FUNCTION;
-        Ok(Event::EnterBlock(id))
     }
 
     fn advance(&mut self, to: Stage, what: &str) -> R<()> {
@@ -1369,18 +1373,12 @@ impl Parser {
     /// Decodes a relative operand (spec/000 "RelativeIndex") into an absolute id and its type.
     #[inline(always)]
     fn operand(&self, rel: u64) -> R<(ValueId, ValueType)> {
-        let c = self.cur.as_ref().unwrap();
-        // The common case, a value already defined (1 ≤ rel ≤ next_value): a global
-        // (always i32) or a local with its type in `local_types`.
-        if rel.wrapping_sub(1) < c.next_value as u64 {
-            let id = c.next_value - rel as u32;
-            match id.checked_sub(c.first_local) {
-                None => return Ok((id, ValueType::I32)),
-                Some(local) => {
-                    if let Some(&t) = c.body.local_types.get(local as usize) {
-                        return Ok((id, t));
-                    }
-                }
+        let next = self.cur.as_ref().unwrap().next_value;
+        // The common case, a value already defined (1 ≤ rel ≤ next_value).
+        if rel.wrapping_sub(1) < next as u64 {
+            let id = next - rel as u32;
+            if let Some(t) = self.type_of(id) {
+                return Ok((id, t));
             }
         }
         self.operand_slow(rel)
