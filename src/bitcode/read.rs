@@ -37,18 +37,19 @@ pub fn read(data: &[u8]) -> Result<Module> {
     let parser = Parser::new(&header);
     #[cfg(target_arch = "x86_64")]
     if let Some(bmi2) = crate::bitstream::Bmi2::detect() {
-        // SAFETY: the CPU has BMI2 (`bmi2` exists), the one feature `run_bmi2` is
+        // SAFETY: the CPU has BMI1 and BMI2 (`bmi2` exists), the features `run_bmi2` is
         // compiled for.
         return unsafe { run_bmi2(reader, parser, bmi2) };
     }
     run(reader, parser, SoftPext)
 }
 
-/// `run` compiled with BMI2: its shifts (`shrx`, `shlx`, `bzhi`) take their count from any
-/// register and leave the flags alone, and `pext` gathers a VBR's payload chunks in one
-/// instruction. The bit reader does both at every step.
+/// `run` compiled with BMI1 and BMI2: its shifts (`shrx`, `shlx`, `bzhi`) take their count
+/// from any register and leave the flags alone, `pext` gathers a VBR's payload chunks in
+/// one instruction, `tzcnt` finds a field's end with no fix-up for zero, and `andn` masks
+/// in one. The bit reader does all of them at every step.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
+#[target_feature(enable = "bmi1,bmi2")]
 fn run_bmi2(reader: Reader<'_>, parser: Parser, bmi2: crate::bitstream::Bmi2) -> Result<Module> {
     run(reader, parser, bmi2)
 }
@@ -1373,13 +1374,18 @@ impl Parser {
     /// Decodes a relative operand (spec/000 "RelativeIndex") into an absolute id and its type.
     #[inline(always)]
     fn operand(&self, rel: u64) -> R<(ValueId, ValueType)> {
-        let next = self.cur.as_ref().unwrap().next_value;
-        // The common case, a value already defined (1 ≤ rel ≤ next_value).
-        if rel.wrapping_sub(1) < next as u64 {
-            let id = next - rel as u32;
-            if let Some(t) = self.type_of(id) {
-                return Ok((id, t));
-            }
+        let c = self.cur.as_ref().unwrap();
+        // The common cases: a local value already defined (1 ≤ rel ≤ its count: the
+        // types of the locals, first_local .. next_value, are `local_types`), or a
+        // function or global address (all i32).
+        let types = &c.body.local_types;
+        let r = rel.wrapping_sub(1);
+        if r < types.len() as u64 {
+            let k = types.len() - 1 - r as usize;
+            return Ok((c.next_value - rel as u32, types[k]));
+        }
+        if r < c.next_value as u64 {
+            return Ok((c.next_value - rel as u32, ValueType::I32));
         }
         self.operand_slow(rel)
     }
@@ -1794,33 +1800,43 @@ impl Parser {
         let c = self.cur.as_ref().unwrap();
         let next = c.next_value as i64;
         let nblocks = c.body.num_blocks as u64;
-        let start = c.body.operands.len() as u32;
-        for pair in ops[1..].chunks(2) {
-            let rel = decode_signrot(pair[0]);
-            let id = next
-                .checked_sub(rel)
-                .filter(|&i| (0..=u32::MAX as i64).contains(&i))
-                .ok_or_else(|| msg!("Invalid PHI record: relative value {rel} is out of range"))?
-                as u32;
-            let t = self.type_of(id).ok_or_else(|| {
-                msg!(
-                    "Invalid PHI record: value {id} is not defined and has no forward type reference"
-                )
-            })?;
-            if t != ty {
-                return Err(msg!(
-                    "Invalid PHI record: incoming value of type {t} in a {ty} phi"
-                ));
+        let start = c.body.operands.len();
+        // The pairs are checked and stored in one pass; on an error, what was stored of
+        // them is taken back.
+        let mut pairs = std::mem::take(&mut self.cur.as_mut().unwrap().body.operands);
+        pairs.reserve(ops.len() - 1);
+        let checked = (|| {
+            for pair in ops[1..].chunks_exact(2) {
+                let rel = decode_signrot(pair[0]);
+                let id = next
+                    .checked_sub(rel)
+                    .filter(|&i| (0..=u32::MAX as i64).contains(&i))
+                    .ok_or_else(|| {
+                        msg!("Invalid PHI record: relative value {rel} is out of range")
+                    })? as u32;
+                let t = self.type_of(id).ok_or_else(|| {
+                    msg!(
+                        "Invalid PHI record: value {id} is not defined and has no forward type reference"
+                    )
+                })?;
+                if t != ty {
+                    return Err(msg!(
+                        "Invalid PHI record: incoming value of type {t} in a {ty} phi"
+                    ));
+                }
+                if pair[1] >= nblocks {
+                    return Err(msg!("Invalid PHI record: block %b{} out of range", pair[1]));
+                }
+                pairs.extend([id, pair[1] as u32]);
             }
-            if pair[1] >= nblocks {
-                return Err(msg!("Invalid PHI record: block %b{} out of range", pair[1]));
-            }
+            Ok(())
+        })();
+        if checked.is_err() {
+            pairs.truncate(start);
         }
-        let body = &mut self.cur.as_mut().unwrap().body;
-        for pair in ops[1..].chunks(2) {
-            body.operands.push((next - decode_signrot(pair[0])) as u32);
-            body.operands.push(pair[1] as u32);
-        }
+        self.cur.as_mut().unwrap().body.operands = pairs;
+        checked?;
+        let start = start as u32;
         Ok(Inst {
             kind: InstKind::Phi {
                 incoming: Span {
@@ -1847,12 +1863,15 @@ impl Parser {
         let tail = cc & 1 == 1;
         let (callee, ct) = self.operand(ops[1])?;
         let args_ops = &ops[if indirect { 3 } else { 2 }..];
-        for &a in args_ops {
-            self.operand(a)?;
-        }
-        let args = args_ops.iter().map(|&a| self.operand(a).unwrap());
         let ret;
         if indirect {
+            let mut bad_arg = None;
+            for &a in args_ops {
+                let (_, t) = self.operand(a)?;
+                if bad_arg.is_none() && !t.is_fcn_arg() {
+                    bad_arg = Some(t);
+                }
+            }
             if ct != ValueType::I32 {
                 return Err(msg!("Invalid CALL record: the callee is {ct}, not i32"));
             }
@@ -1870,29 +1889,44 @@ impl Parser {
                     "Invalid CALL record: an indirect call cannot return {ret}"
                 ));
             }
-            if let Some((_, t)) = args.clone().find(|(_, t)| !t.is_fcn_arg()) {
+            if let Some(t) = bad_arg {
                 return Err(msg!(
                     "Invalid CALL record: an indirect call cannot pass {t}"
                 ));
             }
         } else {
+            // Each argument is resolved once, and compared with the parameter where the
+            // counts agree; the errors keep their order (operands, callee, count, types).
+            let params: &[ValueType] = if callee < nf {
+                &self.module.fn_type(callee).params
+            } else {
+                &[]
+            };
+            let counts_agree = params.len() == args_ops.len();
+            let mut bad_arg = None;
+            for (i, &a) in args_ops.iter().enumerate() {
+                let (_, t) = self.operand(a)?;
+                if counts_agree && bad_arg.is_none() && t != params[i] {
+                    bad_arg = Some((i, t, params[i]));
+                }
+            }
             if callee >= nf {
                 return Err(msg!(
                     "Invalid type for CALL record: the callee (value {callee}) is not a function address"
                 ));
             }
             let sig = self.module.fn_type(callee);
-            if sig.params.len() != args_ops.len() {
+            if !counts_agree {
                 return Err(msg!(
                     "Invalid CALL record: @f{callee} takes {} arguments, the call passes {}",
                     sig.params.len(),
                     args_ops.len()
                 ));
             }
-            for (i, ((_, t), p)) in args.clone().zip(&sig.params).enumerate() {
-                if t != *p {
-                    return Err(msg!("Invalid argument in CALL record: argument {i} is {t}, @f{callee} takes {p}"));
-                }
+            if let Some((i, t, p)) = bad_arg {
+                return Err(msg!(
+                    "Invalid argument in CALL record: argument {i} is {t}, @f{callee} takes {p}"
+                ));
             }
             let is_intrinsic = self.module.functions[callee as usize]
                 .name

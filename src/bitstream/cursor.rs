@@ -218,6 +218,16 @@ impl<'a> BitCursor<'a> {
 /// order. The record decoder gathers a VBR's payload chunks with it.
 pub trait Pext: Copy {
     fn pext(self, x: u64, mask: u64) -> u64;
+
+    /// The low `n` bits of `x` (all of them for n ≥ 64; `n` below 256).
+    #[inline(always)]
+    fn low(self, x: u64, n: u32) -> u64 {
+        if n >= 64 {
+            x
+        } else {
+            x & ((1u64 << n) - 1)
+        }
+    }
 }
 
 /// `Pext` in portable code: one step per run of ones in the mask (a VBR chunk).
@@ -242,7 +252,7 @@ impl Pext for SoftPext {
 }
 
 /// `Pext` by the BMI2 instruction. A value of this type exists only where the CPU has
-/// BMI2 (`detect`), which is what makes its use sound.
+/// BMI1 and BMI2 (`detect`), which is what makes its use sound.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
 pub struct Bmi2(());
@@ -250,7 +260,8 @@ pub struct Bmi2(());
 #[cfg(target_arch = "x86_64")]
 impl Bmi2 {
     pub fn detect() -> Option<Bmi2> {
-        std::arch::is_x86_feature_detected!("bmi2").then_some(Bmi2(()))
+        (std::arch::is_x86_feature_detected!("bmi1") && std::arch::is_x86_feature_detected!("bmi2"))
+            .then_some(Bmi2(()))
     }
 }
 
@@ -260,6 +271,12 @@ impl Pext for Bmi2 {
     fn pext(self, x: u64, mask: u64) -> u64 {
         // SAFETY: `self` exists, so the CPU has BMI2 (`Bmi2::detect`).
         unsafe { std::arch::x86_64::_pext_u64(x, mask) }
+    }
+
+    #[inline(always)]
+    fn low(self, x: u64, n: u32) -> u64 {
+        // SAFETY: as `pext`.
+        unsafe { std::arch::x86_64::_bzhi_u64(x, n) }
     }
 }
 

@@ -40,6 +40,9 @@ pub enum Item<'r> {
 
 /// Scalar operands an abbreviation may have to be decoded from its inline plan.
 const INLINE_OPS: usize = 6;
+/// Slots of the decoder's output: `INLINE_OPS` and the one padding steps write, rounded up
+/// to a power of two, so that a slot index masked with `SMALL - 1` needs no bounds check.
+const SMALL: usize = 8;
 
 /// What the per-block list keeps of an abbreviation: the number of its scalars (`n`,
 /// `u8::MAX` for more than `INLINE_OPS` or an array), its pool index (for its full
@@ -141,13 +144,7 @@ impl Spec {
     /// Decodes the record at the bottom of `win` (`bits` of it valid) into `out`: the
     /// bits it takes, or `None` if it does not lie whole in the window.
     #[inline(always)]
-    fn decode<P: Pext>(
-        &self,
-        win: u64,
-        bits: u32,
-        out: &mut [u64; INLINE_OPS + 1],
-        p: P,
-    ) -> Option<u32> {
+    fn decode<P: Pext>(&self, win: u64, bits: u32, out: &mut [u64; SMALL], p: P) -> Option<u32> {
         out[..INLINE_OPS].copy_from_slice(&self.lits);
         let k = self.k as usize;
         let mut at = 0u32;
@@ -159,8 +156,9 @@ impl Spec {
             // `at` then exceeds `bits` and the record is read again.
             let x = win.wrapping_shr(at);
             let len = ((!x & op.cont) | op.force).trailing_zeros() + 1;
-            let mask = op.pay & 1u64.wrapping_shl(len).wrapping_sub(1);
-            out[slot as usize] = p.pext(x, mask);
+            // (len ≤ 65; past the window the value is garbage, see above.)
+            let mask = p.low(op.pay, len);
+            out[slot as usize & (SMALL - 1)] = p.pext(x, mask);
             at += len;
         }
         let at = at - self.pad as u32;
@@ -250,7 +248,7 @@ pub struct Reader<'a> {
     /// scalars, or unabbreviated; the others go to `small`.
     ops: Vec<u64>,
     /// (One more slot, where the decoder's padding steps write.)
-    small: [u64; INLINE_OPS + 1],
+    small: [u64; SMALL],
     /// Abbreviation id and `small` length (`None`: `ops`) of the record `next_record`
     /// read last.
     last: (u32, Option<usize>),
@@ -280,7 +278,7 @@ impl<'a> Reader<'a> {
             top_active_start: 0,
             cur_bid: None,
             ops: Vec::with_capacity(64),
-            small: [0; INLINE_OPS + 1],
+            small: [0; SMALL],
             last: (0, Some(0)),
             item_pos: start,
         })
