@@ -3,32 +3,47 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
+/// The system allocator, counting bytes in use and their peak while `COUNTING` is set
+/// (during `memory` only: the throughput runs pay one predictable branch per call, not
+/// the atomic updates).
 struct Counting;
+static COUNTING: AtomicBool = AtomicBool::new(false);
 static CURRENT: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(by: usize) {
+    if COUNTING.load(Ordering::Relaxed) {
+        let now = CURRENT.fetch_add(by, Ordering::Relaxed) + by;
+        PEAK.fetch_max(now, Ordering::Relaxed);
+    }
+}
+
+fn shrank(by: usize) {
+    if COUNTING.load(Ordering::Relaxed) {
+        CURRENT.fetch_sub(by, Ordering::Relaxed);
+    }
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
         let p = unsafe { System.alloc(l) };
-        let now = CURRENT.fetch_add(l.size(), Ordering::Relaxed) + l.size();
-        PEAK.fetch_max(now, Ordering::Relaxed);
+        grew(l.size());
         p
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
         unsafe { System.dealloc(p, l) };
-        CURRENT.fetch_sub(l.size(), Ordering::Relaxed);
+        shrank(l.size());
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
         let q = unsafe { System.realloc(p, l, new) };
         if new > l.size() {
-            let now = CURRENT.fetch_add(new - l.size(), Ordering::Relaxed) + new - l.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
+            grew(new - l.size());
         } else {
-            CURRENT.fetch_sub(l.size() - new, Ordering::Relaxed);
+            shrank(l.size() - new);
         }
         q
     }
@@ -61,11 +76,14 @@ fn pexes() -> Vec<(String, Vec<u8>)> {
 /// Peak bytes allocated while reading `data` (the model included), and the model's size
 /// at the end (what stays allocated).
 fn memory(data: &[u8]) -> (usize, usize) {
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
+    // Counted from zero: only what the read allocates (and frees) is seen.
+    CURRENT.store(0, Ordering::Relaxed);
+    PEAK.store(0, Ordering::Relaxed);
+    COUNTING.store(true, Ordering::Relaxed);
     let m = pnacl::bitcode::read(data).unwrap();
-    let peak = PEAK.load(Ordering::Relaxed) - base;
-    let model = CURRENT.load(Ordering::Relaxed) - base;
+    let peak = PEAK.load(Ordering::Relaxed);
+    let model = CURRENT.load(Ordering::Relaxed);
+    COUNTING.store(false, Ordering::Relaxed);
     drop(m);
     (peak, model)
 }
@@ -153,6 +171,8 @@ fn bench(c: &mut Criterion) {
         median(&mut checks) * 1e3,
         median(&mut ratios)
     );
+    #[cfg(feature = "llvm")]
+    llvm_reference(data);
     println!("\npeak memory of one read (file, peak, model kept, peak / file size):");
     for (n, d) in &files {
         let (peak, model) = memory(d);
@@ -165,6 +185,62 @@ fn bench(c: &mut Criterion) {
             (peak - model) as f64 / d.len() as f64
         );
     }
+}
+
+/// The reference, side by side in one run: LLVM 14 reading the same program from its own
+/// bitcode (what pnacl-llvm writes for stockfish.pexe, le32) and verifying it, against
+/// this reader reading and validating the pexe. Alternating pairs, so that the machine's
+/// drift hits both; the ratio is the median of the pairs' ratios.
+#[cfg(feature = "llvm")]
+fn llvm_reference(pexe: &[u8]) {
+    use inkwell::context::Context;
+    use inkwell::memory_buffer::MemoryBuffer;
+    use inkwell::module::Module;
+    use pnacl::llvm::{ExportOptions, Target};
+
+    let model = pnacl::bitcode::read(pexe).unwrap();
+    let bc = {
+        let ctx = Context::create();
+        let m = pnacl::llvm::export(&ctx, &model, &ExportOptions::whole(Target::Le32)).unwrap();
+        m.write_bitcode_to_memory().as_slice().to_vec()
+    };
+    let time = |f: &dyn Fn()| {
+        let t = std::time::Instant::now();
+        f();
+        t.elapsed().as_secs_f64()
+    };
+    let ours = || drop(pnacl::bitcode::read(std::hint::black_box(pexe)).unwrap());
+    let llvm = || {
+        let ctx = Context::create();
+        let buf = MemoryBuffer::create_from_memory_range_copy(&bc, "stockfish.bc");
+        let m = Module::parse_bitcode_from_buffer(&buf, &ctx).unwrap();
+        m.verify().unwrap();
+    };
+    let (mut a, mut b, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..40 {
+        let x = time(&ours);
+        let y = time(&llvm);
+        a.push(x);
+        b.push(y);
+        ratios.push(y / x);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        v[v.len() / 2]
+    };
+    let (x, y) = (median(&mut a), median(&mut b));
+    println!(
+        "\nstockfish, 40 alternating pairs (medians): this reader, pexe of {} B: {:.2} ms \
+         ({:.0} MB/s); LLVM 14 parse + verify of the same program's bitcode, {} B: {:.2} ms \
+         ({:.0} MB/s of its bitcode); LLVM / this reader: {:.2}x (median of the pair ratios)",
+        pexe.len(),
+        x * 1e3,
+        pexe.len() as f64 / x / 1e6,
+        bc.len(),
+        y * 1e3,
+        bc.len() as f64 / y / 1e6,
+        median(&mut ratios)
+    );
 }
 
 criterion_group! {
