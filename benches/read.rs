@@ -140,36 +140,19 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
-    // Side by side: read and read + check alternate, so that the machine's drift hits both;
-    // the ratio is the median of the pairs' ratios.
-    let time = |f: &dyn Fn()| {
-        let t = std::time::Instant::now();
-        f();
-        t.elapsed().as_secs_f64()
-    };
+    // Side by side: read and read + check alternate.
     let read_only = || drop(pnacl::bitcode::read(data).unwrap());
     let read_check = || {
         let m = pnacl::bitcode::read(data).unwrap();
         drop(pnacl::abi::check(&m, &pnacl::abi::Options::default()));
     };
-    let (mut reads, mut checks, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..60 {
-        let a = time(&read_only);
-        let b = time(&read_check);
-        reads.push(a);
-        checks.push(b);
-        ratios.push(b / a);
-    }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        v[v.len() / 2]
-    };
+    let (read, checked, ratio) = alternate(60, &read_only, &read_check);
     println!(
         "\nstockfish.pexe, 60 alternating pairs: read {:.2} ms, read + ABI check {:.2} ms (medians); \
          median ratio {:.3}x (target < 1.2x)",
-        median(&mut reads) * 1e3,
-        median(&mut checks) * 1e3,
-        median(&mut ratios)
+        read * 1e3,
+        checked * 1e3,
+        ratio
     );
     #[cfg(feature = "llvm")]
     llvm_reference(data);
@@ -187,10 +170,33 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// Runs `a` and `b` one after the other `pairs` times, so that the machine's drift hits
+/// both, and returns the median time of each (seconds) and the median of the pairs'
+/// ratios `b / a`.
+fn alternate(pairs: usize, a: &dyn Fn(), b: &dyn Fn()) -> (f64, f64, f64) {
+    let time = |f: &dyn Fn()| {
+        let t = std::time::Instant::now();
+        f();
+        t.elapsed().as_secs_f64()
+    };
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        v[v.len() / 2]
+    };
+    let (mut ta, mut tb, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..pairs {
+        let x = time(a);
+        let y = time(b);
+        ta.push(x);
+        tb.push(y);
+        ratios.push(y / x);
+    }
+    (median(ta), median(tb), median(ratios))
+}
+
 /// The reference, side by side in one run: LLVM 14 reading the same program from its own
 /// bitcode (what pnacl-llvm writes for stockfish.pexe, le32) and verifying it, against
-/// this reader reading and validating the pexe. Alternating pairs, so that the machine's
-/// drift hits both; the ratio is the median of the pairs' ratios.
+/// this reader reading and validating the pexe, in alternating pairs.
 #[cfg(feature = "llvm")]
 fn llvm_reference(pexe: &[u8]) {
     use inkwell::context::Context;
@@ -204,11 +210,6 @@ fn llvm_reference(pexe: &[u8]) {
         let m = pnacl::llvm::export(&ctx, &model, &ExportOptions::whole(Target::Le32)).unwrap();
         m.write_bitcode_to_memory().as_slice().to_vec()
     };
-    let time = |f: &dyn Fn()| {
-        let t = std::time::Instant::now();
-        f();
-        t.elapsed().as_secs_f64()
-    };
     let ours = || drop(pnacl::bitcode::read(std::hint::black_box(pexe)).unwrap());
     let llvm = || {
         let ctx = Context::create();
@@ -216,19 +217,7 @@ fn llvm_reference(pexe: &[u8]) {
         let m = Module::parse_bitcode_from_buffer(&buf, &ctx).unwrap();
         m.verify().unwrap();
     };
-    let (mut a, mut b, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..40 {
-        let x = time(&ours);
-        let y = time(&llvm);
-        a.push(x);
-        b.push(y);
-        ratios.push(y / x);
-    }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        v[v.len() / 2]
-    };
-    let (x, y) = (median(&mut a), median(&mut b));
+    let (x, y, ratio) = alternate(40, &ours, &llvm);
     println!(
         "\nstockfish, 40 alternating pairs (medians): this reader, pexe of {} B: {:.2} ms \
          ({:.0} MB/s); LLVM 14 parse + verify of the same program's bitcode, {} B: {:.2} ms \
@@ -239,7 +228,7 @@ fn llvm_reference(pexe: &[u8]) {
         bc.len(),
         y * 1e3,
         bc.len() as f64 / y / 1e6,
-        median(&mut ratios)
+        ratio
     );
 }
 

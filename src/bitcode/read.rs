@@ -1358,15 +1358,17 @@ impl Parser {
     #[inline(always)]
     fn type_of(&self, id: u32) -> Option<ValueType> {
         let c = self.cur.as_ref()?;
+        // The locals defined so far, first_local .. next_value, are `local_types` (one
+        // type each); a function or global address is i32.
+        if let Some(&t) = c
+            .body
+            .local_types
+            .get(id.wrapping_sub(c.first_local) as usize)
+        {
+            return Some(t);
+        }
         if id < c.first_local {
             return Some(ValueType::I32);
-        }
-        if id < c.next_value {
-            return c
-                .body
-                .local_types
-                .get((id - c.first_local) as usize)
-                .copied();
         }
         if c.forward.is_empty() {
             return None;
@@ -1377,18 +1379,13 @@ impl Parser {
     /// Decodes a relative operand (spec/000 "RelativeIndex") into an absolute id and its type.
     #[inline(always)]
     fn operand(&self, rel: u64) -> R<(ValueId, ValueType)> {
-        let c = self.cur.as_ref().unwrap();
-        // The common cases: a local value already defined (1 ≤ rel ≤ its count: the
-        // types of the locals, first_local .. next_value, are `local_types`), or a
-        // function or global address (all i32).
-        let types = &c.body.local_types;
-        let r = rel.wrapping_sub(1);
-        if r < types.len() as u64 {
-            let k = types.len() - 1 - r as usize;
-            return Ok((c.next_value - rel as u32, types[k]));
-        }
-        if r < c.next_value as u64 {
-            return Ok((c.next_value - rel as u32, ValueType::I32));
+        let next = self.cur.as_ref().unwrap().next_value;
+        // The common case, a value already defined (1 ≤ rel ≤ next_value).
+        if rel.wrapping_sub(1) < next as u64 {
+            let id = next - rel as u32;
+            if let Some(t) = self.type_of(id) {
+                return Ok((id, t));
+            }
         }
         self.operand_slow(rel)
     }
@@ -1839,11 +1836,10 @@ impl Parser {
         }
         self.cur.as_mut().unwrap().body.operands = pairs;
         checked?;
-        let start = start as u32;
         Ok(Inst {
             kind: InstKind::Phi {
                 incoming: Span {
-                    start,
+                    start: start as u32,
                     len: (ops.len() / 2) as u32,
                 },
             },
@@ -1900,11 +1896,8 @@ impl Parser {
         } else {
             // Each argument is resolved once, and compared with the parameter where the
             // counts agree; the errors keep their order (operands, callee, count, types).
-            let params: &[ValueType] = if callee < nf {
-                &self.module.fn_type(callee).params
-            } else {
-                &[]
-            };
+            let sig = (callee < nf).then(|| self.module.fn_type(callee));
+            let params: &[ValueType] = sig.map_or(&[], |s| &s.params);
             let counts_agree = params.len() == args_ops.len();
             let mut bad_arg = None;
             for (i, &a) in args_ops.iter().enumerate() {
@@ -1913,12 +1906,11 @@ impl Parser {
                     bad_arg = Some((i, t, params[i]));
                 }
             }
-            if callee >= nf {
+            let Some(sig) = sig else {
                 return Err(msg!(
                     "Invalid type for CALL record: the callee (value {callee}) is not a function address"
                 ));
-            }
-            let sig = self.module.fn_type(callee);
+            };
             if !counts_agree {
                 return Err(msg!(
                     "Invalid CALL record: @f{callee} takes {} arguments, the call passes {}",

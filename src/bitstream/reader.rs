@@ -247,7 +247,7 @@ pub struct Reader<'a> {
     /// Operands (the code first) of a record with an array or more than `INLINE_OPS`
     /// scalars, or unabbreviated; the others go to `small`.
     ops: Vec<u64>,
-    /// (One more slot, where the decoder's padding steps write.)
+    /// (`SMALL` slots: the decoder's padding steps write past the `INLINE_OPS`.)
     small: [u64; SMALL],
     /// Abbreviation id and `small` length (`None`: `ops`) of the record `next_record`
     /// read last.
