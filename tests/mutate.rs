@@ -119,6 +119,15 @@ fn check(data: &[u8], file: &str, seed: u64, kind: &str, with_dis: bool) {
         r.is_ok(),
         "{file}: the reader panicked on a {kind} (seed {seed})"
     );
+    // The fast paths of `read` change nothing: the item-by-item reader gives the same
+    // module, or the same error at the same position.
+    let (fast, plain) = (bitcode::read(data), bitcode::read_itemwise(data));
+    assert!(
+        fast == plain,
+        "{file}: on a {kind} (seed {seed}), read gives {:?} but read_itemwise {:?}",
+        fast.as_ref().map(|m| m.counts()),
+        plain.as_ref().map(|m| m.counts())
+    );
     let peak = PEAK.load(Ordering::Relaxed) - base;
     assert!(
         peak <= budget,

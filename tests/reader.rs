@@ -10,6 +10,12 @@ fn every_real_pexe_reads() {
     for p in common::valid_pexes() {
         let data = std::fs::read(&p).unwrap();
         let m = bitcode::read(&data).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        // The fast paths of `read` and the item-by-item reader build the same module.
+        assert!(
+            bitcode::read_itemwise(&data).as_ref() == Ok(&m),
+            "{}: read_itemwise differs",
+            p.display()
+        );
         let c = m.counts();
         assert!(c.functions > 0 && c.types > 0, "{}: {c:?}", p.display());
         assert!(
@@ -25,6 +31,11 @@ fn bad_pexes_are_rejected_with_a_position_except_fuzzed3() {
     for p in common::pexes("bad") {
         let data = std::fs::read(&p).unwrap();
         let r = bitcode::read(&data);
+        assert!(
+            r == bitcode::read_itemwise(&data),
+            "{}: read and read_itemwise differ",
+            p.display()
+        );
         if common::name(&p) == "fuzzed3.pexe" {
             // A function block holding only an abbreviation definition: LLVM reads it as a
             // function without a body, and so do we.

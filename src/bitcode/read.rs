@@ -23,6 +23,35 @@ use crate::ir::{
 
 /// Reads a whole pexe into a module, checking everything spec/000 constrains.
 pub fn read(data: &[u8]) -> Result<Module> {
+    let (reader, parser) = start(data)?;
+    #[cfg(target_arch = "x86_64")]
+    if let Some(bmi2) = crate::bitstream::Bmi2::detect() {
+        // SAFETY: the CPU has BMI1 and BMI2 (`bmi2` exists), the features `run_bmi2` is
+        // compiled for.
+        return unsafe { run_bmi2(reader, parser, bmi2) };
+    }
+    run(reader, parser, SoftPext)
+}
+
+/// `read` the plain way: every item through `Reader::next_item` and `Parser::item` (what
+/// pnacl-bcdis does), none of `read`'s fast paths. The same module or the same error as
+/// `read`, always (tests/mutate.rs holds them to it).
+pub fn read_itemwise(data: &[u8]) -> Result<Module> {
+    let (mut reader, mut parser) = start(data)?;
+    loop {
+        let pos = reader.pos();
+        match reader.next_item()? {
+            Item::Eof => break,
+            item => {
+                parser.item(pos, &item)?;
+            }
+        }
+    }
+    parser.finish(reader.pos())
+}
+
+/// The header checked, and a reader and parser at the start of the bitstream.
+fn start(data: &[u8]) -> Result<(Reader<'_>, Parser)> {
     if !data.len().is_multiple_of(4) {
         return Err(Error::new(
             (data.len() as u64 / 4) * 32,
@@ -34,14 +63,7 @@ pub fn read(data: &[u8]) -> Result<Module> {
     }
     let header = header::parse(data)?;
     let reader = Reader::new(data, header.size as u64 * 8)?;
-    let parser = Parser::new(&header);
-    #[cfg(target_arch = "x86_64")]
-    if let Some(bmi2) = crate::bitstream::Bmi2::detect() {
-        // SAFETY: the CPU has BMI1 and BMI2 (`bmi2` exists), the features `run_bmi2` is
-        // compiled for.
-        return unsafe { run_bmi2(reader, parser, bmi2) };
-    }
-    run(reader, parser, SoftPext)
+    Ok((reader, Parser::new(&header)))
 }
 
 /// `run` compiled with BMI1 and BMI2: its shifts (`shrx`, `shlx`, `bzhi`) take their count
@@ -58,8 +80,27 @@ fn run_bmi2(reader: Reader<'_>, parser: Parser, bmi2: crate::bitstream::Bmi2) ->
 #[inline(always)]
 fn run<P: Pext>(mut reader: Reader<'_>, mut parser: Parser, p: P) -> Result<Module> {
     loop {
-        // Records, the common item, go straight to the record step (the same one
-        // `Parser::item` takes), with their operands left where the reader put them.
+        // Small records go from the reader's loop for them straight to the record step
+        // (function blocks, which hold nearly every record, to theirs).
+        if parser.in_function {
+            reader.simple_records(p, |pos, abbrev, code, ops| {
+                parser.pos = pos;
+                match parser.function_record(code, ops) {
+                    Ok(_) => Ok(()),
+                    Err(m) => Err(parser.error(pos, &Item::Record { abbrev, code, ops }, m)),
+                }
+            })?;
+        } else {
+            reader.simple_records(p, |pos, abbrev, code, ops| {
+                parser.pos = pos;
+                match parser.record(code, ops) {
+                    Ok(_) => Ok(()),
+                    Err(m) => Err(parser.error(pos, &Item::Record { abbrev, code, ops }, m)),
+                }
+            })?;
+        }
+        // Other records go straight to the record step (the same one `Parser::item`
+        // takes), with their operands left where the reader put them.
         if let Some(code) = reader.next_record_with(p)? {
             let pos = reader.item_pos();
             let (abbrev, ops) = reader.record_operands();

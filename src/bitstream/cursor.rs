@@ -50,6 +50,12 @@ impl<'a> BitCursor<'a> {
         self.bits == 0 && self.next >= self.data.len()
     }
 
+    /// The bytes the cursor reads.
+    #[inline(always)]
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
     /// Moves to an absolute bit position (not past the end).
     pub fn seek(&mut self, pos: u64) -> Result<()> {
         if pos > self.end() {

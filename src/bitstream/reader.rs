@@ -455,6 +455,75 @@ impl<'a> Reader<'a> {
         Ok(Some(code))
     }
 
+    /// Reads records for as long as each is one the inline decoder takes whole: an
+    /// abbreviated record of at most `INLINE_OPS` scalars (no array, no char6) that lies
+    /// in one 8-byte load, with a code below 2^32. Each goes to `f` with its bit position,
+    /// abbreviation id, code and operands. Stops, having read nothing of it, at the first
+    /// item that is anything else (which `next_record_with` or `next_item` then reads,
+    /// with their checks and errors), or as soon as `f` fails.
+    ///
+    /// The loop for blocks of many small records (function blocks): the position is the
+    /// only state it carries from record to record, so that it stays in a register beside
+    /// the caller's own across the call of `f`, and nothing else is written back per
+    /// record.
+    #[inline(always)]
+    pub fn simple_records<P: Pext, E>(
+        &mut self,
+        p: P,
+        mut f: impl FnMut(u64, u32, u32, &[u64]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        if self.top_id == NO_BLOCK || self.top_id == BLOCKINFO_BLOCK_ID {
+            return Ok(());
+        }
+        let width = self.top_width;
+        let bi = &self.bi_flat[self.top_bi_start..self.top_bi_start + self.top_bi_count];
+        let local = &self.active_plans[self.top_active_start..];
+        let data = self.cur.data();
+        let mut pos = self.cur.pos();
+        let mut out = [0u64; SMALL];
+        let done = loop {
+            // The 57 to 64 bits from `pos` in one load (none near the end of the data:
+            // the general path reads those).
+            let byte = (pos >> 3) as usize;
+            let Some(word) = data.get(byte..byte + 8) else {
+                break Ok(());
+            };
+            let win = u64::from_le_bytes(word.try_into().unwrap()) >> (pos & 7);
+            // width ≤ MAX_ABBREV_WIDTH (32).
+            let id = p.low(win, width) as u32;
+            // END_BLOCK, ENTER_SUBBLOCK, DEFINE_ABBREV and unabbreviated records: not here.
+            let Some(j) = (id as usize).checked_sub(4) else {
+                break Ok(());
+            };
+            let plan = match bi.get(j) {
+                Some(plan) => plan,
+                None => match local.get(j - bi.len()) {
+                    Some(plan) => plan,
+                    None => break Ok(()),
+                },
+            };
+            if !plan.spec.ok || plan.n == u8::MAX {
+                break Ok(());
+            }
+            let bits = 64 - (pos & 7) as u32 - width;
+            let Some(used) = plan.spec.decode(win >> width, bits, &mut out, p) else {
+                break Ok(());
+            };
+            let code = out[0];
+            if code > u32::MAX as u64 {
+                break Ok(());
+            }
+            let at = pos;
+            pos += (width + used) as u64;
+            if let Err(e) = f(at, id, code as u32, &out[1..plan.n as usize]) {
+                break Err(e);
+            }
+        };
+        // (pos is within the data: every record taken lay in it.)
+        let _ = self.cur.seek(pos);
+        done
+    }
+
     /// The operands (after the code) of the record `next_record` read last, and its
     /// abbreviation id.
     #[inline(always)]
