@@ -52,6 +52,13 @@ struct InlinePlan {
     n: u8,
     pool: u32,
     spec: Spec,
+    /// Of an abbreviation of at most `INLINE_OPS` scalars and then an array of fixed or
+    /// VBR elements: its number of scalars, the element kind (`FastOp::FIXED` or
+    /// `FastOp::VBR`) and width, for `Reader::simple_records`. Otherwise `array_kind` is
+    /// `FastOp::LITERAL`.
+    scalars: u8,
+    array_kind: u8,
+    array_width: u8,
 }
 
 /// One field of a `Spec` (a fixed field or a VBR): where its value ends and which of its
@@ -173,10 +180,19 @@ impl InlinePlan {
         } else {
             u8::MAX
         };
+        let (array_kind, array_width) = match plan.array {
+            Some(e) if plan.scalars.len() <= INLINE_OPS && matches!(e.kind, FastOp::FIXED | FastOp::VBR) => {
+                (e.kind, e.width)
+            }
+            _ => (FastOp::LITERAL, 0),
+        };
         InlinePlan {
             n,
             pool,
             spec: Spec::of(plan),
+            scalars: plan.scalars.len() as u8,
+            array_kind,
+            array_width,
         }
     }
 }
@@ -456,9 +472,10 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads records for as long as each is one the inline decoder takes whole: an
-    /// abbreviated record of at most `INLINE_OPS` scalars (no array, no char6) that lies
-    /// in one 8-byte load, with a code below 2^32. Each goes to `f` with its bit position,
-    /// abbreviation id, code and operands. Stops, having read nothing of it, at the first
+    /// abbreviated record of at most `INLINE_OPS` scalars (no char6) whose scalars lie in
+    /// one 8-byte load, perhaps then an array of fixed or VBR elements (at most
+    /// `SIMPLE_VALUES` values in all, each in one load), with a code below 2^32. Each goes
+    /// to `f` with its bit position, abbreviation id, code and operands. Stops, having read nothing of it, at the first
     /// item that is anything else (which `next_record_with` or `next_item` then reads,
     /// with their checks and errors), or as soon as `f` fails.
     ///
@@ -480,44 +497,16 @@ impl<'a> Reader<'a> {
         let local = &self.active_plans[self.top_active_start..];
         let data = self.cur.data();
         let mut pos = self.cur.pos();
-        let mut out = [0u64; SMALL];
+        let mut out = [0u64; SIMPLE_VALUES];
         let done = loop {
-            // The 57 to 64 bits from `pos` in one load (none near the end of the data:
-            // the general path reads those).
-            let byte = (pos >> 3) as usize;
-            let Some(word) = data.get(byte..byte + 8) else {
+            let Some((id, code, n, end)) = decode_simple(data, (bi, local), width, pos, &mut out, p)
+            else {
                 break Ok(());
             };
-            let win = u64::from_le_bytes(word.try_into().unwrap()) >> (pos & 7);
-            // width ≤ MAX_ABBREV_WIDTH (32).
-            let id = p.low(win, width) as u32;
-            // END_BLOCK, ENTER_SUBBLOCK, DEFINE_ABBREV and unabbreviated records: not here.
-            let Some(j) = (id as usize).checked_sub(4) else {
-                break Ok(());
-            };
-            let plan = match bi.get(j) {
-                Some(plan) => plan,
-                None => match local.get(j - bi.len()) {
-                    Some(plan) => plan,
-                    None => break Ok(()),
-                },
-            };
-            if !plan.spec.ok || plan.n == u8::MAX {
-                break Ok(());
-            }
-            let bits = 64 - (pos & 7) as u32 - width;
-            let Some(used) = plan.spec.decode(win >> width, bits, &mut out, p) else {
-                break Ok(());
-            };
-            let code = out[0];
-            if code > u32::MAX as u64 {
-                break Ok(());
-            }
-            let at = pos;
-            pos += (width + used) as u64;
-            if let Err(e) = f(at, id, code as u32, &out[1..plan.n as usize]) {
+            if let Err(e) = f(pos, id, code, &out[1..n]) {
                 break Err(e);
             }
+            pos = end;
         };
         // (pos is within the data: every record taken lay in it.)
         let _ = self.cur.seek(pos);
@@ -928,6 +917,106 @@ impl<'a> Reader<'a> {
         self.cur_bid = Some(rec[1] as u32);
         Ok(())
     }
+}
+
+/// Most values (the code's included) a record of `Reader::simple_records` may have.
+const SIMPLE_VALUES: usize = 64;
+
+/// The 57 to 64 bits of `data` from bit `pos` (their number second) in one load; `None`
+/// near the end of the data.
+#[inline(always)]
+fn window_at(data: &[u8], pos: u64) -> Option<(u64, u32)> {
+    let byte = (pos >> 3) as usize;
+    let word = data.get(byte..byte + 8)?;
+    Some((
+        u64::from_le_bytes(word.try_into().unwrap()) >> (pos & 7),
+        64 - (pos & 7) as u32,
+    ))
+}
+
+/// For `Reader::simple_records`: the record at `pos` in `data` decoded into `out` (the
+/// code first), its abbreviation id, code, number of values and end; `None` if it is not
+/// one for that loop. `plans` are the block's BLOCKINFO plans and its local ones, `width`
+/// its abbreviation width.
+#[inline(always)]
+fn decode_simple<P: Pext>(
+    data: &[u8],
+    plans: (&[InlinePlan], &[InlinePlan]),
+    width: u32,
+    pos: u64,
+    out: &mut [u64; SIMPLE_VALUES],
+    p: P,
+) -> Option<(u32, u32, usize, u64)> {
+    let (win, bits) = window_at(data, pos)?;
+    // width ≤ MAX_ABBREV_WIDTH (32).
+    let id = p.low(win, width) as u32;
+    // END_BLOCK, ENTER_SUBBLOCK, DEFINE_ABBREV and unabbreviated records: not here.
+    let j = (id as usize).checked_sub(4)?;
+    let (bi, local) = plans;
+    let plan = match bi.get(j) {
+        Some(plan) => plan,
+        None => local.get(j - bi.len())?,
+    };
+    if !plan.spec.ok {
+        return None;
+    }
+    let small: &mut [u64; SMALL] = (&mut out[..SMALL]).try_into().unwrap();
+    let used = plan.spec.decode(win >> width, bits - width, small, p)?;
+    let code = out[0];
+    if code > u32::MAX as u64 {
+        return None;
+    }
+    let end = pos + (width + used) as u64;
+    if plan.n != u8::MAX {
+        return Some((id, code as u32, plan.n as usize, end));
+    }
+    records_array(data, plan, end, out, p).map(|(n, end)| (id, code as u32, n, end))
+}
+
+/// The array after the scalars (`plan.scalars` of them, in `out`) of a record of
+/// `decode_simple`, from bit `pos`: the number of values in `out` and the record's end.
+#[inline(always)]
+fn records_array<P: Pext>(
+    data: &[u8],
+    plan: &InlinePlan,
+    mut pos: u64,
+    out: &mut [u64; SIMPLE_VALUES],
+    p: P,
+) -> Option<(usize, u64)> {
+    let (kind, w) = (plan.array_kind, plan.array_width as u32);
+    if kind == FastOp::LITERAL {
+        return None;
+    }
+    let s = plan.scalars as usize;
+    // The element count, a VBR6.
+    let (x, bits) = window_at(data, pos)?;
+    let len = (!x & CONT[6]).trailing_zeros() + 1;
+    if len > bits {
+        return None;
+    }
+    let count = p.pext(x, p.low(PAYLOAD[6], len)) as usize;
+    pos += len as u64;
+    let vals = out.get_mut(s..s.checked_add(count)?)?;
+    for v in vals {
+        let (x, bits) = window_at(data, pos)?;
+        // VBR: the first chunk with its continuation bit clear ends it; fixed (1 ≤ w ≤
+        // 64): its top bit does.
+        let len = if kind == FastOp::VBR {
+            (!x & CONT[w as usize]).trailing_zeros() + 1
+        } else {
+            w
+        };
+        if len > bits {
+            return None;
+        }
+        *v = if kind == FastOp::VBR {
+            p.pext(x, p.low(PAYLOAD[w as usize], len))
+        } else {
+            p.low(x, len)
+        };
+        pos += len as u64;
+    }
+    Some((s + count, pos))
 }
 
 /// The abbreviation id at the cursor, not consumed (the cache refilled); `None` where
