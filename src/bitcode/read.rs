@@ -855,23 +855,32 @@ impl Parser {
     }
 
     /// A type id from a record, checked against the table.
+    #[inline(always)]
     fn type_index(&self, v: u64) -> R<TypeId> {
         if v < self.module.types.len() as u64 {
             Ok(v as TypeId)
         } else {
-            Err(msg!(
-                "type id {v} is not defined (the table has {} types)",
-                self.module.types.len()
-            ))
+            Err(self.bad_type_index(v))
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn bad_type_index(&self, v: u64) -> Msg {
+        msg!(
+            "type id {v} is not defined (the table has {} types)",
+            self.module.types.len()
+        )
+    }
+
     /// A type id that must name a value type (not a function type).
+    #[inline(always)]
     fn value_type_of(&self, v: u64) -> R<ValueType> {
         let t = self.type_index(v)?;
-        self.module.types[t as usize]
-            .as_value()
-            .ok_or_else(|| msg!("@t{t} is a function type, where a value type is needed"))
+        match self.module.types[t as usize].as_value() {
+            Some(ty) => Ok(ty),
+            None => Err(not_a_value_type(t)),
+        }
     }
 
     fn type_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
@@ -1379,11 +1388,16 @@ impl Parser {
         let idx = c.body.insts.len() as u32;
         c.body.insts.push(inst);
         c.body.inst_pos.push(self.pos);
-        if !inst.ty.is_void() {
-            c.body.value_insts.push(idx);
-            c.body.local_types.push(inst.ty);
-            c.next_value += 1;
-        }
+        // A value, or not: written either way and kept only for a value (the kind of
+        // instruction is a branch no predictor gets right).
+        let value = !inst.ty.is_void() as usize;
+        let n = c.body.value_insts.len();
+        c.body.value_insts.push(idx);
+        c.body.value_insts.truncate(n + value);
+        let n = c.body.local_types.len();
+        c.body.local_types.push(inst.ty);
+        c.body.local_types.truncate(n + value);
+        c.next_value += value as u32;
         c.past_phis |= !is_phi;
         if inst.kind.is_terminator() {
             c.cur_block += 1;
@@ -1457,14 +1471,11 @@ impl Parser {
         }
     }
 
+    #[inline(always)]
     fn block_target(&self, v: u64, what: &str) -> R<u32> {
-        let c = self.cur.as_ref().unwrap();
-        let n = c.body.num_blocks;
+        let n = self.cur.as_ref().unwrap().body.num_blocks;
         if v == 0 || v >= n as u64 {
-            return Err(msg!(
-                "{what}: Branch %b{v} out of range. Not in [1,{}]",
-                n.saturating_sub(1)
-            ));
+            return Err(bad_target(v, n, what));
         }
         Ok(v as u32)
     }
@@ -2071,14 +2082,37 @@ pub fn encode_signrot(v: i64) -> u64 {
     }
 }
 
+#[inline(always)]
 fn decode_align(v: u64) -> R<Align> {
     if v > Align::MAX_ENCODED {
-        return Err(msg!(
-            "Invalid alignment: encoded {v} means 2^{} bytes, more than the 2^29 LLVM allows",
-            v - 1
-        ));
+        return Err(bad_align(v));
     }
     Ok(Align(v as u8))
+}
+
+#[cold]
+#[inline(never)]
+fn not_a_value_type(t: TypeId) -> Msg {
+    msg!("@t{t} is a function type, where a value type is needed")
+}
+
+#[cold]
+#[inline(never)]
+fn bad_align(v: u64) -> Msg {
+    msg!(
+        "Invalid alignment: encoded {v} means 2^{} bytes, more than the 2^29 LLVM allows",
+        v - 1
+    )
+}
+
+/// `Parser::block_target`'s error: `v` is not a block of the `n` but the entry block.
+#[cold]
+#[inline(never)]
+fn bad_target(v: u64, n: u32, what: &str) -> Msg {
+    msg!(
+        "{what}: Branch %b{v} out of range. Not in [1,{}]",
+        n.saturating_sub(1)
+    )
 }
 
 fn name_bytes(chars: &[u64]) -> R<Box<[u8]>> {

@@ -181,7 +181,10 @@ impl InlinePlan {
             u8::MAX
         };
         let (array_kind, array_width) = match plan.array {
-            Some(e) if plan.scalars.len() <= INLINE_OPS && matches!(e.kind, FastOp::FIXED | FastOp::VBR) => {
+            Some(e)
+                if plan.scalars.len() <= INLINE_OPS
+                    && matches!(e.kind, FastOp::FIXED | FastOp::VBR) =>
+            {
                 (e.kind, e.width)
             }
             _ => (FastOp::LITERAL, 0),
@@ -499,7 +502,8 @@ impl<'a> Reader<'a> {
         let mut pos = self.cur.pos();
         let mut out = [0u64; SIMPLE_VALUES];
         let done = loop {
-            let Some((id, code, n, end)) = decode_simple(data, (bi, local), width, pos, &mut out, p)
+            let Some((id, code, n, end)) =
+                decode_simple(data, (bi, local), width, pos, &mut out, p)
             else {
                 break Ok(());
             };
