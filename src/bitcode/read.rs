@@ -1366,13 +1366,13 @@ impl Parser {
         let inst = self.instruction(code, ops, nf)?;
         let c = self.cur.as_mut().unwrap();
         let is_phi = matches!(inst.kind, InstKind::Phi { .. });
-        if is_phi {
-            if c.cur_block == 0 {
-                return Err("The entry block cannot have phi instructions".into());
-            }
-            if c.past_phis {
-                return Err("Phi instructions must come first in their basic block".into());
-            }
+        // (One branch, rarely taken, not one on the kind of instruction.)
+        if is_phi & (c.cur_block == 0 || c.past_phis) {
+            return Err(if c.cur_block == 0 {
+                "The entry block cannot have phi instructions".into()
+            } else {
+                "Phi instructions must come first in their basic block".into()
+            });
         }
         if !c.forward.is_empty() && !inst.ty.is_void() {
             if let Some(t) = c.forward.get(c.next_value) {
