@@ -22,7 +22,7 @@ fn first_difference(a: &pnacl::ir::Module, b: &pnacl::ir::Module) -> String {
         {
             return format!("function {i} header");
         }
-        match (&fa.body, &fb.body) {
+        match (a.body(i as u32), b.body(i as u32)) {
             (Some(x), Some(y)) if x != y => {
                 if x.consts != y.consts {
                     return format!(
@@ -30,13 +30,13 @@ fn first_difference(a: &pnacl::ir::Module, b: &pnacl::ir::Module) -> String {
                         x.consts, y.consts
                     );
                 }
-                for (k, (ia, ib)) in x.insts.iter().zip(&y.insts).enumerate() {
+                for (k, (ia, ib)) in x.insts.iter().zip(y.insts).enumerate() {
                     if ia != ib {
                         return format!("function {i} instruction {k}:\n  {ia:?}\n  {ib:?}");
                     }
                 }
                 if x.operands != y.operands {
-                    let k = common::first_difference(&x.operands, &y.operands);
+                    let k = common::first_difference(x.operands, y.operands);
                     let lo = k.saturating_sub(4);
                     return format!(
                         "function {i} operands differ at {k} ({} vs {}): {:?} vs {:?}",

@@ -69,7 +69,7 @@ fn partitions_cover_every_defined_function_and_shrink() {
         let n = sizes.len();
         let mut size = vec![0usize; n];
         for (f, func) in m.functions.iter().enumerate() {
-            if let Some(b) = &func.body {
+            if let Some(b) = func.body.map(|loc| m.code.body(&loc)) {
                 assert!((owners[f] as usize) < n, "{}: function {f}", p.display());
                 size[owners[f] as usize] += b.insts.len() + 16;
             }

@@ -64,9 +64,9 @@ pub fn check(m: &Module, opts: &Options) -> Vec<Finding> {
     let funcs = Funcs::of(m);
     module_rules(m, opts, &funcs, &mut out);
     for (f, func) in m.functions.iter().enumerate() {
-        if let Some(body) = &func.body {
+        if let Some(loc) = &func.body {
             if funcs.intrinsic[f].is_none() {
-                function_rules(m, opts, &funcs, f as u32, body, &mut out);
+                function_rules(m, opts, &funcs, f as u32, &m.code.body(loc), &mut out);
             }
         }
     }

@@ -17,8 +17,9 @@ use super::header::{self, Header};
 use crate::bitstream::{Item, Pext, Reader, SoftPext};
 use crate::error::{Error, Result};
 use crate::ir::{
-    Align, BinOp, Body, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst, InstKind,
-    Linkage, Module, Pred, Span, SwitchCase, Type, TypeId, ValueId, ValueType,
+    Align, BinOp, Body, BodyBuf, BodyLoc, CastOp, Code, CodeLens, Const, ConstValue, FnType,
+    Function, Global, Init, Inst, InstKind, Linkage, Module, Pred, Span, SwitchCase, Type, TypeId,
+    ValueId, ValueType,
 };
 
 /// Reads a whole pexe into a module, checking everything spec/000 constrains.
@@ -180,7 +181,10 @@ enum Stage {
 /// The state of the function block being read.
 struct FnState {
     func: u32,
-    body: Body,
+    /// The module's `Code` vectors (taken from it for the function block, given back at
+    /// its end), with the body being read at their end, from `base` on.
+    body: BodyBuf,
+    base: CodeLens,
     /// Absolute id of the first parameter.
     first_local: u32,
     num_params: u32,
@@ -196,6 +200,32 @@ struct FnState {
     forward: Forward,
     /// Pending type for the constants block (ConstantsSetType).
     const_type: Option<ValueType>,
+}
+
+impl FnState {
+    /// The body read so far.
+    fn view(&self) -> Body<'_> {
+        let b = &self.body;
+        let base = &self.base;
+        Body {
+            num_blocks: b.num_blocks,
+            block_starts: &b.block_starts[base.block_starts..],
+            consts: &b.consts[base.consts..],
+            insts: &b.insts[base.insts..],
+            value_insts: &b.value_insts[base.value_insts..],
+            local_types: &b.local_types[base.local_types..],
+            operands: &b.operands[base.operands..],
+            cases: &b.cases[base.cases..],
+            inst_pos: &b.inst_pos[base.inst_pos..],
+            pos: b.pos,
+        }
+    }
+}
+
+/// Room for a function's block starts: no more than the instructions it can hold (so that
+/// a count the file merely claims allocates nothing).
+fn len_bound(c: &FnState) -> usize {
+    c.body.insts.capacity() - c.base.insts + 1
 }
 
 /// The types FORWARDTYPEREF declared for values not yet defined. Ids that the rest of
@@ -306,6 +336,8 @@ pub struct Parser {
     pos: u64,
     /// Scratch space for switch-case duplicate checks.
     scratch: Vec<i64>,
+    /// Bit position past the end of the module block (from its length word).
+    module_end: u64,
 }
 
 /// The parser's internal error: a message, boxed so results stay in registers.
@@ -371,12 +403,13 @@ impl Parser {
             allow_local_symtabs: false,
             pos: 0,
             scratch: Vec::new(),
+            module_end: 0,
         }
     }
 
     /// The body of the function block being read, if any.
-    pub fn current_body(&self) -> Option<(u32, &Body)> {
-        self.cur.as_ref().map(|c| (c.func, &c.body))
+    pub fn current_body(&self) -> Option<(u32, Body<'_>)> {
+        self.cur.as_ref().map(|c| (c.func, c.view()))
     }
 
     /// The absolute id of the next value-producing instruction in the current function.
@@ -506,6 +539,7 @@ impl Parser {
                     return Err("Expected 1 top level block in bitcode: Found a second module block".into());
                 }
                 self.module_seen = true;
+                self.module_end = self.pos + 64 + len_words as u64 * 32;
             }
             (None, _) => {
                 return Err(msg!(
@@ -568,23 +602,47 @@ impl Parser {
                 self.next_body += 1;
                 let num_params = self.module.fn_type(func).params.len() as u32;
                 let first_local = self.module.num_global_values();
-                // Reserve from the block's length (bounded by the file): an instruction
-                // record takes about 20 bits in real pexes.
-                let est = (len_words as usize * 32) / 20;
-                let mut body = Body {
+                // The module's vectors, the body appended to them.
+                let code = std::mem::take(&mut self.module.code);
+                let base = code.lens();
+                let mut body = BodyBuf {
                     pos: self.pos,
-                    insts: Vec::with_capacity(est),
-                    inst_pos: Vec::with_capacity(est),
-                    value_insts: Vec::with_capacity(est),
-                    local_types: Vec::with_capacity(est + num_params as usize),
-                    // Phi pairs and call arguments: about one for every two instructions.
-                    operands: Vec::with_capacity(est / 2),
-                    ..Body::default()
+                    block_starts: code.block_starts,
+                    consts: code.consts,
+                    insts: code.insts,
+                    value_insts: code.value_insts,
+                    local_types: code.local_types,
+                    operands: code.operands,
+                    cases: code.cases,
+                    inst_pos: code.inst_pos,
+                    num_blocks: 0,
                 };
-                body.local_types.extend_from_slice(&self.module.fn_type(func).params);
+                // Room from the block's length (bounded by the file): an instruction
+                // record takes about 20 bits in real pexes. For the first function block,
+                // room for all of them, from what is left of the module block (the
+                // function blocks are its end): the vectors are allocated once, not grown
+                // again and again with a copy each time. (Giving back what is left over
+                // would cost more: glibc maps a block this large afresh, and the next read
+                // faults every page of it in again.)
+                let bits = if base.insts == 0 {
+                    self.module_end.saturating_sub(self.pos).max(len_words as u64 * 32)
+                } else {
+                    len_words as u64 * 32
+                };
+                // (The reader has checked the lengths against the file.)
+                let est = (bits / 20) as usize;
+                body.insts.reserve(est);
+                body.inst_pos.reserve(est);
+                body.value_insts.reserve(est);
+                body.local_types.reserve(est + num_params as usize);
+                // Phi pairs and call arguments: about one for every two instructions.
+                body.operands.reserve(est / 2);
+                body.local_types
+                    .extend_from_slice(&self.module.fn_type(func).params);
                 self.cur = Some(FnState {
                     func,
                     body,
+                    base,
                     first_local,
                     num_params,
                     next_value: first_local + num_params,
@@ -610,7 +668,7 @@ impl Parser {
                 if c.seen_constants {
                     return Err("A function block may hold only one constants block".into());
                 }
-                if !c.body.insts.is_empty() {
+                if c.body.insts.len() > c.base.insts {
                     return Err("The constants block must come before the function's instructions".into());
                 }
                 c.seen_constants = true;
@@ -690,13 +748,28 @@ impl Parser {
                 let r = Self::check_function_end(&c);
                 let func = c.func;
                 let started = Self::in_started_block(&c);
-                let mut body = c.body;
+                let (base, mut body) = (c.base, c.body);
                 // Only blocks with an instruction count (the current one may be empty).
-                if !started && body.block_starts.len() as u32 > c.cur_block {
+                if !started && (body.block_starts.len() - base.block_starts) as u32 > c.cur_block {
                     body.block_starts.pop();
                 }
-                body.num_blocks = body.block_starts.len() as u32;
-                self.module.functions[func as usize].body = Some(body);
+                self.module.code = Code {
+                    block_starts: body.block_starts,
+                    consts: body.consts,
+                    insts: body.insts,
+                    value_insts: body.value_insts,
+                    local_types: body.local_types,
+                    operands: body.operands,
+                    cases: body.cases,
+                    inst_pos: body.inst_pos,
+                };
+                let end = self.module.code.lens();
+                self.module.functions[func as usize].body = Some(BodyLoc {
+                    num_blocks: (end.block_starts - base.block_starts) as u32,
+                    pos: body.pos,
+                    start: base,
+                    end,
+                });
                 r
             }
             block::MODULE => {
@@ -722,8 +795,8 @@ impl Parser {
     fn in_started_block(c: &FnState) -> bool {
         c.body
             .block_starts
-            .get(c.cur_block as usize)
-            .is_some_and(|&s| (s as usize) < c.body.insts.len())
+            .get(c.base.block_starts + c.cur_block as usize)
+            .is_some_and(|&s| (s as usize) < c.body.insts.len() - c.base.insts)
     }
 
     fn check_function_end(c: &FnState) -> R<()> {
@@ -749,7 +822,7 @@ impl Parser {
             return Err(msg!(
                 "Never resolved value found in function!: %v{} was declared by a forward type \
                  reference but never defined",
-                id - c.first_local - c.num_params - c.body.consts.len() as u32
+                id - c.first_local - c.num_params - (c.body.consts.len() - c.base.consts) as u32
             ));
         }
         Ok(())
@@ -1291,7 +1364,9 @@ impl Parser {
         c.body.consts.push(Const { ty, value });
         c.body.local_types.push(ty);
         c.next_value += 1;
-        Ok(Event::Const(c.body.consts.len() as u32 - 1))
+        Ok(Event::Const(
+            (c.body.consts.len() - c.base.consts) as u32 - 1,
+        ))
     }
 
     // ----------------------------------------------------------------------------------
@@ -1319,9 +1394,7 @@ impl Parser {
             c.declared_blocks = true;
             c.body.num_blocks = n as u32;
             // Block 0 starts at the first instruction; each later one after a terminator.
-            c.body
-                .block_starts
-                .reserve((n as usize).min(c.body.insts.capacity() + 1));
+            c.body.block_starts.reserve((n as usize).min(len_bound(c)));
             c.body.block_starts.push(0);
             return Ok(Event::DeclareBlocks(n as u32));
         }
@@ -1385,7 +1458,7 @@ impl Parser {
                 c.forward.remove(c.next_value);
             }
         }
-        let idx = c.body.insts.len() as u32;
+        let idx = (c.body.insts.len() - c.base.insts) as u32;
         c.body.insts.push(inst);
         c.body.inst_pos.push(self.pos);
         // A value, or not: written either way and kept only for a value (the kind of
@@ -1403,7 +1476,7 @@ impl Parser {
             c.cur_block += 1;
             c.past_phis = false;
             if c.cur_block < c.body.num_blocks {
-                c.body.block_starts.push(c.body.insts.len() as u32);
+                c.body.block_starts.push(idx + 1);
             }
         }
         Ok(Event::Inst(idx))
@@ -1418,7 +1491,7 @@ impl Parser {
         if let Some(&t) = c
             .body
             .local_types
-            .get(id.wrapping_sub(c.first_local) as usize)
+            .get(c.base.local_types + id.wrapping_sub(c.first_local) as usize)
         {
             return Some(t);
         }
@@ -1828,7 +1901,7 @@ impl Parser {
                 cond,
                 default,
                 cases: Span {
-                    start: start as u32,
+                    start: (start - self.cur.as_ref().unwrap().base.cases) as u32,
                     len: n as u32,
                 },
             },
@@ -1891,7 +1964,7 @@ impl Parser {
         Ok(Inst {
             kind: InstKind::Phi {
                 incoming: Span {
-                    start: start as u32,
+                    start: (start - self.cur.as_ref().unwrap().base.operands) as u32,
                     len: (ops.len() / 2) as u32,
                 },
             },
@@ -1995,7 +2068,7 @@ impl Parser {
             ret = sig.ret;
         }
         let c = self.cur.as_mut().unwrap();
-        let start = c.body.operands.len() as u32;
+        let start = (c.body.operands.len() - c.base.operands) as u32;
         let next = c.next_value;
         c.body
             .operands

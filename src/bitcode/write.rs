@@ -202,8 +202,8 @@ impl State<'_> {
         self.globals()?;
         self.symtab();
         for (i, f) in m.functions.iter().enumerate() {
-            if let Some(body) = &f.body {
-                self.function(i as u32, body)
+            if let Some(loc) = &f.body {
+                self.function(i as u32, &m.code.body(loc))
                     .map_err(|e| err(format!("function @f{i}: {}", e.msg())))?;
             }
         }
@@ -361,7 +361,7 @@ impl State<'_> {
         if !body.consts.is_empty() {
             self.w.enter_block(block::CONSTANTS, W_CONSTANTS);
             let mut last: Option<ValueType> = None;
-            for c in &body.consts {
+            for c in body.consts {
                 if last != Some(c.ty) {
                     let t = self.type_id(c.ty)?;
                     self.abbrev_id(ab::CST_SETTYPE, W_CONSTANTS);
@@ -392,7 +392,7 @@ impl State<'_> {
             declared: std::collections::HashSet::new(),
             ng,
         };
-        for inst in &body.insts {
+        for inst in body.insts {
             self.inst(&mut fw, body, inst)?;
             if !inst.ty.is_void() {
                 fw.inst_id += 1;

@@ -266,7 +266,7 @@ impl<'o, W: Write> Printer<'o, W> {
             self.error(e)?;
         } else if let Ok(Event::Inst(i)) = result {
             if let Some((f, body)) = parser.current_body() {
-                for msg in crate::abi::inst_findings(m, f, body, *i as usize) {
+                for msg in crate::abi::inst_findings(m, f, &body, *i as usize) {
                     self.error(&Error::new(pos, msg))?;
                 }
             }
@@ -489,7 +489,7 @@ impl<'o, W: Write> Printer<'o, W> {
             Event::Inst(i) => {
                 self.pending_label(depth, asm);
                 if let Some((f, body)) = parser.current_body() {
-                    inst_toks(&mut t, asm, depth, m, f, body, i as usize, &names, code);
+                    inst_toks(&mut t, asm, depth, m, f, &body, i as usize, &names, code);
                 }
             }
             Event::EnterBlock(_)

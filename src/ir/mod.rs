@@ -3,9 +3,10 @@
 //! Value ids are the absolute indices of spec/000 ("AbsoluteIndex"): function addresses
 //! `0..NF`, global addresses `NF..NF+NG`, then, inside a function body, its parameters,
 //! its constants and its value-producing instructions. Basic blocks have their own index
-//! space. Variable-length operand lists (call arguments, phi incoming pairs, switch cases)
-//! live in per-body arenas so that reading a function allocates a handful of vectors, not
-//! one per instruction.
+//! space. Every body's instructions, constants, operand lists (call arguments, phi
+//! incoming pairs, switch cases) and the rest live end to end in the module's `Code`, a
+//! handful of vectors for the whole module: reading a function allocates nothing, and a
+//! body is a view (`Body`) of its part of them.
 
 mod inst;
 mod types;
@@ -62,6 +63,8 @@ pub struct Module {
     pub globals: Vec<Global>,
     /// Value ids named by the module symbol table, in the order of its entries.
     pub symbol_order: Vec<ValueId>,
+    /// Every function body's vectors, end to end (`Function::body` says where each is).
+    pub code: Code,
 }
 
 /// A function address: a declaration or a definition.
@@ -74,8 +77,9 @@ pub struct Function {
     pub linkage: Linkage,
     /// Name from the module symbol table, if any (bytes, not necessarily UTF-8).
     pub name: Option<Box<[u8]>>,
-    /// The body, for defined functions (`define`); `None` for `declare`.
-    pub body: Option<Body>,
+    /// Where the body is in `Module::code`, for defined functions (`define`); `None` for
+    /// `declare`. `Module::body` gives the body itself.
+    pub body: Option<BodyLoc>,
     /// Whether the function record says it is a definition.
     pub is_defined: bool,
     /// Bit position of the function record, when read from a file.
@@ -156,37 +160,131 @@ impl Const {
     }
 }
 
-/// A function body.
+/// The vectors of every function body, end to end: a body is a range of each.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Body {
-    /// Number of basic blocks (DECLAREBLOCKS).
-    pub num_blocks: u32,
-    /// Index into `insts` of the first instruction of each block.
+pub struct Code {
     pub block_starts: Vec<u32>,
     pub consts: Vec<Const>,
     pub insts: Vec<Inst>,
-    /// For each value-producing instruction `%vK`, its index in `insts`.
     pub value_insts: Vec<u32>,
-    /// Types of the local values: parameters, then constants, then `%v` values.
     pub local_types: Vec<ValueType>,
-    /// Operand arena: call arguments, phi (value, block) pairs.
     pub operands: Vec<u32>,
-    /// Switch-case arena.
     pub cases: Vec<SwitchCase>,
-    /// Bit position of each instruction's record, when read from a file.
     pub inst_pos: Vec<u64>,
+}
+
+/// A length of each of `Code`'s vectors: where a body's parts start, or end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CodeLens {
+    pub block_starts: usize,
+    pub consts: usize,
+    pub insts: usize,
+    pub value_insts: usize,
+    pub local_types: usize,
+    pub operands: usize,
+    pub cases: usize,
+    pub inst_pos: usize,
+}
+
+/// Where a function body lies in `Module::code`, with what is not in it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BodyLoc {
+    /// Number of basic blocks (DECLAREBLOCKS).
+    pub num_blocks: u32,
+    /// Bit position of the function block, when read from a file.
+    pub pos: u64,
+    pub start: CodeLens,
+    pub end: CodeLens,
+}
+
+impl Code {
+    /// The lengths of the vectors: where a body appended now starts.
+    pub fn lens(&self) -> CodeLens {
+        CodeLens {
+            block_starts: self.block_starts.len(),
+            consts: self.consts.len(),
+            insts: self.insts.len(),
+            value_insts: self.value_insts.len(),
+            local_types: self.local_types.len(),
+            operands: self.operands.len(),
+            cases: self.cases.len(),
+            inst_pos: self.inst_pos.len(),
+        }
+    }
+
+    /// The body at `loc`.
+    pub fn body(&self, loc: &BodyLoc) -> Body<'_> {
+        self.between(&loc.start, &loc.end, loc.num_blocks, loc.pos)
+    }
+
+    /// The body whose parts run from `start` to `end`.
+    pub fn between(&self, start: &CodeLens, end: &CodeLens, num_blocks: u32, pos: u64) -> Body<'_> {
+        Body {
+            num_blocks,
+            block_starts: &self.block_starts[start.block_starts..end.block_starts],
+            consts: &self.consts[start.consts..end.consts],
+            insts: &self.insts[start.insts..end.insts],
+            value_insts: &self.value_insts[start.value_insts..end.value_insts],
+            local_types: &self.local_types[start.local_types..end.local_types],
+            operands: &self.operands[start.operands..end.operands],
+            cases: &self.cases[start.cases..end.cases],
+            inst_pos: &self.inst_pos[start.inst_pos..end.inst_pos],
+            pos,
+        }
+    }
+
+    /// Appends `b`, returning where it is.
+    pub fn push(&mut self, b: &Body<'_>) -> BodyLoc {
+        let start = self.lens();
+        self.block_starts.extend_from_slice(b.block_starts);
+        self.consts.extend_from_slice(b.consts);
+        self.insts.extend_from_slice(b.insts);
+        self.value_insts.extend_from_slice(b.value_insts);
+        self.local_types.extend_from_slice(b.local_types);
+        self.operands.extend_from_slice(b.operands);
+        self.cases.extend_from_slice(b.cases);
+        self.inst_pos.extend_from_slice(b.inst_pos);
+        BodyLoc {
+            num_blocks: b.num_blocks,
+            pos: b.pos,
+            start,
+            end: self.lens(),
+        }
+    }
+}
+
+/// A function body: its part of the module's `Code` (or of a `BodyBuf`). Indices in it
+/// (instruction indices, spans, block starts) count from the body's own start.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Body<'m> {
+    /// Number of basic blocks (DECLAREBLOCKS).
+    pub num_blocks: u32,
+    /// Index into `insts` of the first instruction of each block.
+    pub block_starts: &'m [u32],
+    pub consts: &'m [Const],
+    pub insts: &'m [Inst],
+    /// For each value-producing instruction `%vK`, its index in `insts`.
+    pub value_insts: &'m [u32],
+    /// Types of the local values: parameters, then constants, then `%v` values.
+    pub local_types: &'m [ValueType],
+    /// Operand arena: call arguments, phi (value, block) pairs.
+    pub operands: &'m [u32],
+    /// Switch-case arena.
+    pub cases: &'m [SwitchCase],
+    /// Bit position of each instruction's record, when read from a file.
+    pub inst_pos: &'m [u64],
     /// Bit position of the function block, when read from a file.
     pub pos: u64,
 }
 
-impl Body {
+impl<'m> Body<'m> {
     /// The operands a span refers to.
-    pub fn span(&self, s: Span) -> &[u32] {
+    pub fn span(&self, s: Span) -> &'m [u32] {
         &self.operands[s.start as usize..(s.start + s.len) as usize]
     }
 
     /// The cases of a switch.
-    pub fn switch_cases(&self, s: Span) -> &[SwitchCase] {
+    pub fn switch_cases(&self, s: Span) -> &'m [SwitchCase] {
         &self.cases[s.start as usize..(s.start + s.len) as usize]
     }
 
@@ -198,6 +296,39 @@ impl Body {
             .get(b as usize + 1)
             .map_or(self.insts.len(), |&e| e as usize);
         start..end
+    }
+}
+
+/// A body being built, in vectors of its own (`Module::set_body` appends it to the
+/// module's `Code`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BodyBuf {
+    pub num_blocks: u32,
+    pub block_starts: Vec<u32>,
+    pub consts: Vec<Const>,
+    pub insts: Vec<Inst>,
+    pub value_insts: Vec<u32>,
+    pub local_types: Vec<ValueType>,
+    pub operands: Vec<u32>,
+    pub cases: Vec<SwitchCase>,
+    pub inst_pos: Vec<u64>,
+    pub pos: u64,
+}
+
+impl BodyBuf {
+    pub fn view(&self) -> Body<'_> {
+        Body {
+            num_blocks: self.num_blocks,
+            block_starts: &self.block_starts,
+            consts: &self.consts,
+            insts: &self.insts,
+            value_insts: &self.value_insts,
+            local_types: &self.local_types,
+            operands: &self.operands,
+            cases: &self.cases,
+            inst_pos: &self.inst_pos,
+            pos: self.pos,
+        }
     }
 }
 
@@ -215,17 +346,31 @@ impl Module {
     /// The module without the bit positions the reader records: what remains is what two
     /// files holding the same module have in common.
     pub fn without_positions(mut self) -> Module {
+        self.code.inst_pos.clear();
         for f in &mut self.functions {
             f.pos = 0;
             if let Some(b) = &mut f.body {
                 b.pos = 0;
-                b.inst_pos.clear();
+                b.start.inst_pos = 0;
+                b.end.inst_pos = 0;
             }
         }
         for g in &mut self.globals {
             g.pos = 0;
         }
         self
+    }
+
+    /// The body of function `f`, if it is defined.
+    pub fn body(&self, f: u32) -> Option<Body<'_>> {
+        let loc = self.functions.get(f as usize)?.body.as_ref()?;
+        Some(self.code.body(loc))
+    }
+
+    /// Makes `b` the body of function `f` (appended to `code`).
+    pub fn set_body(&mut self, f: u32, b: &BodyBuf) {
+        let loc = self.code.push(&b.view());
+        self.functions[f as usize].body = Some(loc);
     }
 
     /// Number of module-level values (function and global addresses).
@@ -253,7 +398,7 @@ impl Module {
         }
         let f = f?;
         let np = self.fn_type(f).params.len() as u32;
-        let body = self.functions[f as usize].body.as_ref()?;
+        let body = self.body(f)?;
         let local = id - nf - ng;
         if local < np {
             return Some(ValueRef::Param(local));
@@ -276,12 +421,12 @@ impl Module {
         if id < ng {
             return Some(ValueType::I32);
         }
-        let body = self.functions[f as usize].body.as_ref()?;
+        let body = self.body(f)?;
         body.local_types.get((id - ng) as usize).copied()
     }
 
     /// The type of value `id` inside `body` (the body need not be in the module yet).
-    pub fn value_type_in(&self, body: &Body, id: ValueId) -> Option<ValueType> {
+    pub fn value_type_in(&self, body: &Body<'_>, id: ValueId) -> Option<ValueType> {
         let ng = self.num_global_values();
         if id < ng {
             return Some(ValueType::I32);
@@ -320,7 +465,8 @@ impl Module {
             consts: 0,
         };
         for f in &self.functions {
-            if let Some(b) = &f.body {
+            if let Some(loc) = &f.body {
+                let b = self.code.body(loc);
                 c.defined += 1;
                 c.blocks += b.num_blocks as usize;
                 c.insts += b.insts.len();

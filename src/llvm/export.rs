@@ -122,7 +122,11 @@ pub fn partition(m: &Module, threads: usize) -> (Vec<u32>, Vec<usize>) {
         .functions
         .iter()
         .enumerate()
-        .filter_map(|(i, f)| f.body.as_ref().map(|b| (b.insts.len() + 16, i as u32)))
+        .filter_map(|(i, f)| {
+            f.body
+                .as_ref()
+                .map(|b| (b.end.insts - b.start.insts + 16, i as u32))
+        })
         .collect();
     sizes.sort_by(|a, b| b.cmp(a));
     let total: usize = sizes.iter().map(|s| s.0).sum();
@@ -329,9 +333,9 @@ impl<'m> Exporter<'m> {
         }
         self.init_globals()?;
         for f in 0..self.m.functions.len() as u32 {
-            if let Some(body) = &self.m.functions[f as usize].body {
+            if let Some(body) = self.m.body(f) {
                 if body.num_blocks > 0 && self.intrinsic[f as usize].is_none() && self.owns(f) {
-                    self.function(f, body)?;
+                    self.function(f, &body)?;
                 }
             }
         }
@@ -915,7 +919,7 @@ impl<'m> Exporter<'m> {
             return v;
         }
         // A forward reference: a phi in a detached block stands in until the end.
-        let body = self.m.functions[st.func as usize].body.as_ref().unwrap();
+        let body = self.m.body(st.func).unwrap();
         let ty = self.ty(body.local_types[local]);
         let ph = self.stand_in(st, ty);
         st.placeholders.push((local, ph));

@@ -24,8 +24,8 @@ use llvm_sys::prelude::*;
 use llvm_sys::{LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMRealPredicate, LLVMTypeKind};
 
 use crate::ir::{
-    Align, BinOp, Body, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst, InstKind,
-    Linkage, Module, Pred, Span, SwitchCase, Type, ValueId, ValueType,
+    Align, BinOp, BodyBuf, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst,
+    InstKind, Linkage, Module, Pred, Span, SwitchCase, Type, ValueId, ValueType,
 };
 
 /// Why a module cannot be written as a pexe: each problem, with where it is.
@@ -457,6 +457,7 @@ fn import_raw(raw: LLVMModuleRef, problems: &mut Vec<String>) -> R<Module> {
         functions: Vec::with_capacity(ctx.functions.len()),
         globals: Vec::with_capacity(ctx.globals.len()),
         symbol_order: Vec::new(),
+        code: Default::default(),
     };
     for (i, &f) in ctx.functions.iter().enumerate() {
         let name = name_of(f);
@@ -504,7 +505,7 @@ fn import_raw(raw: LLVMModuleRef, problems: &mut Vec<String>) -> R<Module> {
             continue;
         }
         match function(&ctx, &module, &type_id, i as u32, f) {
-            Ok(body) => module.functions[i].body = Some(body),
+            Ok(body) => module.set_body(i as u32, &body),
             Err(e) => problems.push(format!(
                 "function {}: {e}",
                 String::from_utf8_lossy(&name_of(f))
@@ -809,7 +810,7 @@ fn function(
     type_id: &HashMap<Type, u32>,
     fi: u32,
     f: LLVMValueRef,
-) -> R<Body> {
+) -> R<BodyBuf> {
     let ng = module.num_global_values();
     let np = unsafe { LLVMCountParams(f) };
     let mut st = FnState {
@@ -817,7 +818,7 @@ fn function(
         ids: HashMap::new(),
         blocks: HashMap::new(),
     };
-    let mut body = Body::default();
+    let mut body = BodyBuf::default();
     let sig = &ctx.sigs[fi as usize];
     for k in 0..np {
         st.ids.insert(unsafe { LLVMGetParam(f, k) }, ng + k);
@@ -931,7 +932,7 @@ fn align_of(i: LLVMValueRef) -> R<Align> {
     Align::from_bytes(a).ok_or_else(|| format!("alignment {a} cannot be written in a pexe"))
 }
 
-fn instruction(st: &FnState, body: &mut Body, module: &Module, i: LLVMValueRef) -> R<Inst> {
+fn instruction(st: &FnState, body: &mut BodyBuf, module: &Module, i: LLVMValueRef) -> R<Inst> {
     use LLVMOpcode::*;
     let op = opcode(i).unwrap();
     let ty = value_type(unsafe { LLVMTypeOf(i) })?;
