@@ -234,6 +234,17 @@ pub trait Pext: Copy {
             x & ((1u64 << n) - 1)
         }
     }
+
+    /// The `k`th lowest set bit of `x` (`k` from 0, below 64) alone; 0 if `x` has no more
+    /// than `k` bits set.
+    #[inline(always)]
+    fn select(self, x: u64, k: u32) -> u64 {
+        let mut x = x;
+        for _ in 0..k {
+            x &= x.wrapping_sub(1);
+        }
+        x & x.wrapping_neg()
+    }
 }
 
 /// `Pext` in portable code: one step per run of ones in the mask (a VBR chunk).
@@ -283,6 +294,12 @@ impl Pext for Bmi2 {
     fn low(self, x: u64, n: u32) -> u64 {
         // SAFETY: as `pext`.
         unsafe { std::arch::x86_64::_bzhi_u64(x, n) }
+    }
+
+    #[inline(always)]
+    fn select(self, x: u64, k: u32) -> u64 {
+        // SAFETY: as `pext`.
+        unsafe { std::arch::x86_64::_pdep_u64(1u64 << (k & 63), x) }
     }
 }
 

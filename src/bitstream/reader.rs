@@ -92,6 +92,12 @@ struct Spec {
     ops: [SpecOp; INLINE_OPS],
     /// The record with every literal in place (and 0 for the fields).
     lits: [u64; INLINE_OPS],
+    /// Whether the fields are at most `Spec::ALWAYS` VBRs all of one width (or none),
+    /// which `decode_grid` takes: the continuation bits of that width's chunks, and their
+    /// payload bits.
+    grid: bool,
+    grid_cont: u64,
+    grid_pay: u64,
 }
 
 impl Spec {
@@ -112,6 +118,9 @@ impl Spec {
             slot: [INLINE_OPS as u8; INLINE_OPS],
             ops: [pad; INLINE_OPS],
             lits: [0; INLINE_OPS],
+            grid: false,
+            grid_cont: 0,
+            grid_pay: 0,
         };
         if plan.scalars.is_empty() || plan.scalars.len() > INLINE_OPS {
             return spec;
@@ -145,7 +154,55 @@ impl Spec {
         spec.ok = true;
         spec.k = k as u8;
         spec.pad = Self::ALWAYS.saturating_sub(k) as u8;
+        let mut widths = plan
+            .scalars
+            .iter()
+            .filter(|op| op.kind != FastOp::LITERAL)
+            .map(|op| (op.kind == FastOp::VBR).then_some(op.width));
+        let first = widths.next().unwrap_or(Some(2));
+        if k <= Self::ALWAYS && first.is_some() && widths.all(|w| w == first) {
+            let w = first.unwrap() as usize;
+            spec.grid = true;
+            spec.grid_cont = CONT[w];
+            spec.grid_pay = PAYLOAD[w];
+        }
         spec
+    }
+
+    /// `decode` for a `grid` spec. Each field is whole chunks of one width, so the
+    /// chunks of all of them lie on one grid from the record's start, and the clear
+    /// continuation bits on it are the ends of the fields, all found at once: the record's
+    /// length (which the next record waits for) is a few operations from the window, not
+    /// one field after another.
+    #[inline(always)]
+    fn decode_grid<P: Pext>(
+        &self,
+        win: u64,
+        bits: u32,
+        out: &mut [u64; SMALL],
+        p: P,
+    ) -> Option<u32> {
+        out[..INLINE_OPS].copy_from_slice(&self.lits);
+        // Bit j + 1 set where a field ends at bit j; bit 0 where the first starts.
+        let stops = ((!win & self.grid_cont) << 1) | 1;
+        // The start of field `k`: the record's length (64 where the window holds fewer
+        // ends, more than `bits`).
+        let len = p.select(stops, self.k as u32).trailing_zeros();
+        // The fields' bounds q1 ≤ q2 ≤ q3 (past the `k`th, garbage, written to the padding
+        // slot or not at all; a shift past 63 wraps).
+        let s1 = stops & stops.wrapping_sub(1);
+        let s2 = s1 & s1.wrapping_sub(1);
+        let s3 = s2 & s2.wrapping_sub(1);
+        let (q1, q2, q3) = (
+            s1.trailing_zeros(),
+            s2.trailing_zeros(),
+            s3.trailing_zeros(),
+        );
+        let pay = self.grid_pay;
+        out[self.slot[0] as usize & (SMALL - 1)] = p.pext(p.low(win, q1), pay);
+        out[self.slot[1] as usize & (SMALL - 1)] = p.pext(p.low(win, q2).wrapping_shr(q1), pay);
+        out[self.slot[2] as usize & (SMALL - 1)] = p.pext(p.low(win, q3).wrapping_shr(q2), pay);
+        (len <= bits).then_some(len)
     }
 
     /// Decodes the record at the bottom of `win` (`bits` of it valid) into `out`: the
@@ -965,7 +1022,12 @@ fn decode_simple<P: Pext>(
         return None;
     }
     let small: &mut [u64; SMALL] = (&mut out[..SMALL]).try_into().unwrap();
-    let used = plan.spec.decode(win >> width, bits - width, small, p)?;
+    let used = if plan.spec.grid {
+        plan.spec
+            .decode_grid(win >> width, bits - width, small, p)?
+    } else {
+        plan.spec.decode(win >> width, bits - width, small, p)?
+    };
     let code = out[0];
     if code > u32::MAX as u64 {
         return None;
