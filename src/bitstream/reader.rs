@@ -159,9 +159,10 @@ impl Spec {
             .iter()
             .filter(|op| op.kind != FastOp::LITERAL)
             .map(|op| (op.kind == FastOp::VBR).then_some(op.width));
+        // (No field at all: any grid, say width 2's.)
         let first = widths.next().unwrap_or(Some(2));
-        if k <= Self::ALWAYS && first.is_some() && widths.all(|w| w == first) {
-            let w = first.unwrap() as usize;
+        if let Some(w) = first.filter(|_| k <= Self::ALWAYS && widths.all(|w| w == first)) {
+            let w = w as usize;
             spec.grid = true;
             spec.grid_cont = CONT[w];
             spec.grid_pay = PAYLOAD[w];
