@@ -1,8 +1,12 @@
-//! The reader must give a module or an error for any input, without panicking.
+//! The reader must give a module or an error for any input, without panicking, and its
+//! fast paths must change nothing: the item-by-item reader gives the same module or the
+//! same error.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = pnacl::bitcode::read(data);
+    let fast = pnacl::bitcode::read(data);
+    let plain = pnacl::bitcode::read_itemwise(data);
+    assert!(fast == plain, "read and read_itemwise differ");
 });
