@@ -2202,6 +2202,34 @@ fn name_bytes(chars: &[u64]) -> R<Box<[u8]>> {
 mod tests {
     use super::*;
 
+    /// `read` with the portable bit gather (what a CPU without BMI1/BMI2 runs: its
+    /// small-records loop, grid decoder and all) gives what the item-by-item reader does,
+    /// on every real pexe.
+    #[test]
+    fn the_portable_fast_path_reads_as_the_items_do() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/pexes");
+        let mut n = 0;
+        for sub in ["run", "parse", "bad"] {
+            let mut files: Vec<_> = std::fs::read_dir(root.join(sub))
+                .expect("../shared/pexes beside the checkout")
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "pexe"))
+                .collect();
+            files.sort();
+            for p in files {
+                let data = std::fs::read(&p).unwrap();
+                let portable = start(&data).and_then(|(r, parser)| run(r, parser, SoftPext));
+                assert!(
+                    portable == read_itemwise(&data),
+                    "{}: the portable read differs",
+                    p.display()
+                );
+                n += 1;
+            }
+        }
+        assert!(n >= 25, "{n} pexes");
+    }
+
     /// Declarations near enough to be defined in the block go to the table, others to the
     /// map; an id declared far that the table later covers is still found, resolved once,
     /// and reported first when it is the smallest left.

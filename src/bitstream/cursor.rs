@@ -445,6 +445,33 @@ fn read_vbr_generic(mut c: BitCursor<'_>, w: u32) -> (BitCursor<'_>, Result<u64>
 mod tests {
     use super::*;
 
+    /// `select` isolates the `k`th set bit (0 if there are not that many), portably and
+    /// with `pdep` alike.
+    #[test]
+    fn select_isolates_the_kth_set_bit() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for round in 0..2000 {
+            x = x.rotate_left(17).wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ round;
+            // Sparse words too, where the high `k`s find no bit.
+            let v = if round % 3 == 0 {
+                x & x.rotate_left(23) & x.rotate_left(41)
+            } else {
+                x
+            };
+            for k in 0..64 {
+                let want = (0..64)
+                    .filter(|&b| v >> b & 1 == 1)
+                    .nth(k as usize)
+                    .map_or(0, |b| 1u64 << b);
+                assert_eq!(SoftPext.select(v, k), want, "{v:#x} k {k}");
+                #[cfg(target_arch = "x86_64")]
+                if let Some(p) = Bmi2::detect() {
+                    assert_eq!(p.select(v, k), want, "{v:#x} k {k}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn reads_lsb_first() {
         let data = [0b1010_1100u8, 0xff, 0x01, 0, 0, 0, 0, 0, 0, 0];

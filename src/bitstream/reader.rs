@@ -536,9 +536,10 @@ impl<'a> Reader<'a> {
     /// abbreviated record of at most `INLINE_OPS` scalars (no char6) whose scalars lie in
     /// one 8-byte load, perhaps then an array of fixed or VBR elements (at most
     /// `SIMPLE_VALUES` values in all, each in one load), with a code below 2^32. Each goes
-    /// to `f` with its bit position, abbreviation id, code and operands. Stops, having read nothing of it, at the first
-    /// item that is anything else (which `next_record_with` or `next_item` then reads,
-    /// with their checks and errors), or as soon as `f` fails.
+    /// to `f` with its bit position, abbreviation id, code and operands. Stops, having
+    /// read nothing of it, at the first item that is anything else (which
+    /// `next_record_with` or `next_item` then reads, with their checks and errors), or as
+    /// soon as `f` fails.
     ///
     /// The loop for blocks of many small records (function blocks): the position is the
     /// only state it carries from record to record, so that it stays in a register beside
