@@ -17,9 +17,9 @@ use super::header::{self, Header};
 use crate::bitstream::{Item, Pext, Reader, SoftPext};
 use crate::error::{Error, Result};
 use crate::ir::{
-    Align, BinOp, Body, BodyBuf, BodyLoc, CastOp, Code, CodeLens, Const, ConstValue, FnType,
-    Function, Global, Init, Inst, InstKind, Linkage, Module, Pred, Span, SwitchCase, Type, TypeId,
-    ValueId, ValueType,
+    Align, BinOp, Body, BodyLoc, CastOp, Code, CodeLens, Const, ConstValue, FnType, Function,
+    Global, Init, Inst, InstKind, Linkage, Module, Pred, Span, SwitchCase, Type, TypeId, ValueId,
+    ValueType,
 };
 
 /// Reads a whole pexe into a module, checking everything spec/000 constrains.
@@ -181,10 +181,13 @@ enum Stage {
 /// The state of the function block being read.
 struct FnState {
     func: u32,
-    /// The module's `Code` vectors (taken from it for the function block, given back at
-    /// its end), with the body being read at their end, from `base` on.
-    body: BodyBuf,
+    /// The module's `Code` (taken from it for the function block, given back at its end),
+    /// with the body being read at its end, from `base` on.
+    code: Code,
     base: CodeLens,
+    /// The body's number of basic blocks (DECLAREBLOCKS), and the block's bit position.
+    num_blocks: u32,
+    block_pos: u64,
     /// Absolute id of the first parameter.
     first_local: u32,
     num_params: u32,
@@ -205,27 +208,16 @@ struct FnState {
 impl FnState {
     /// The body read so far.
     fn view(&self) -> Body<'_> {
-        let b = &self.body;
-        let base = &self.base;
-        Body {
-            num_blocks: b.num_blocks,
-            block_starts: &b.block_starts[base.block_starts..],
-            consts: &b.consts[base.consts..],
-            insts: &b.insts[base.insts..],
-            value_insts: &b.value_insts[base.value_insts..],
-            local_types: &b.local_types[base.local_types..],
-            operands: &b.operands[base.operands..],
-            cases: &b.cases[base.cases..],
-            inst_pos: &b.inst_pos[base.inst_pos..],
-            pos: b.pos,
-        }
+        let end = self.code.lens();
+        self.code
+            .between(&self.base, &end, self.num_blocks, self.block_pos)
     }
 }
 
 /// Room for a function's block starts: no more than the instructions it can hold (so that
 /// a count the file merely claims allocates nothing).
 fn len_bound(c: &FnState) -> usize {
-    c.body.insts.capacity() - c.base.insts + 1
+    c.code.insts.capacity() - c.base.insts + 1
 }
 
 /// The types FORWARDTYPEREF declared for values not yet defined. Ids that the rest of
@@ -434,7 +426,7 @@ impl Parser {
 
     /// The basic block the next instruction belongs to, and the declared block count.
     pub fn current_block(&self) -> Option<(u32, u32)> {
-        self.cur.as_ref().map(|c| (c.cur_block, c.body.num_blocks))
+        self.cur.as_ref().map(|c| (c.cur_block, c.num_blocks))
     }
 
     /// Block ids of the open blocks, outermost first.
@@ -603,20 +595,8 @@ impl Parser {
                 let num_params = self.module.fn_type(func).params.len() as u32;
                 let first_local = self.module.num_global_values();
                 // The module's vectors, the body appended to them.
-                let code = std::mem::take(&mut self.module.code);
+                let mut code = std::mem::take(&mut self.module.code);
                 let base = code.lens();
-                let mut body = BodyBuf {
-                    pos: self.pos,
-                    block_starts: code.block_starts,
-                    consts: code.consts,
-                    insts: code.insts,
-                    value_insts: code.value_insts,
-                    local_types: code.local_types,
-                    operands: code.operands,
-                    cases: code.cases,
-                    inst_pos: code.inst_pos,
-                    num_blocks: 0,
-                };
                 // Room from the block's length (bounded by the file): an instruction
                 // record takes about 20 bits in real pexes. For the first function block,
                 // room for all of them, from what is left of the module block (the
@@ -631,18 +611,20 @@ impl Parser {
                 };
                 // (The reader has checked the lengths against the file.)
                 let est = (bits / 20) as usize;
-                body.insts.reserve(est);
-                body.inst_pos.reserve(est);
-                body.value_insts.reserve(est);
-                body.local_types.reserve(est + num_params as usize);
+                code.insts.reserve(est);
+                code.inst_pos.reserve(est);
+                code.value_insts.reserve(est);
+                code.local_types.reserve(est + num_params as usize);
                 // Phi pairs and call arguments: about one for every two instructions.
-                body.operands.reserve(est / 2);
-                body.local_types
+                code.operands.reserve(est / 2);
+                code.local_types
                     .extend_from_slice(&self.module.fn_type(func).params);
                 self.cur = Some(FnState {
                     func,
-                    body,
+                    code,
                     base,
+                    num_blocks: 0,
+                    block_pos: self.pos,
                     first_local,
                     num_params,
                     next_value: first_local + num_params,
@@ -668,14 +650,14 @@ impl Parser {
                 if c.seen_constants {
                     return Err("A function block may hold only one constants block".into());
                 }
-                if c.body.insts.len() > c.base.insts {
+                if c.code.insts.len() > c.base.insts {
                     return Err("The constants block must come before the function's instructions".into());
                 }
                 c.seen_constants = true;
                 c.const_type = None;
                 // A constant record takes at least 16 bits in real pexes (bounded by the
                 // file, as the block's length is).
-                c.body.consts.reserve(len_words as usize * 2);
+                c.code.consts.reserve(len_words as usize * 2);
             }
             (Some(block::FUNCTION), block::VALUE_SYMTAB) => {
                 if !self.allow_local_symtabs {
@@ -748,25 +730,16 @@ impl Parser {
                 let r = Self::check_function_end(&c);
                 let func = c.func;
                 let started = Self::in_started_block(&c);
-                let (base, mut body) = (c.base, c.body);
+                let (base, block_pos, mut code) = (c.base, c.block_pos, c.code);
                 // Only blocks with an instruction count (the current one may be empty).
-                if !started && (body.block_starts.len() - base.block_starts) as u32 > c.cur_block {
-                    body.block_starts.pop();
+                if !started && (code.block_starts.len() - base.block_starts) as u32 > c.cur_block {
+                    code.block_starts.pop();
                 }
-                self.module.code = Code {
-                    block_starts: body.block_starts,
-                    consts: body.consts,
-                    insts: body.insts,
-                    value_insts: body.value_insts,
-                    local_types: body.local_types,
-                    operands: body.operands,
-                    cases: body.cases,
-                    inst_pos: body.inst_pos,
-                };
-                let end = self.module.code.lens();
+                let end = code.lens();
+                self.module.code = code;
                 self.module.functions[func as usize].body = Some(BodyLoc {
                     num_blocks: (end.block_starts - base.block_starts) as u32,
-                    pos: body.pos,
+                    pos: block_pos,
                     start: base,
                     end,
                 });
@@ -793,10 +766,10 @@ impl Parser {
 
     /// Whether the current block has an instruction (and no terminator yet).
     fn in_started_block(c: &FnState) -> bool {
-        c.body
+        c.code
             .block_starts
             .get(c.base.block_starts + c.cur_block as usize)
-            .is_some_and(|&s| (s as usize) < c.body.insts.len() - c.base.insts)
+            .is_some_and(|&s| (s as usize) < c.code.insts.len() - c.base.insts)
     }
 
     fn check_function_end(c: &FnState) -> R<()> {
@@ -807,10 +780,10 @@ impl Parser {
             // DECLAREBLOCKS first, which `function_record` enforces.
             return Ok(());
         }
-        if c.cur_block < c.body.num_blocks {
+        if c.cur_block < c.num_blocks {
             return Err(msg!(
                 "The function declares {} basic blocks but its instructions end {}",
-                c.body.num_blocks,
+                c.num_blocks,
                 if Self::in_started_block(c) {
                     msg!("inside block %b{} (no terminator)", c.cur_block)
                 } else {
@@ -822,7 +795,7 @@ impl Parser {
             return Err(msg!(
                 "Never resolved value found in function!: %v{} was declared by a forward type \
                  reference but never defined",
-                id - c.first_local - c.num_params - (c.body.consts.len() - c.base.consts) as u32
+                id - c.first_local - c.num_params - (c.code.consts.len() - c.base.consts) as u32
             ));
         }
         Ok(())
@@ -1279,7 +1252,7 @@ impl Parser {
                 };
                 name_bytes(chars)?;
                 match &self.cur {
-                    Some(c) if bb < c.body.num_blocks as u64 => Ok(Event::Symbol(bb as u32)),
+                    Some(c) if bb < c.num_blocks as u64 => Ok(Event::Symbol(bb as u32)),
                     Some(_) => Err(msg!("Invalid BB ID in VST_BBENTRY record: {bb}")),
                     None => Err(
                         "Invalid VST_BBENTRY record: basic-block names exist only in functions"
@@ -1361,11 +1334,11 @@ impl Parser {
             _ => return Err(msg!("Invalid Constant code: {code}")),
         };
         let c = self.cur.as_mut().unwrap();
-        c.body.consts.push(Const { ty, value });
-        c.body.local_types.push(ty);
+        c.code.consts.push(Const { ty, value });
+        c.code.local_types.push(ty);
         c.next_value += 1;
         Ok(Event::Const(
-            (c.body.consts.len() - c.base.consts) as u32 - 1,
+            (c.code.consts.len() - c.base.consts) as u32 - 1,
         ))
     }
 
@@ -1392,10 +1365,10 @@ impl Parser {
                 return Err(msg!("Invalid DECLAREBLOCKS record: {n} blocks"));
             }
             c.declared_blocks = true;
-            c.body.num_blocks = n as u32;
+            c.num_blocks = n as u32;
             // Block 0 starts at the first instruction; each later one after a terminator.
-            c.body.block_starts.reserve((n as usize).min(len_bound(c)));
-            c.body.block_starts.push(0);
+            c.code.block_starts.reserve((n as usize).min(len_bound(c)));
+            c.code.block_starts.push(0);
             return Ok(Event::DeclareBlocks(n as u32));
         }
         if !self.cur.as_ref().unwrap().declared_blocks {
@@ -1430,7 +1403,7 @@ impl Parser {
             return Ok(Event::ForwardRef { id, ty });
         }
         let c = self.cur.as_ref().unwrap();
-        if c.cur_block >= c.body.num_blocks {
+        if c.cur_block >= c.num_blocks {
             return Err(
                 "Invalid instruction with no BB: the function's basic blocks are all terminated"
                     .into(),
@@ -1458,25 +1431,25 @@ impl Parser {
                 c.forward.remove(c.next_value);
             }
         }
-        let idx = (c.body.insts.len() - c.base.insts) as u32;
-        c.body.insts.push(inst);
-        c.body.inst_pos.push(self.pos);
+        let idx = (c.code.insts.len() - c.base.insts) as u32;
+        c.code.insts.push(inst);
+        c.code.inst_pos.push(self.pos);
         // A value, or not: written either way and kept only for a value (the kind of
         // instruction is a branch no predictor gets right).
         let value = !inst.ty.is_void() as usize;
-        let n = c.body.value_insts.len();
-        c.body.value_insts.push(idx);
-        c.body.value_insts.truncate(n + value);
-        let n = c.body.local_types.len();
-        c.body.local_types.push(inst.ty);
-        c.body.local_types.truncate(n + value);
+        let n = c.code.value_insts.len();
+        c.code.value_insts.push(idx);
+        c.code.value_insts.truncate(n + value);
+        let n = c.code.local_types.len();
+        c.code.local_types.push(inst.ty);
+        c.code.local_types.truncate(n + value);
         c.next_value += value as u32;
         c.past_phis |= !is_phi;
         if inst.kind.is_terminator() {
             c.cur_block += 1;
             c.past_phis = false;
-            if c.cur_block < c.body.num_blocks {
-                c.body.block_starts.push(idx + 1);
+            if c.cur_block < c.num_blocks {
+                c.code.block_starts.push(idx + 1);
             }
         }
         Ok(Event::Inst(idx))
@@ -1489,7 +1462,7 @@ impl Parser {
         // The locals defined so far, first_local .. next_value, are `local_types` (one
         // type each); a function or global address is i32.
         if let Some(&t) = c
-            .body
+            .code
             .local_types
             .get(c.base.local_types + id.wrapping_sub(c.first_local) as usize)
         {
@@ -1546,7 +1519,7 @@ impl Parser {
 
     #[inline(always)]
     fn block_target(&self, v: u64, what: &str) -> R<u32> {
-        let n = self.cur.as_ref().unwrap().body.num_blocks;
+        let n = self.cur.as_ref().unwrap().num_blocks;
         if v == 0 || v >= n as u64 {
             return Err(bad_target(v, n, what));
         }
@@ -1851,14 +1824,14 @@ impl Parser {
             ));
         }
         let bits = ty.bits();
-        let start = self.cur.as_ref().unwrap().body.cases.len();
+        let start = self.cur.as_ref().unwrap().code.cases.len();
         let mut seen = std::mem::take(&mut self.scratch);
         seen.clear();
         for k in 0..n as usize {
             let f = &ops[4 + 4 * k..8 + 4 * k];
             if f[0] != 1 || f[1] != 1 {
                 self.scratch = seen;
-                self.cur.as_mut().unwrap().body.cases.truncate(start);
+                self.cur.as_mut().unwrap().code.cases.truncate(start);
                 return Err("Case ranges are not supported in PNaCl bitcode".into());
             }
             let v = decode_signrot(f[2]);
@@ -1867,7 +1840,7 @@ impl Parser {
                 let max = (1i64 << (bits - 1)) - 1;
                 if v < min || v > max {
                     self.scratch = seen;
-                    self.cur.as_mut().unwrap().body.cases.truncate(start);
+                    self.cur.as_mut().unwrap().code.cases.truncate(start);
                     return Err(msg!(
                         "Invalid SWITCH record: case value {v} does not fit in {ty}"
                     ));
@@ -1877,7 +1850,7 @@ impl Parser {
                 Ok(t) => t,
                 Err(e) => {
                     self.scratch = seen;
-                    self.cur.as_mut().unwrap().body.cases.truncate(start);
+                    self.cur.as_mut().unwrap().code.cases.truncate(start);
                     return Err(e);
                 }
             };
@@ -1885,7 +1858,7 @@ impl Parser {
             self.cur
                 .as_mut()
                 .unwrap()
-                .body
+                .code
                 .cases
                 .push(SwitchCase { value: v, target });
         }
@@ -1893,7 +1866,7 @@ impl Parser {
         let dup = seen.windows(2).find(|w| w[0] == w[1]).map(|w| w[0]);
         self.scratch = seen;
         if let Some(v) = dup {
-            self.cur.as_mut().unwrap().body.cases.truncate(start);
+            self.cur.as_mut().unwrap().code.cases.truncate(start);
             return Err(msg!("Invalid SWITCH record: duplicate case value {v}"));
         }
         Ok(Inst {
@@ -1924,11 +1897,11 @@ impl Parser {
         }
         let c = self.cur.as_ref().unwrap();
         let next = c.next_value as i64;
-        let nblocks = c.body.num_blocks as u64;
-        let start = c.body.operands.len();
+        let nblocks = c.num_blocks as u64;
+        let start = c.code.operands.len();
         // The pairs are checked and stored in one pass; on an error, what was stored of
         // them is taken back.
-        let mut pairs = std::mem::take(&mut self.cur.as_mut().unwrap().body.operands);
+        let mut pairs = std::mem::take(&mut self.cur.as_mut().unwrap().code.operands);
         pairs.reserve(ops.len() - 1);
         let checked = (|| {
             for pair in ops[1..].chunks_exact(2) {
@@ -1959,7 +1932,7 @@ impl Parser {
         if checked.is_err() {
             pairs.truncate(start);
         }
-        self.cur.as_mut().unwrap().body.operands = pairs;
+        self.cur.as_mut().unwrap().code.operands = pairs;
         checked?;
         Ok(Inst {
             kind: InstKind::Phi {
@@ -2068,9 +2041,9 @@ impl Parser {
             ret = sig.ret;
         }
         let c = self.cur.as_mut().unwrap();
-        let start = (c.body.operands.len() - c.base.operands) as u32;
+        let start = (c.code.operands.len() - c.base.operands) as u32;
         let next = c.next_value;
-        c.body
+        c.code
             .operands
             .extend(args_ops.iter().map(|&a| next.wrapping_sub(a as u32)));
         Ok(Inst {
