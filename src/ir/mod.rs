@@ -299,36 +299,23 @@ impl<'m> Body<'m> {
     }
 }
 
-/// A body being built, in vectors of its own (`Module::set_body` appends it to the
-/// module's `Code`).
+/// A body being built, in a `Code` of its own (`Module::set_body` appends it to the
+/// module's).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BodyBuf {
     pub num_blocks: u32,
-    pub block_starts: Vec<u32>,
-    pub consts: Vec<Const>,
-    pub insts: Vec<Inst>,
-    pub value_insts: Vec<u32>,
-    pub local_types: Vec<ValueType>,
-    pub operands: Vec<u32>,
-    pub cases: Vec<SwitchCase>,
-    pub inst_pos: Vec<u64>,
+    pub code: Code,
     pub pos: u64,
 }
 
 impl BodyBuf {
     pub fn view(&self) -> Body<'_> {
-        Body {
-            num_blocks: self.num_blocks,
-            block_starts: &self.block_starts,
-            consts: &self.consts,
-            insts: &self.insts,
-            value_insts: &self.value_insts,
-            local_types: &self.local_types,
-            operands: &self.operands,
-            cases: &self.cases,
-            inst_pos: &self.inst_pos,
-            pos: self.pos,
-        }
+        self.code.between(
+            &CodeLens::default(),
+            &self.code.lens(),
+            self.num_blocks,
+            self.pos,
+        )
     }
 }
 

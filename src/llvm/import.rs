@@ -822,7 +822,7 @@ fn function(
     let sig = &ctx.sigs[fi as usize];
     for k in 0..np {
         st.ids.insert(unsafe { LLVMGetParam(f, k) }, ng + k);
-        body.local_types.push(sig.params[k as usize]);
+        body.code.local_types.push(sig.params[k as usize]);
     }
     // Constants.
     let mut consts: Vec<(LLVMValueRef, u32, Const, u32)> = Vec::new();
@@ -839,11 +839,11 @@ fn function(
     }
     for (k, (c, _, konst, _)) in consts.iter().enumerate() {
         st.ids.insert(*c, ng + np + k as u32);
-        body.consts.push(*konst);
-        body.local_types.push(konst.ty);
+        body.code.consts.push(*konst);
+        body.code.local_types.push(konst.ty);
     }
     // Blocks and value numbers of the instructions.
-    let mut next = ng + np + body.consts.len() as u32;
+    let mut next = ng + np + body.code.consts.len() as u32;
     unsafe {
         let mut bb = LLVMGetFirstBasicBlock(f);
         while !bb.is_null() {
@@ -866,17 +866,17 @@ fn function(
     unsafe {
         let mut bb = LLVMGetFirstBasicBlock(f);
         while !bb.is_null() {
-            body.block_starts.push(body.insts.len() as u32);
+            body.code.block_starts.push(body.code.insts.len() as u32);
             let mut inst = LLVMGetFirstInstruction(bb);
             while !inst.is_null() {
                 if !is_elided_cast(inst) {
                     let i = instruction(&st, &mut body, module, inst)
                         .map_err(|e| format!("{e}\n    in: {}", shown(inst)))?;
                     if !i.ty.is_void() {
-                        body.value_insts.push(body.insts.len() as u32);
-                        body.local_types.push(i.ty);
+                        body.code.value_insts.push(body.code.insts.len() as u32);
+                        body.code.local_types.push(i.ty);
                     }
-                    body.insts.push(i);
+                    body.code.insts.push(i);
                 } else {
                     // What is left of a cast after elision must be a pexe value.
                     st.id(inst)
@@ -980,12 +980,12 @@ fn instruction(st: &FnState, body: &mut BodyBuf, module: &Module, i: LLVMValueRe
                 let cond = operand(0)?;
                 let default = st.block(LLVMGetSwitchDefaultDest(i))?;
                 let n = LLVMGetNumOperands(i) as u32;
-                let start = body.cases.len() as u32;
+                let start = body.code.cases.len() as u32;
                 let mut k = 2;
                 while k + 1 < n {
                     let v = LLVMGetOperand(i, k);
                     let target = st.block(LLVMValueAsBasicBlock(LLVMGetOperand(i, k + 1)))?;
-                    body.cases.push(SwitchCase {
+                    body.code.cases.push(SwitchCase {
                         value: LLVMConstIntGetSExtValue(v),
                         target,
                     });
@@ -996,18 +996,18 @@ fn instruction(st: &FnState, body: &mut BodyBuf, module: &Module, i: LLVMValueRe
                     default,
                     cases: Span {
                         start,
-                        len: body.cases.len() as u32 - start,
+                        len: body.code.cases.len() as u32 - start,
                     },
                 }
             }
             LLVMUnreachable => InstKind::Unreachable,
             LLVMPHI => {
                 let n = LLVMCountIncoming(i);
-                let start = body.operands.len() as u32;
+                let start = body.code.operands.len() as u32;
                 for k in 0..n {
                     let v = st.id(LLVMGetIncomingValue(i, k))?;
                     let b = st.block(LLVMGetIncomingBlock(i, k))?;
-                    body.operands.extend([v, b]);
+                    body.code.operands.extend([v, b]);
                 }
                 InstKind::Phi {
                     incoming: Span { start, len: n },
@@ -1082,18 +1082,18 @@ fn instruction(st: &FnState, body: &mut BodyBuf, module: &Module, i: LLVMValueRe
                     );
                 }
                 let callee_id = st.id(callee)?;
-                let start = body.operands.len() as u32;
+                let start = body.code.operands.len() as u32;
                 let ops = operands(st.ctx, i);
                 // Arguments: every operand but the callee (the last).
                 for &a in &ops[..ops.len() - 1] {
                     let id = st.id(a)?;
-                    body.operands.push(id);
+                    body.code.operands.push(id);
                 }
                 InstKind::Call {
                     callee: callee_id,
                     args: Span {
                         start,
-                        len: body.operands.len() as u32 - start,
+                        len: body.code.operands.len() as u32 - start,
                     },
                     tail: LLVMIsTailCall(i) != 0,
                     indirect,
