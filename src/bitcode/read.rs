@@ -39,16 +39,18 @@ pub fn read(data: &[u8]) -> Result<Module> {
 /// `read`, always (tests/mutate.rs holds them to it).
 pub fn read_itemwise(data: &[u8]) -> Result<Module> {
     let (mut reader, mut parser) = start(data)?;
-    loop {
-        let pos = reader.pos();
-        match reader.next_item()? {
-            Item::Eof => break,
-            item => {
-                parser.item(pos, &item)?;
-            }
-        }
-    }
+    while next_item(&mut reader, &mut parser)? {}
     parser.finish(reader.pos())
+}
+
+/// The next item through `Reader::next_item` and `Parser::item`; false at the end of the
+/// stream.
+fn next_item(reader: &mut Reader<'_>, parser: &mut Parser) -> Result<bool> {
+    let pos = reader.pos();
+    match reader.next_item()? {
+        Item::Eof => Ok(false),
+        item => parser.item(pos, &item).map(|_| true),
+    }
 }
 
 /// The header checked, and a reader and parser at the start of the bitstream.
@@ -81,48 +83,27 @@ fn run_bmi2(reader: Reader<'_>, parser: Parser, bmi2: crate::bitstream::Bmi2) ->
 #[inline(always)]
 fn run<P: Pext>(mut reader: Reader<'_>, mut parser: Parser, p: P) -> Result<Module> {
     loop {
-        // Small records go from the reader's loop for them straight to the record step
-        // (function blocks, which hold nearly every record, to theirs).
+        // Small records go from the reader's loop for them straight to the record step,
+        // the loop compiled once for function blocks and once for the others (no block
+        // starts or ends in it).
         if parser.in_function {
             reader.simple_records(p, |pos, abbrev, code, ops| {
-                parser.pos = pos;
-                match parser.function_record(code, ops) {
-                    Ok(_) => Ok(()),
-                    Err(m) => Err(parser.error(pos, &Item::Record { abbrev, code, ops }, m)),
-                }
+                parser.record_at(true, pos, abbrev, code, ops)
             })?;
         } else {
             reader.simple_records(p, |pos, abbrev, code, ops| {
-                parser.pos = pos;
-                match parser.record(code, ops) {
-                    Ok(_) => Ok(()),
-                    Err(m) => Err(parser.error(pos, &Item::Record { abbrev, code, ops }, m)),
-                }
+                parser.record_at(false, pos, abbrev, code, ops)
             })?;
         }
-        // Other records go straight to the record step (the same one `Parser::item`
-        // takes), with their operands left where the reader put them.
+        // Other records go to the same step, with their operands left where the reader
+        // put them.
         if let Some(code) = reader.next_record_with(p)? {
-            let pos = reader.item_pos();
             let (abbrev, ops) = reader.record_operands();
-            parser.pos = pos;
-            // Function blocks hold nearly every record: their step is called directly.
-            let done = if parser.in_function {
-                parser.function_record(code, ops)
-            } else {
-                parser.record(code, ops)
-            };
-            if let Err(m) = done {
-                return Err(parser.error(pos, &Item::Record { abbrev, code, ops }, m));
-            }
+            parser.record_at(parser.in_function, reader.item_pos(), abbrev, code, ops)?;
             continue;
         }
-        let pos = reader.pos();
-        match reader.next_item()? {
-            Item::Eof => break,
-            item => {
-                parser.item(pos, &item)?;
-            }
+        if !next_item(&mut reader, &mut parser)? {
+            break;
         }
     }
     parser.finish(reader.pos())
@@ -446,6 +427,32 @@ impl Parser {
             Item::Eof => Err("unexpected end of the bitstream".into()),
         };
         r.map_err(|msg| self.error(pos, item, msg))
+    }
+
+    /// The record step of `read`'s fast paths (the one `item` takes for a record): the
+    /// record at bit `pos` with abbreviation id `abbrev` (for its error); in a function
+    /// block (`in_function`, as `self.in_function` says), which holds nearly every
+    /// record, straight to its step.
+    #[inline(always)]
+    fn record_at(
+        &mut self,
+        in_function: bool,
+        pos: u64,
+        abbrev: u32,
+        code: u32,
+        ops: &[u64],
+    ) -> Result<()> {
+        debug_assert_eq!(in_function, self.in_function);
+        self.pos = pos;
+        let done = if in_function {
+            self.function_record(code, ops)
+        } else {
+            self.record(code, ops)
+        };
+        match done {
+            Ok(_) => Ok(()),
+            Err(m) => Err(self.error(pos, &Item::Record { abbrev, code, ops }, m)),
+        }
     }
 
     /// The error of `item` at `pos`, with where it sits.
