@@ -153,13 +153,9 @@ impl<'a> BitCursor<'a> {
     #[inline(always)]
     pub fn read_vbr_flat<P: Pext>(&mut self, w: u32, p: P) -> Result<u64> {
         let (x, bits) = self.window();
-        // A stop bit (a clear continuation bit) ends the value; none in the window: the
-        // general path (its length is `tz + 1` = 65 then, more than `bits`).
-        let stops = !x & CONT[w as usize];
-        let len = stops.trailing_zeros() + 1;
+        // None in the window: the general path.
+        let (v, len) = vbr_at(x, w, p);
         if len <= bits {
-            // len ≤ bits ≤ 63.
-            let v = p.pext(x, PAYLOAD[w as usize] & ((1u64 << len) - 1));
             self.consume(len);
             return Ok(v);
         }
@@ -334,6 +330,15 @@ fn eof(pos: u64, n: u32, left: u64) -> Error {
         pos,
         format!("unexpected end of bitstream: {n} more bits needed, {left} left"),
     )
+}
+
+/// The VBR value (chunks of `w` bits, 2 ≤ w ≤ 32) at the bottom of `x`, and its length in
+/// bits: a stop bit (a clear continuation bit) ends it, and `p` gathers the payloads.
+/// Where `x` holds no stop the length is 65, more than any window.
+#[inline(always)]
+pub(crate) fn vbr_at<P: Pext>(x: u64, w: u32, p: P) -> (u64, u32) {
+    let len = (!x & CONT[w as usize]).trailing_zeros() + 1;
+    (p.pext(x, p.low(PAYLOAD[w as usize], len)), len)
 }
 
 /// For each VBR width, the continuation bit of every chunk that fits whole in 64 bits.

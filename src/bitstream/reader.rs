@@ -3,7 +3,7 @@
 //! 0) and nothing else about PNaCl.
 
 use super::abbrev::{decode_char6, Abbrev, AbbrevOp, FastOp, Plan};
-use super::cursor::{BitCursor, Pext, SoftPext, CONT, PAYLOAD};
+use super::cursor::{vbr_at, BitCursor, Pext, SoftPext, CONT, PAYLOAD};
 use super::{
     BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_SETBID, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK,
     UNABBREV_RECORD,
@@ -1058,33 +1058,27 @@ fn records_array<P: Pext>(
     let s = plan.scalars as usize;
     // The element count, a VBR6.
     let (x, bits) = window_at(data, pos)?;
-    let len = (!x & CONT[6]).trailing_zeros() + 1;
+    let (count, len) = vbr_at(x, 6, p);
     if len > bits {
         return None;
     }
-    let count = p.pext(x, p.low(PAYLOAD[6], len)) as usize;
     pos += len as u64;
-    let vals = out.get_mut(s..s.checked_add(count)?)?;
+    let vals = out.get_mut(s..s.checked_add(count as usize)?)?;
     for v in vals {
         let (x, bits) = window_at(data, pos)?;
-        // VBR: the first chunk with its continuation bit clear ends it; fixed (1 ≤ w ≤
-        // 64): its top bit does.
-        let len = if kind == FastOp::VBR {
-            (!x & CONT[w as usize]).trailing_zeros() + 1
+        // A fixed element (1 ≤ w ≤ 64) is its low `w` bits.
+        let (value, len) = if kind == FastOp::VBR {
+            vbr_at(x, w, p)
         } else {
-            w
+            (p.low(x, w), w)
         };
         if len > bits {
             return None;
         }
-        *v = if kind == FastOp::VBR {
-            p.pext(x, p.low(PAYLOAD[w as usize], len))
-        } else {
-            p.low(x, len)
-        };
+        *v = value;
         pos += len as u64;
     }
-    Some((s + count, pos))
+    Some((s + count as usize, pos))
 }
 
 /// The abbreviation id at the cursor, not consumed (the cache refilled); `None` where
