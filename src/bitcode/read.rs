@@ -160,6 +160,7 @@ enum Stage {
 }
 
 /// The state of the function block being read.
+#[derive(Default)]
 struct FnState {
     func: u32,
     /// The module's `Code` (taken from it for the function block, given back at its end),
@@ -300,7 +301,9 @@ pub struct Parser {
     /// Indices of defined functions, in order, and how many have had their block.
     defined: Vec<u32>,
     next_body: usize,
-    cur: Option<FnState>,
+    /// The function block being read (`in_body`), or a default one.
+    cur: FnState,
+    in_body: bool,
     names: HashMap<Box<[u8]>, ValueId>,
     /// Whether function-local value symbol tables are accepted (historical
     /// `-allow-local-symbol-tables`).
@@ -371,7 +374,8 @@ impl Parser {
             globals_block_seen: false,
             defined: Vec::new(),
             next_body: 0,
-            cur: None,
+            cur: FnState::default(),
+            in_body: false,
             names: HashMap::new(),
             allow_local_symtabs: false,
             pos: 0,
@@ -382,12 +386,18 @@ impl Parser {
 
     /// The body of the function block being read, if any.
     pub fn current_body(&self) -> Option<(u32, Body<'_>)> {
-        self.cur.as_ref().map(|c| (c.func, c.view()))
+        self.in_body.then(|| {
+            let c = &self.cur;
+            (c.func, c.view())
+        })
     }
 
     /// The absolute id of the next value-producing instruction in the current function.
     pub fn next_value_id(&self) -> Option<u32> {
-        self.cur.as_ref().map(|c| c.next_value)
+        self.in_body.then(|| {
+            let c = &self.cur;
+            c.next_value
+        })
     }
 
     /// Number of module-level values (function and global addresses) known so far.
@@ -402,12 +412,18 @@ impl Parser {
 
     /// The function the current function block defines.
     pub fn current_function(&self) -> Option<u32> {
-        self.cur.as_ref().map(|c| c.func)
+        self.in_body.then(|| {
+            let c = &self.cur;
+            c.func
+        })
     }
 
     /// The basic block the next instruction belongs to, and the declared block count.
     pub fn current_block(&self) -> Option<(u32, u32)> {
-        self.cur.as_ref().map(|c| (c.cur_block, c.num_blocks))
+        self.in_body.then(|| {
+            let c = &self.cur;
+            (c.cur_block, c.num_blocks)
+        })
     }
 
     /// Block ids of the open blocks, outermost first.
@@ -445,12 +461,12 @@ impl Parser {
         debug_assert_eq!(in_function, self.in_function);
         self.pos = pos;
         let done = if in_function {
-            self.function_record(code, ops)
+            self.function_step(code, ops)
         } else {
-            self.record(code, ops)
+            self.record(code, ops).map(drop)
         };
         match done {
-            Ok(_) => Ok(()),
+            Ok(()) => Ok(()),
             Err(m) => Err(self.error(pos, &Item::Record { abbrev, code, ops }, m)),
         }
     }
@@ -469,7 +485,7 @@ impl Parser {
     /// A short description of where an item sits: block and record.
     fn context(&self, item: &Item<'_>) -> Option<String> {
         let blk = *self.stack.last()?;
-        let mut s = match (blk, &self.cur) {
+        let mut s = match (blk, self.in_body.then_some(&self.cur)) {
             (block::FUNCTION, Some(c)) | (block::CONSTANTS, Some(c)) => {
                 format!(
                     "{} block of @f{}",
@@ -626,7 +642,8 @@ impl Parser {
                 code.operands.reserve(est / 2);
                 code.local_types
                     .extend_from_slice(&self.module.fn_type(func).params);
-                self.cur = Some(FnState {
+                self.in_body = true;
+                self.cur = FnState {
                     func,
                     code,
                     base,
@@ -645,12 +662,12 @@ impl Parser {
                         ..Forward::default()
                     },
                     const_type: None,
-                });
+                };
                 self.push_block(id);
                 return Ok(Event::EnterFunction(func));
             }
             (Some(block::FUNCTION), block::CONSTANTS) => {
-                let c = self.cur.as_mut().unwrap();
+                let c = &mut self.cur;
                 if !c.declared_blocks {
                     return Err("The constants block must come after the function's DECLAREBLOCKS record".into());
                 }
@@ -733,7 +750,8 @@ impl Parser {
                 }
             }
             block::FUNCTION => {
-                let c = self.cur.take().expect("function state");
+                self.in_body = false;
+                let c = std::mem::take(&mut self.cur);
                 let r = Self::check_function_end(&c);
                 let func = c.func;
                 let started = Self::in_started_block(&c);
@@ -1192,7 +1210,7 @@ impl Parser {
     }
 
     fn vst_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
-        let local = self.cur.is_some();
+        let local = self.in_body;
         match code {
             vst::ENTRY => {
                 let Some((&id, chars)) = ops.split_first() else {
@@ -1201,7 +1219,7 @@ impl Parser {
                 let name = name_bytes(chars)?;
                 if local {
                     // Accepted only with allow_local_symtabs; names are checked but not kept.
-                    let c = self.cur.as_ref().unwrap();
+                    let c = &self.cur;
                     if id >= c.next_value as u64 {
                         return Err(msg!("Invalid Value ID in VST_ENTRY record: {id}"));
                     }
@@ -1258,7 +1276,7 @@ impl Parser {
                     return Err("Invalid VST_BBENTRY record: no block id".into());
                 };
                 name_bytes(chars)?;
-                match &self.cur {
+                match self.in_body.then_some(&self.cur) {
                     Some(c) if bb < c.num_blocks as u64 => Ok(Event::Symbol(bb as u32)),
                     Some(_) => Err(msg!("Invalid BB ID in VST_BBENTRY record: {bb}")),
                     None => Err(
@@ -1284,10 +1302,10 @@ impl Parser {
                     "Invalid Type ID in CST_SETTYPE record: constants cannot be void".into(),
                 );
             }
-            self.cur.as_mut().unwrap().const_type = Some(ty);
+            self.cur.const_type = Some(ty);
             return Ok(Event::SetType(ty));
         }
-        let c = self.cur.as_ref().unwrap();
+        let c = &self.cur;
         let Some(ty) = c.const_type else {
             return Err("A constant before any CST_SETTYPE record (its type would be void)".into());
         };
@@ -1340,7 +1358,7 @@ impl Parser {
             }
             _ => return Err(msg!("Invalid Constant code: {code}")),
         };
-        let c = self.cur.as_mut().unwrap();
+        let c = &mut self.cur;
         c.code.consts.push(Const { ty, value });
         c.code.local_types.push(ty);
         c.next_value += 1;
@@ -1357,9 +1375,26 @@ impl Parser {
     /// around every record (stockfish: 73.9M -> 72.7M instructions, and faster).
     #[inline(never)]
     fn function_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
-        let nf = self.module.functions.len() as u32;
+        if code == fc::DECLAREBLOCKS || code == fc::FORWARDTYPEREF {
+            return self.function_header_record(code, ops);
+        }
+        self.inst_record(code, ops).map(Event::Inst)
+    }
+
+    /// `function_record` for `read`'s fast paths, with nothing to return.
+    #[inline(always)]
+    fn function_step(&mut self, code: u32, ops: &[u64]) -> R<()> {
+        if code == fc::DECLAREBLOCKS || code == fc::FORWARDTYPEREF {
+            return self.function_header_record(code, ops).map(drop);
+        }
+        self.inst_record(code, ops).map(drop)
+    }
+
+    /// DECLAREBLOCKS and FORWARDTYPEREF.
+    #[inline(never)]
+    fn function_header_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
         if code == fc::DECLAREBLOCKS {
-            let c = self.cur.as_mut().unwrap();
+            let c = &mut self.cur;
             if c.declared_blocks {
                 return Err(
                     "Invalid DECLAREBLOCKS record: the function already declared its blocks".into(),
@@ -1378,94 +1413,117 @@ impl Parser {
             c.code.block_starts.push(0);
             return Ok(Event::DeclareBlocks(n as u32));
         }
-        if !self.cur.as_ref().unwrap().declared_blocks {
-            return Err("The function block must start with a DECLAREBLOCKS record".into());
+        if !self.cur.declared_blocks {
+            return Err(no_declareblocks());
         }
-        if code == fc::FORWARDTYPEREF {
-            let [id, t] = *ops else {
-                return Err("Invalid FORWARDTYPEREF record: expected value id and type".into());
-            };
-            let ty = self
-                .value_type_of(t)
-                .map_err(|m| msg!("Invalid FORWARDTYPEREF record: {m}"))?;
-            let c = self.cur.as_mut().unwrap();
-            if ty.is_void() {
-                return Err("Invalid FORWARDTYPEREF record: a value cannot be void".into());
-            }
-            if id < c.next_value as u64 || id > u32::MAX as u64 {
+        let [id, t] = *ops else {
+            return Err("Invalid FORWARDTYPEREF record: expected value id and type".into());
+        };
+        let ty = self
+            .value_type_of(t)
+            .map_err(|m| msg!("Invalid FORWARDTYPEREF record: {m}"))?;
+        let c = &mut self.cur;
+        if ty.is_void() {
+            return Err("Invalid FORWARDTYPEREF record: a value cannot be void".into());
+        }
+        if id < c.next_value as u64 || id > u32::MAX as u64 {
+            return Err(msg!(
+                "Invalid FORWARDTYPEREF record: value {id} is already defined (next value is {})",
+                c.next_value
+            ));
+        }
+        let id = id as u32;
+        if let Some(old) = c.forward.get(id) {
+            if old != ty {
                 return Err(msg!(
-                    "Invalid FORWARDTYPEREF record: value {id} is already defined (next value is {})",
-                    c.next_value
+                    "Invalid FORWARDTYPEREF record: value {id} was declared {old} before"
                 ));
             }
-            let id = id as u32;
-            if let Some(old) = c.forward.get(id) {
-                if old != ty {
-                    return Err(msg!(
-                        "Invalid FORWARDTYPEREF record: value {id} was declared {old} before"
-                    ));
-                }
-            }
-            c.forward.insert(c.next_value, self.pos, id, ty);
-            return Ok(Event::ForwardRef { id, ty });
         }
-        let c = self.cur.as_ref().unwrap();
-        if c.cur_block >= c.num_blocks {
-            return Err(
-                "Invalid instruction with no BB: the function's basic blocks are all terminated"
-                    .into(),
-            );
-        }
-        let inst = self.instruction(code, ops, nf)?;
-        let c = self.cur.as_mut().unwrap();
-        let is_phi = matches!(inst.kind, InstKind::Phi { .. });
-        // (One branch, rarely taken, not one on the kind of instruction.)
-        if is_phi & (c.cur_block == 0 || c.past_phis) {
-            return Err(if c.cur_block == 0 {
-                "The entry block cannot have phi instructions".into()
-            } else {
-                "Phi instructions must come first in their basic block".into()
-            });
-        }
-        if !c.forward.is_empty() && !inst.ty.is_void() {
-            if let Some(t) = c.forward.get(c.next_value) {
-                if t != inst.ty {
-                    return Err(msg!(
-                        "The instruction defines a {} value, but a forward type reference declared it {t}",
-                        inst.ty
-                    ));
-                }
-                c.forward.remove(c.next_value);
-            }
-        }
+        c.forward.insert(c.next_value, self.pos, id, ty);
+        Ok(Event::ForwardRef { id, ty })
+    }
+
+    /// Appends an instruction to the body being read, with its position: its index.
+    #[inline(always)]
+    fn push_inst(&mut self, inst: Inst) -> u32 {
+        let c = &mut self.cur;
         let idx = (c.code.insts.len() - c.base.insts) as u32;
         c.code.insts.push(inst);
         c.code.inst_pos.push(self.pos);
-        // A value, or not: written either way and kept only for a value (the kind of
-        // instruction is a branch no predictor gets right).
-        let value = !inst.ty.is_void() as usize;
-        let n = c.code.value_insts.len();
-        c.code.value_insts.push(idx);
-        c.code.value_insts.truncate(n + value);
-        let n = c.code.local_types.len();
-        c.code.local_types.push(inst.ty);
-        c.code.local_types.truncate(n + value);
-        c.next_value += value as u32;
-        c.past_phis |= !is_phi;
-        if inst.kind.is_terminator() {
-            c.cur_block += 1;
-            c.past_phis = false;
-            if c.cur_block < c.num_blocks {
-                c.code.block_starts.push(idx + 1);
-            }
+        idx
+    }
+
+    /// Appends an instruction that defines a value (of type `inst.ty`, not void): the
+    /// next value id is its. (Each kind of instruction calls the step that fits it, so
+    /// that nothing branches on the kind again.)
+    #[inline(always)]
+    fn emit_value(&mut self, inst: Inst, phi: bool) -> R<u32> {
+        debug_assert!(!inst.ty.is_void());
+        if !self.cur.forward.is_empty() {
+            self.resolve_forward(inst.ty)?;
         }
-        Ok(Event::Inst(idx))
+        let idx = self.push_inst(inst);
+        let c = &mut self.cur;
+        c.code.value_insts.push(idx);
+        c.code.local_types.push(inst.ty);
+        c.next_value += 1;
+        c.past_phis |= !phi;
+        Ok(idx)
+    }
+
+    /// Appends an instruction that defines no value and does not end its block.
+    #[inline(always)]
+    fn emit_void(&mut self, inst: Inst) -> R<u32> {
+        let idx = self.push_inst(inst);
+        self.cur.past_phis = true;
+        Ok(idx)
+    }
+
+    /// Appends a terminator: the next instruction is in the next block.
+    #[inline(always)]
+    fn emit_terminator(&mut self, inst: Inst) -> R<u32> {
+        let idx = self.push_inst(inst);
+        let c = &mut self.cur;
+        c.cur_block += 1;
+        c.past_phis = false;
+        if c.cur_block < c.num_blocks {
+            c.code.block_starts.push(idx + 1);
+        }
+        Ok(idx)
+    }
+
+    /// A value of type `ty` is defined: a forward type reference to it must agree, and
+    /// is resolved.
+    #[cold]
+    #[inline(never)]
+    fn resolve_forward(&mut self, ty: ValueType) -> R<()> {
+        let c = &mut self.cur;
+        if let Some(t) = c.forward.get(c.next_value) {
+            if t != ty {
+                return Err(msg!(
+                    "The instruction defines a {ty} value, but a forward type reference declared it {t}"
+                ));
+            }
+            c.forward.remove(c.next_value);
+        }
+        Ok(())
+    }
+
+    /// The error of an instruction record that has no block to go into.
+    #[cold]
+    #[inline(never)]
+    fn no_block(&self) -> Msg {
+        if !self.cur.declared_blocks {
+            return no_declareblocks();
+        }
+        "Invalid instruction with no BB: the function's basic blocks are all terminated".into()
     }
 
     /// The type of an absolute value id that is already defined or forward-declared.
     #[inline(always)]
     fn type_of(&self, id: u32) -> Option<ValueType> {
-        let c = self.cur.as_ref()?;
+        let c = &self.cur;
         // The locals defined so far, first_local .. next_value, are `local_types` (one
         // type each); a function or global address is i32.
         if let Some(&t) = c
@@ -1487,7 +1545,7 @@ impl Parser {
     /// Decodes a relative operand (spec/000 "RelativeIndex") into an absolute id and its type.
     #[inline(always)]
     fn operand(&self, rel: u64) -> R<(ValueId, ValueType)> {
-        let next = self.cur.as_ref().unwrap().next_value;
+        let next = self.cur.next_value;
         // The common case, a value already defined (1 ≤ rel ≤ next_value).
         if rel.wrapping_sub(1) < next as u64 {
             let id = next - rel as u32;
@@ -1502,7 +1560,7 @@ impl Parser {
     #[cold]
     #[inline(never)]
     fn operand_slow(&self, rel: u64) -> R<(ValueId, ValueType)> {
-        let c = self.cur.as_ref().unwrap();
+        let c = &self.cur;
         if rel > u32::MAX as u64 {
             return Err(msg!(
                 "Invalid relative value id: {rel} (Must be <= {})",
@@ -1526,20 +1584,26 @@ impl Parser {
 
     #[inline(always)]
     fn block_target(&self, v: u64, what: &str) -> R<u32> {
-        let n = self.cur.as_ref().unwrap().num_blocks;
+        let n = self.cur.num_blocks;
         if v == 0 || v >= n as u64 {
             return Err(bad_target(v, n, what));
         }
         Ok(v as u32)
     }
 
-    #[inline(always)]
-    fn instruction(&mut self, code: u32, ops: &[u64], nf: u32) -> R<Inst> {
+    /// An instruction record: the instruction, checked and appended to the body; its index.
+    fn inst_record(&mut self, code: u32, ops: &[u64]) -> R<u32> {
+        let c = &self.cur;
+        // (Before DECLAREBLOCKS, `num_blocks` is 0.)
+        if c.cur_block >= c.num_blocks {
+            return Err(self.no_block());
+        }
+        let nf = self.module.functions.len() as u32;
         let void = |kind| Inst {
             kind,
             ty: ValueType::Void,
         };
-        Ok(match code {
+        match code {
             fc::BINOP => {
                 let [a, b, opc] = *ops else {
                     return Err(msg!(
@@ -1573,10 +1637,13 @@ impl Parser {
                         op.name(false)
                     ));
                 }
-                Inst {
-                    kind: InstKind::Binop { op, lhs, rhs },
-                    ty: ta,
-                }
+                self.emit_value(
+                    Inst {
+                        kind: InstKind::Binop { op, lhs, rhs },
+                        ty: ta,
+                    },
+                    false,
+                )
             }
             fc::CAST => {
                 let [v, t, opc] = *ops else {
@@ -1594,17 +1661,20 @@ impl Parser {
                         op.name()
                     ));
                 }
-                Inst {
-                    kind: InstKind::Cast { op, val },
-                    ty: to,
-                }
+                self.emit_value(
+                    Inst {
+                        kind: InstKind::Cast { op, val },
+                        ty: to,
+                    },
+                    false,
+                )
             }
             fc::RET => {
                 let fn_ret = {
-                    let c = self.cur.as_ref().unwrap();
+                    let c = &self.cur;
                     self.module.fn_type(c.func).ret
                 };
-                match *ops {
+                let inst = match *ops {
                     [] => {
                         if !fn_ret.is_void() {
                             return Err(msg!("Invalid RET record: the function returns {fn_ret}"));
@@ -1619,12 +1689,14 @@ impl Parser {
                         void(InstKind::Ret { val: Some(val) })
                     }
                     _ => return Err("Invalid RET record: more than one operand".into()),
-                }
+                };
+                self.emit_terminator(inst)
             }
             fc::BR => match *ops {
-                [bb] => void(InstKind::Br {
-                    target: self.block_target(bb, "Invalid BR record")?,
-                }),
+                [bb] => {
+                    let target = self.block_target(bb, "Invalid BR record")?;
+                    self.emit_terminator(void(InstKind::Br { target }))
+                }
                 [t, f, cnd] => {
                     let t = self.block_target(t, "Invalid BR record")?;
                     let f = self.block_target(f, "Invalid BR record")?;
@@ -1632,18 +1704,31 @@ impl Parser {
                     if ct != ValueType::I1 {
                         return Err(msg!("Invalid BR record: the condition is {ct}, not i1"));
                     }
-                    void(InstKind::CondBr { cond, t, f })
+                    self.emit_terminator(void(InstKind::CondBr { cond, t, f }))
                 }
-                _ => return Err("Invalid BR record: expected 1 or 3 operands".into()),
+                _ => Err("Invalid BR record: expected 1 or 3 operands".into()),
             },
-            fc::SWITCH => self.switch(ops)?,
+            fc::SWITCH => {
+                let inst = self.switch(ops)?;
+                self.emit_terminator(inst)
+            }
             fc::UNREACHABLE => {
                 if !ops.is_empty() {
                     return Err("Invalid UNREACHABLE record: expected no operands".into());
                 }
-                void(InstKind::Unreachable)
+                self.emit_terminator(void(InstKind::Unreachable))
             }
-            fc::PHI => self.phi(ops)?,
+            fc::PHI => {
+                let inst = self.phi(ops)?;
+                let c = &self.cur;
+                if c.cur_block == 0 {
+                    return Err("The entry block cannot have phi instructions".into());
+                }
+                if c.past_phis {
+                    return Err("Phi instructions must come first in their basic block".into());
+                }
+                self.emit_value(inst, true)
+            }
             fc::ALLOCA => {
                 let [s, a] = *ops else {
                     return Err("Invalid ALLOCA record: expected size and alignment".into());
@@ -1652,13 +1737,14 @@ impl Parser {
                 if st != ValueType::I32 {
                     return Err(msg!("Invalid ALLOCA record: the size is {st}, not i32"));
                 }
-                Inst {
-                    kind: InstKind::Alloca {
-                        size,
-                        align: decode_align(a)?,
+                let align = decode_align(a)?;
+                self.emit_value(
+                    Inst {
+                        kind: InstKind::Alloca { size, align },
+                        ty: ValueType::I32,
                     },
-                    ty: ValueType::I32,
-                }
+                    false,
+                )
             }
             fc::LOAD => {
                 let [p, a, t] = *ops else {
@@ -1675,10 +1761,13 @@ impl Parser {
                 if ty.is_void() {
                     return Err("Invalid type for load instruction: void".into());
                 }
-                Inst {
-                    kind: InstKind::Load { ptr, align },
-                    ty,
-                }
+                self.emit_value(
+                    Inst {
+                        kind: InstKind::Load { ptr, align },
+                        ty,
+                    },
+                    false,
+                )
             }
             fc::STORE => {
                 let [p, v, a] = *ops else {
@@ -1691,11 +1780,8 @@ impl Parser {
                 if pt != ValueType::I32 {
                     return Err(msg!("Invalid STORE record: the pointer is {pt}, not i32"));
                 }
-                void(InstKind::Store {
-                    ptr,
-                    val,
-                    align: decode_align(a)?,
-                })
+                let align = decode_align(a)?;
+                self.emit_void(void(InstKind::Store { ptr, val, align }))
             }
             fc::CMP2 => {
                 let [a, b, p] = *ops else {
@@ -1725,10 +1811,13 @@ impl Parser {
                     }
                     _ => return Err(msg!("Invalid CMP record: cannot compare {ta}")),
                 };
-                Inst {
-                    kind: InstKind::Cmp { pred, lhs, rhs },
-                    ty: ta.bool_of(),
-                }
+                self.emit_value(
+                    Inst {
+                        kind: InstKind::Cmp { pred, lhs, rhs },
+                        ty: ta.bool_of(),
+                    },
+                    false,
+                )
             }
             fc::VSELECT => {
                 let [tv, fv, cv] = *ops else {
@@ -1752,10 +1841,13 @@ impl Parser {
                         msg!("Invalid SELECT condition type: {ct}")
                     });
                 }
-                Inst {
-                    kind: InstKind::Select { cond, t, f },
-                    ty: tt,
-                }
+                self.emit_value(
+                    Inst {
+                        kind: InstKind::Select { cond, t, f },
+                        ty: tt,
+                    },
+                    false,
+                )
             }
             fc::EXTRACTELT => {
                 let [v, i] = *ops else {
@@ -1769,10 +1861,13 @@ impl Parser {
                 if it != ValueType::I32 {
                     return Err(msg!("Invalid EXTRACTELEMENT index type: {it}"));
                 }
-                Inst {
-                    kind: InstKind::ExtractElement { vec, idx },
-                    ty: vt.elem(),
-                }
+                self.emit_value(
+                    Inst {
+                        kind: InstKind::ExtractElement { vec, idx },
+                        ty: vt.elem(),
+                    },
+                    false,
+                )
             }
             fc::INSERTELT => {
                 let [v, e, i] = *ops else {
@@ -1792,14 +1887,24 @@ impl Parser {
                 if it != ValueType::I32 {
                     return Err(msg!("Invalid INSERTELEMENT index type: {it}"));
                 }
-                Inst {
-                    kind: InstKind::InsertElement { vec, elt, idx },
-                    ty: vt,
+                self.emit_value(
+                    Inst {
+                        kind: InstKind::InsertElement { vec, elt, idx },
+                        ty: vt,
+                    },
+                    false,
+                )
+            }
+            fc::CALL | fc::CALL_INDIRECT => {
+                let inst = self.call(code == fc::CALL_INDIRECT, ops, nf)?;
+                if inst.ty.is_void() {
+                    self.emit_void(inst)
+                } else {
+                    self.emit_value(inst, false)
                 }
             }
-            fc::CALL | fc::CALL_INDIRECT => self.call(code == fc::CALL_INDIRECT, ops, nf)?,
-            _ => return Err(msg!("Unknown instruction record: code {code}")),
-        })
+            _ => Err(msg!("Unknown instruction record: code {code}")),
+        }
     }
 
     fn switch(&mut self, ops: &[u64]) -> R<Inst> {
@@ -1831,14 +1936,14 @@ impl Parser {
             ));
         }
         let bits = ty.bits();
-        let start = self.cur.as_ref().unwrap().code.cases.len();
+        let start = self.cur.code.cases.len();
         let mut seen = std::mem::take(&mut self.scratch);
         seen.clear();
         for k in 0..n as usize {
             let f = &ops[4 + 4 * k..8 + 4 * k];
             if f[0] != 1 || f[1] != 1 {
                 self.scratch = seen;
-                self.cur.as_mut().unwrap().code.cases.truncate(start);
+                self.cur.code.cases.truncate(start);
                 return Err("Case ranges are not supported in PNaCl bitcode".into());
             }
             let v = decode_signrot(f[2]);
@@ -1847,7 +1952,7 @@ impl Parser {
                 let max = (1i64 << (bits - 1)) - 1;
                 if v < min || v > max {
                     self.scratch = seen;
-                    self.cur.as_mut().unwrap().code.cases.truncate(start);
+                    self.cur.code.cases.truncate(start);
                     return Err(msg!(
                         "Invalid SWITCH record: case value {v} does not fit in {ty}"
                     ));
@@ -1857,23 +1962,18 @@ impl Parser {
                 Ok(t) => t,
                 Err(e) => {
                     self.scratch = seen;
-                    self.cur.as_mut().unwrap().code.cases.truncate(start);
+                    self.cur.code.cases.truncate(start);
                     return Err(e);
                 }
             };
             seen.push(v);
-            self.cur
-                .as_mut()
-                .unwrap()
-                .code
-                .cases
-                .push(SwitchCase { value: v, target });
+            self.cur.code.cases.push(SwitchCase { value: v, target });
         }
         seen.sort_unstable();
         let dup = seen.windows(2).find(|w| w[0] == w[1]).map(|w| w[0]);
         self.scratch = seen;
         if let Some(v) = dup {
-            self.cur.as_mut().unwrap().code.cases.truncate(start);
+            self.cur.code.cases.truncate(start);
             return Err(msg!("Invalid SWITCH record: duplicate case value {v}"));
         }
         Ok(Inst {
@@ -1881,7 +1981,7 @@ impl Parser {
                 cond,
                 default,
                 cases: Span {
-                    start: (start - self.cur.as_ref().unwrap().base.cases) as u32,
+                    start: (start - self.cur.base.cases) as u32,
                     len: n as u32,
                 },
             },
@@ -1902,13 +2002,13 @@ impl Parser {
         if ty.is_void() {
             return Err("Invalid PHI record: void phi".into());
         }
-        let c = self.cur.as_ref().unwrap();
+        let c = &self.cur;
         let next = c.next_value as i64;
         let nblocks = c.num_blocks as u64;
         let start = c.code.operands.len();
         // The pairs are checked and stored in one pass; on an error, what was stored of
         // them is taken back.
-        let mut pairs = std::mem::take(&mut self.cur.as_mut().unwrap().code.operands);
+        let mut pairs = std::mem::take(&mut self.cur.code.operands);
         pairs.reserve(ops.len() - 1);
         let checked = (|| {
             for pair in ops[1..].chunks_exact(2) {
@@ -1939,12 +2039,12 @@ impl Parser {
         if checked.is_err() {
             pairs.truncate(start);
         }
-        self.cur.as_mut().unwrap().code.operands = pairs;
+        self.cur.code.operands = pairs;
         checked?;
         Ok(Inst {
             kind: InstKind::Phi {
                 incoming: Span {
-                    start: (start - self.cur.as_ref().unwrap().base.operands) as u32,
+                    start: (start - self.cur.base.operands) as u32,
                     len: (ops.len() / 2) as u32,
                 },
             },
@@ -2047,7 +2147,7 @@ impl Parser {
             }
             ret = sig.ret;
         }
-        let c = self.cur.as_mut().unwrap();
+        let c = &mut self.cur;
         let start = (c.code.operands.len() - c.base.operands) as u32;
         let next = c.next_value;
         c.code
@@ -2156,6 +2256,12 @@ fn bad_align(v: u64) -> Msg {
         "Invalid alignment: encoded {v} means 2^{} bytes, more than the 2^29 LLVM allows",
         v - 1
     )
+}
+
+/// A function block's record before its DECLAREBLOCKS record.
+#[cold]
+fn no_declareblocks() -> Msg {
+    "The function block must start with a DECLAREBLOCKS record".into()
 }
 
 /// `Parser::block_target`'s error: `v` is not a block of the `n` but the entry block.
