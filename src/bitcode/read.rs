@@ -312,6 +312,8 @@ pub struct Parser {
     pos: u64,
     /// Scratch space for switch-case duplicate checks.
     scratch: Vec<i64>,
+    /// The last function block's forward-reference table, kept for its room.
+    spare_near: Vec<ValueType>,
     /// Bit position past the end of the module block (from its length word).
     module_end: u64,
 }
@@ -380,6 +382,7 @@ impl Parser {
             allow_local_symtabs: false,
             pos: 0,
             scratch: Vec::new(),
+            spare_near: Vec::new(),
             module_end: 0,
         }
     }
@@ -638,6 +641,8 @@ impl Parser {
                 code.inst_pos.reserve(est);
                 code.value_insts.reserve(est);
                 code.local_types.reserve(est + num_params as usize);
+                // Basic blocks: about one for every four instructions.
+                code.block_starts.reserve(est / 4);
                 // Phi pairs and call arguments: about one for every two instructions.
                 code.operands.reserve(est / 2);
                 code.local_types
@@ -659,6 +664,7 @@ impl Parser {
                     forward: Forward {
                         first_local,
                         end: self.pos + 64 + len_words as u64 * 32,
+                        near: std::mem::take(&mut self.spare_near),
                         ..Forward::default()
                     },
                     const_type: None,
@@ -753,6 +759,9 @@ impl Parser {
                 self.in_body = false;
                 let c = std::mem::take(&mut self.cur);
                 let r = Self::check_function_end(&c);
+                let mut c = c;
+                self.spare_near = std::mem::take(&mut c.forward.near);
+                self.spare_near.clear();
                 let func = c.func;
                 let started = Self::in_started_block(&c);
                 let (base, block_pos, mut code) = (c.base, c.block_pos, c.code);
@@ -1191,6 +1200,11 @@ impl Parser {
                     }
                 };
                 let glob = &mut self.module.globals[g as usize];
+                if glob.inits.capacity() == 0 {
+                    // Room for the initializers, all of them (up to a bound: a compound
+                    // count is only a claim until its records come).
+                    glob.inits.reserve_exact((remaining as usize).min(256));
+                }
                 glob.inits.push(init);
                 let index = glob.inits.len() as u32 - 1;
                 let compound = glob.compound;
@@ -1495,18 +1509,25 @@ impl Parser {
 
     /// A value of type `ty` is defined: a forward type reference to it must agree, and
     /// is resolved.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn resolve_forward(&mut self, ty: ValueType) -> R<()> {
-        let c = &mut self.cur;
-        if let Some(t) = c.forward.get(c.next_value) {
-            if t != ty {
-                return Err(msg!(
-                    "The instruction defines a {ty} value, but a forward type reference declared it {t}"
-                ));
-            }
-            c.forward.remove(c.next_value);
+        let c = &self.cur;
+        match c.forward.get(c.next_value) {
+            Some(t) => self.forward_defined(t, ty),
+            None => Ok(()),
         }
+    }
+
+    /// `resolve_forward` where the new value was declared (as `t`).
+    #[inline(never)]
+    fn forward_defined(&mut self, t: ValueType, ty: ValueType) -> R<()> {
+        if t != ty {
+            return Err(msg!(
+                "The instruction defines a {ty} value, but a forward type reference declared it {t}"
+            ));
+        }
+        let c = &mut self.cur;
+        c.forward.remove(c.next_value);
         Ok(())
     }
 
