@@ -1,6 +1,6 @@
 //! The reader must give a module or an error for any input, without panicking, and its
 //! fast paths must change nothing: the item-by-item reader gives the same module or the
-//! same error.
+//! same error. Each body's `attention` list is what the instructions make it.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -9,4 +9,7 @@ fuzz_target!(|data: &[u8]| {
     let fast = pnacl::bitcode::read(data);
     let plain = pnacl::bitcode::read_itemwise(data);
     assert!(fast == plain, "read and read_itemwise differ");
+    if let Ok(m) = &fast {
+        assert_eq!(m.attention_mismatch(), None, "a body's attention list is wrong");
+    }
 });

@@ -6,6 +6,7 @@
 //! errors. Every handler checks before it changes anything, so a rejected record leaves the
 //! parser as it was.
 
+use std::cell::Cell;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -172,6 +173,10 @@ struct FnState {
     block_pos: u64,
     /// Absolute id of the first parameter.
     first_local: u32,
+    /// The module's number of functions (their addresses are the ids below it).
+    num_functions: u32,
+    /// Whether the instruction being read has a function address as an operand.
+    addr_use: Cell<bool>,
     num_params: u32,
     /// Absolute id the next value-producing instruction gets (NextValueNo).
     next_value: u32,
@@ -643,6 +648,8 @@ impl Parser {
                 code.local_types.reserve(est + num_params as usize);
                 // Basic blocks: about one for every four instructions.
                 code.block_starts.reserve(est / 4);
+                // The instructions the ABI rules look at: about every other one.
+                code.attention.reserve(est / 2);
                 // Phi pairs and call arguments: about one for every two instructions.
                 code.operands.reserve(est / 2);
                 code.local_types
@@ -655,6 +662,8 @@ impl Parser {
                     num_blocks: 0,
                     block_pos: self.pos,
                     first_local,
+                    num_functions: self.module.functions.len() as u32,
+                    addr_use: Cell::new(false),
                     num_params,
                     next_value: first_local + num_params,
                     declared_blocks: false,
@@ -1458,13 +1467,18 @@ impl Parser {
         Ok(Event::ForwardRef { id, ty })
     }
 
-    /// Appends an instruction to the body being read, with its position: its index.
+    /// Appends an instruction to the body being read, with its position (and to
+    /// `attention` if `attend` or if one of its operands is a function address): its
+    /// index.
     #[inline(always)]
-    fn push_inst(&mut self, inst: Inst) -> u32 {
+    fn push_inst(&mut self, inst: Inst, attend: bool) -> u32 {
         let c = &mut self.cur;
         let idx = (c.code.insts.len() - c.base.insts) as u32;
         c.code.insts.push(inst);
         c.code.inst_pos.push(self.pos);
+        if attend | c.addr_use.replace(false) {
+            c.code.attention.push(idx);
+        }
         idx
     }
 
@@ -1472,12 +1486,12 @@ impl Parser {
     /// next value id is its. (Each kind of instruction calls the step that fits it, so
     /// that nothing branches on the kind again.)
     #[inline(always)]
-    fn emit_value(&mut self, inst: Inst, phi: bool) -> R<u32> {
+    fn emit_value(&mut self, inst: Inst, phi: bool, attend: bool) -> R<u32> {
         debug_assert!(!inst.ty.is_void());
         if !self.cur.forward.is_empty() {
             self.resolve_forward(inst.ty)?;
         }
-        let idx = self.push_inst(inst);
+        let idx = self.push_inst(inst, attend);
         let c = &mut self.cur;
         c.code.value_insts.push(idx);
         c.code.local_types.push(inst.ty);
@@ -1488,16 +1502,16 @@ impl Parser {
 
     /// Appends an instruction that defines no value and does not end its block.
     #[inline(always)]
-    fn emit_void(&mut self, inst: Inst) -> R<u32> {
-        let idx = self.push_inst(inst);
+    fn emit_void(&mut self, inst: Inst, attend: bool) -> R<u32> {
+        let idx = self.push_inst(inst, attend);
         self.cur.past_phis = true;
         Ok(idx)
     }
 
     /// Appends a terminator: the next instruction is in the next block.
     #[inline(always)]
-    fn emit_terminator(&mut self, inst: Inst) -> R<u32> {
-        let idx = self.push_inst(inst);
+    fn emit_terminator(&mut self, inst: Inst, attend: bool) -> R<u32> {
+        let idx = self.push_inst(inst, attend);
         let c = &mut self.cur;
         c.cur_block += 1;
         c.past_phis = false;
@@ -1555,6 +1569,11 @@ impl Parser {
             return Some(t);
         }
         if id < c.first_local {
+            // A function address as an operand: the instruction goes into `attention`.
+            // (A direct call's callee too, harmlessly: every call goes there.)
+            if id < c.num_functions {
+                c.addr_use.set(true);
+            }
             return Some(ValueType::I32);
         }
         if c.forward.is_empty() {
@@ -1664,6 +1683,7 @@ impl Parser {
                         ty: ta,
                     },
                     false,
+                    false,
                 )
             }
             fc::CAST => {
@@ -1688,6 +1708,7 @@ impl Parser {
                         ty: to,
                     },
                     false,
+                    false,
                 )
             }
             fc::RET => {
@@ -1695,28 +1716,28 @@ impl Parser {
                     let c = &self.cur;
                     self.module.fn_type(c.func).ret
                 };
-                let inst = match *ops {
+                let (inst, attend) = match *ops {
                     [] => {
                         if !fn_ret.is_void() {
                             return Err(msg!("Invalid RET record: the function returns {fn_ret}"));
                         }
-                        void(InstKind::Ret { val: None })
+                        (void(InstKind::Ret { val: None }), false)
                     }
                     [v] => {
                         let (val, t) = self.operand(v)?;
                         if t != fn_ret {
                             return Err(msg!("Invalid RET record: returns {t} from a function returning {fn_ret}"));
                         }
-                        void(InstKind::Ret { val: Some(val) })
+                        (void(InstKind::Ret { val: Some(val) }), false)
                     }
                     _ => return Err("Invalid RET record: more than one operand".into()),
                 };
-                self.emit_terminator(inst)
+                self.emit_terminator(inst, attend)
             }
             fc::BR => match *ops {
                 [bb] => {
                     let target = self.block_target(bb, "Invalid BR record")?;
-                    self.emit_terminator(void(InstKind::Br { target }))
+                    self.emit_terminator(void(InstKind::Br { target }), false)
                 }
                 [t, f, cnd] => {
                     let t = self.block_target(t, "Invalid BR record")?;
@@ -1725,19 +1746,19 @@ impl Parser {
                     if ct != ValueType::I1 {
                         return Err(msg!("Invalid BR record: the condition is {ct}, not i1"));
                     }
-                    self.emit_terminator(void(InstKind::CondBr { cond, t, f }))
+                    self.emit_terminator(void(InstKind::CondBr { cond, t, f }), false)
                 }
                 _ => Err("Invalid BR record: expected 1 or 3 operands".into()),
             },
             fc::SWITCH => {
                 let inst = self.switch(ops)?;
-                self.emit_terminator(inst)
+                self.emit_terminator(inst, true)
             }
             fc::UNREACHABLE => {
                 if !ops.is_empty() {
                     return Err("Invalid UNREACHABLE record: expected no operands".into());
                 }
-                self.emit_terminator(void(InstKind::Unreachable))
+                self.emit_terminator(void(InstKind::Unreachable), false)
             }
             fc::PHI => {
                 let inst = self.phi(ops)?;
@@ -1748,7 +1769,7 @@ impl Parser {
                 if c.past_phis {
                     return Err("Phi instructions must come first in their basic block".into());
                 }
-                self.emit_value(inst, true)
+                self.emit_value(inst, true, false)
             }
             fc::ALLOCA => {
                 let [s, a] = *ops else {
@@ -1764,6 +1785,7 @@ impl Parser {
                         kind: InstKind::Alloca { size, align },
                         ty: ValueType::I32,
                     },
+                    false,
                     false,
                 )
             }
@@ -1788,6 +1810,7 @@ impl Parser {
                         ty,
                     },
                     false,
+                    true,
                 )
             }
             fc::STORE => {
@@ -1802,7 +1825,7 @@ impl Parser {
                     return Err(msg!("Invalid STORE record: the pointer is {pt}, not i32"));
                 }
                 let align = decode_align(a)?;
-                self.emit_void(void(InstKind::Store { ptr, val, align }))
+                self.emit_void(void(InstKind::Store { ptr, val, align }), true)
             }
             fc::CMP2 => {
                 let [a, b, p] = *ops else {
@@ -1838,6 +1861,7 @@ impl Parser {
                         ty: ta.bool_of(),
                     },
                     false,
+                    true,
                 )
             }
             fc::VSELECT => {
@@ -1868,6 +1892,7 @@ impl Parser {
                         ty: tt,
                     },
                     false,
+                    false,
                 )
             }
             fc::EXTRACTELT => {
@@ -1888,6 +1913,7 @@ impl Parser {
                         ty: vt.elem(),
                     },
                     false,
+                    true,
                 )
             }
             fc::INSERTELT => {
@@ -1914,14 +1940,15 @@ impl Parser {
                         ty: vt,
                     },
                     false,
+                    true,
                 )
             }
             fc::CALL | fc::CALL_INDIRECT => {
                 let inst = self.call(code == fc::CALL_INDIRECT, ops, nf)?;
                 if inst.ty.is_void() {
-                    self.emit_void(inst)
+                    self.emit_void(inst, true)
                 } else {
-                    self.emit_value(inst, false)
+                    self.emit_value(inst, false, true)
                 }
             }
             _ => Err(msg!("Unknown instruction record: code {code}")),

@@ -171,6 +171,7 @@ pub struct Code {
     pub operands: Vec<u32>,
     pub cases: Vec<SwitchCase>,
     pub inst_pos: Vec<u64>,
+    pub attention: Vec<u32>,
 }
 
 /// A length of each of `Code`'s vectors: where a body's parts start, or end.
@@ -184,6 +185,7 @@ pub struct CodeLens {
     pub operands: usize,
     pub cases: usize,
     pub inst_pos: usize,
+    pub attention: usize,
 }
 
 /// Where a function body lies in `Module::code`, with what is not in it.
@@ -209,6 +211,7 @@ impl Code {
             operands: self.operands.len(),
             cases: self.cases.len(),
             inst_pos: self.inst_pos.len(),
+            attention: self.attention.len(),
         }
     }
 
@@ -229,6 +232,7 @@ impl Code {
             operands: &self.operands[start.operands..end.operands],
             cases: &self.cases[start.cases..end.cases],
             inst_pos: &self.inst_pos[start.inst_pos..end.inst_pos],
+            attention: &self.attention[start.attention..end.attention],
             pos,
         }
     }
@@ -244,6 +248,7 @@ impl Code {
         self.operands.extend_from_slice(b.operands);
         self.cases.extend_from_slice(b.cases);
         self.inst_pos.extend_from_slice(b.inst_pos);
+        self.attention.extend_from_slice(b.attention);
         BodyLoc {
             num_blocks: b.num_blocks,
             pos: b.pos,
@@ -273,6 +278,13 @@ pub struct Body<'m> {
     pub cases: &'m [SwitchCase],
     /// Bit position of each instruction's record, when read from a file.
     pub inst_pos: &'m [u64],
+    /// Indices into `insts`, in order, of the instructions that spec/001's rules look at
+    /// beyond the types reading checks (`Body::needs_attention`; `Body::attention_of`
+    /// computes the list): compares, switches, loads, stores, calls, vector element
+    /// accesses, and any instruction with a function address as an operand (a direct
+    /// call's callee aside). The reader lists them as it goes, so that the ABI check need
+    /// not visit every instruction.
+    pub attention: &'m [u32],
     /// Bit position of the function block, when read from a file.
     pub pos: u64,
 }
@@ -286,6 +298,42 @@ impl<'m> Body<'m> {
     /// The cases of a switch.
     pub fn switch_cases(&self, s: Span) -> &'m [SwitchCase] {
         &self.cases[s.start as usize..(s.start + s.len) as usize]
+    }
+
+    /// Whether `inst` (of this body, in a module of `nf` functions) belongs in `attention`.
+    pub fn needs_attention(&self, inst: &Inst, nf: u32) -> bool {
+        let addr = |id: ValueId| id < nf;
+        match inst.kind {
+            InstKind::Cmp { .. }
+            | InstKind::Switch { .. }
+            | InstKind::Load { .. }
+            | InstKind::Store { .. }
+            | InstKind::Call { .. }
+            | InstKind::ExtractElement { .. }
+            | InstKind::InsertElement { .. } => true,
+            InstKind::Binop { lhs, rhs, .. } => addr(lhs) || addr(rhs),
+            InstKind::Cast { val: v, .. }
+            | InstKind::Ret { val: Some(v) }
+            | InstKind::CondBr { cond: v, .. }
+            | InstKind::Alloca { size: v, .. } => addr(v),
+            InstKind::Select { cond, t, f } => addr(cond) || addr(t) || addr(f),
+            InstKind::Phi { incoming } => self
+                .span(Span {
+                    start: incoming.start,
+                    len: incoming.len * 2,
+                })
+                .iter()
+                .step_by(2)
+                .any(|&v| addr(v)),
+            InstKind::Ret { val: None } | InstKind::Br { .. } | InstKind::Unreachable => false,
+        }
+    }
+
+    /// What `attention` must be (in a module of `nf` functions).
+    pub fn attention_of(&self, nf: u32) -> Vec<u32> {
+        (0..self.insts.len() as u32)
+            .filter(|&i| self.needs_attention(&self.insts[i as usize], nf))
+            .collect()
     }
 
     /// Instruction index range of basic block `b`.
@@ -358,6 +406,16 @@ impl Module {
     pub fn set_body(&mut self, f: u32, b: &BodyBuf) {
         let loc = self.code.push(&b.view());
         self.functions[f as usize].body = Some(loc);
+    }
+
+    /// The first function whose body's `attention` is not what `Body::attention_of` says
+    /// it must be (for tests of whatever builds bodies).
+    pub fn attention_mismatch(&self) -> Option<u32> {
+        let nf = self.functions.len() as u32;
+        (0..nf).find(|&f| {
+            self.body(f)
+                .is_some_and(|b| b.attention != b.attention_of(nf).as_slice())
+        })
     }
 
     /// Number of module-level values (function and global addresses).

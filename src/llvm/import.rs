@@ -887,6 +887,7 @@ fn function(
             bb = LLVMGetNextBasicBlock(bb);
         }
     }
+    body.code.attention = body.view().attention_of(module.functions.len() as u32);
     Ok(body)
 }
 
