@@ -10,6 +10,7 @@ use std::cell::Cell;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
 
 use super::codes::{
     block, constants as cst, function as fc, globals as gv, module as mc, types as tc, vst,
@@ -319,6 +320,8 @@ pub struct Parser {
     scratch: Vec<i64>,
     /// The last function block's forward-reference table, kept for its room.
     spare_near: Vec<ValueType>,
+    /// `binop_table()`.
+    binop_ok: &'static [u16; ValueType::ALL.len()],
     /// Bit position past the end of the module block (from its length word).
     module_end: u64,
 }
@@ -388,6 +391,7 @@ impl Parser {
             pos: 0,
             scratch: Vec::new(),
             spare_near: Vec::new(),
+            binop_ok: binop_table(),
             module_end: 0,
         }
     }
@@ -1401,7 +1405,9 @@ impl Parser {
         if code == fc::DECLAREBLOCKS || code == fc::FORWARDTYPEREF {
             return self.function_header_record(code, ops);
         }
-        self.inst_record(code, ops).map(Event::Inst)
+        self.inst_record(code, ops)?;
+        let c = &self.cur;
+        Ok(Event::Inst((c.code.insts.len() - c.base.insts - 1) as u32))
     }
 
     /// `function_record` for `read`'s fast paths, with nothing to return.
@@ -1410,7 +1416,7 @@ impl Parser {
         if code == fc::DECLAREBLOCKS || code == fc::FORWARDTYPEREF {
             return self.function_header_record(code, ops).map(drop);
         }
-        self.inst_record(code, ops).map(drop)
+        self.inst_record(code, ops)
     }
 
     /// DECLAREBLOCKS and FORWARDTYPEREF.
@@ -1486,7 +1492,7 @@ impl Parser {
     /// next value id is its. (Each kind of instruction calls the step that fits it, so
     /// that nothing branches on the kind again.)
     #[inline(always)]
-    fn emit_value(&mut self, inst: Inst, phi: bool, attend: bool) -> R<u32> {
+    fn emit_value(&mut self, inst: Inst, phi: bool, attend: bool) -> R<()> {
         debug_assert!(!inst.ty.is_void());
         if !self.cur.forward.is_empty() {
             self.resolve_forward(inst.ty)?;
@@ -1497,20 +1503,20 @@ impl Parser {
         c.code.local_types.push(inst.ty);
         c.next_value += 1;
         c.past_phis |= !phi;
-        Ok(idx)
+        Ok(())
     }
 
     /// Appends an instruction that defines no value and does not end its block.
     #[inline(always)]
-    fn emit_void(&mut self, inst: Inst, attend: bool) -> R<u32> {
-        let idx = self.push_inst(inst, attend);
+    fn emit_void(&mut self, inst: Inst, attend: bool) -> R<()> {
+        self.push_inst(inst, attend);
         self.cur.past_phis = true;
-        Ok(idx)
+        Ok(())
     }
 
     /// Appends a terminator: the next instruction is in the next block.
     #[inline(always)]
-    fn emit_terminator(&mut self, inst: Inst, attend: bool) -> R<u32> {
+    fn emit_terminator(&mut self, inst: Inst, attend: bool) -> R<()> {
         let idx = self.push_inst(inst, attend);
         let c = &mut self.cur;
         c.cur_block += 1;
@@ -1518,7 +1524,7 @@ impl Parser {
         if c.cur_block < c.num_blocks {
             c.code.block_starts.push(idx + 1);
         }
-        Ok(idx)
+        Ok(())
     }
 
     /// A value of type `ty` is defined: a forward type reference to it must agree, and
@@ -1632,7 +1638,7 @@ impl Parser {
     }
 
     /// An instruction record: the instruction, checked and appended to the body; its index.
-    fn inst_record(&mut self, code: u32, ops: &[u64]) -> R<u32> {
+    fn inst_record(&mut self, code: u32, ops: &[u64]) -> R<()> {
         let c = &self.cur;
         // (Before DECLAREBLOCKS, `num_blocks` is 0.)
         if c.cur_block >= c.num_blocks {
@@ -1653,30 +1659,11 @@ impl Parser {
                 };
                 let (lhs, ta) = self.operand(a)?;
                 let (rhs, tb) = self.operand(b)?;
-                let op = BinOp::from_code(opc)
-                    .ok_or_else(|| msg!("Invalid binary opcode in BINOP record: {opc}"))?;
-                if ta != tb {
-                    return Err(msg!(
-                        "Invalid BINOP record: operand types differ ({ta} and {tb})"
-                    ));
-                }
-                let e = ta.elem();
-                let float = e.is_float();
-                if float {
-                    if !op.has_float_form() {
-                        return Err(msg!(
-                            "Invalid binary opcode in BINOP record: {} on {ta}",
-                            op.name(false)
-                        ));
-                    }
-                } else if !e.is_int() {
-                    return Err(msg!("Invalid BINOP record: {} on {ta}", op.name(false)));
-                } else if e == ValueType::I1 && !op.allows_i1() {
-                    return Err(msg!(
-                        "Invalid BINOP record: {} is not allowed on {ta}",
-                        op.name(false)
-                    ));
-                }
+                // What `binop_check` allows, from its table (one test, not one per rule).
+                let op = match BinOp::from_code(opc) {
+                    Some(op) if ta == tb && self.binop_ok[ta as usize] >> opc & 1 == 1 => op,
+                    _ => binop_check(opc, ta, tb)?,
+                };
                 self.emit_value(
                     Inst {
                         kind: InstKind::Binop { op, lhs, rhs },
@@ -2304,6 +2291,51 @@ fn bad_align(v: u64) -> Msg {
         "Invalid alignment: encoded {v} means 2^{} bytes, more than the 2^29 LLVM allows",
         v - 1
     )
+}
+
+/// The BINOP record's checks of its opcode `opc` and operand types `ta`, `tb`: the
+/// operator.
+fn binop_check(opc: u64, ta: ValueType, tb: ValueType) -> R<BinOp> {
+    let op = BinOp::from_code(opc)
+        .ok_or_else(|| msg!("Invalid binary opcode in BINOP record: {opc}"))?;
+    if ta != tb {
+        return Err(msg!(
+            "Invalid BINOP record: operand types differ ({ta} and {tb})"
+        ));
+    }
+    let e = ta.elem();
+    if e.is_float() {
+        if !op.has_float_form() {
+            return Err(msg!(
+                "Invalid binary opcode in BINOP record: {} on {ta}",
+                op.name(false)
+            ));
+        }
+    } else if !e.is_int() {
+        return Err(msg!("Invalid BINOP record: {} on {ta}", op.name(false)));
+    } else if e == ValueType::I1 && !op.allows_i1() {
+        return Err(msg!(
+            "Invalid BINOP record: {} is not allowed on {ta}",
+            op.name(false)
+        ));
+    }
+    Ok(op)
+}
+
+/// For each value type, the opcodes `binop_check` allows on it (bit `opc`); made once.
+fn binop_table() -> &'static [u16; ValueType::ALL.len()] {
+    static TABLE: OnceLock<[u16; ValueType::ALL.len()]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [0u16; ValueType::ALL.len()];
+        for ty in ValueType::ALL {
+            for opc in 0..16 {
+                if binop_check(opc, ty, ty).is_ok() {
+                    t[ty as usize] |= 1 << opc;
+                }
+            }
+        }
+        t
+    })
 }
 
 /// A function block's record before its DECLAREBLOCKS record.
