@@ -269,31 +269,21 @@ fn function_rules(
                 reason = Some((r, rule));
             }
         };
-        // Each kind's rules, and whether an operand is an intrinsic's address (anything
-        // but a direct callee), in one dispatch on the kind.
-        let llvm = |id: u32| funcs.is_llvm(id);
-        let intrinsic_operand = match inst.kind {
-            InstKind::Binop { lhs, rhs, .. } => llvm(lhs) || llvm(rhs),
-            InstKind::Cmp { pred, lhs, rhs } => {
-                if !pred.is_float() && ty(lhs).elem() == ValueType::I1 {
-                    set(
-                        "Invalid integer arithmetic type",
-                        "icmp: integer arithmetic types",
-                    );
-                }
-                llvm(lhs) || llvm(rhs)
+        // Each kind's rules, then whether an operand is an intrinsic's address (anything
+        // but a direct callee).
+        match inst.kind {
+            InstKind::Cmp { pred, lhs, .. }
+                if !pred.is_float() && ty(lhs).elem() == ValueType::I1 =>
+            {
+                set(
+                    "Invalid integer arithmetic type",
+                    "icmp: integer arithmetic types",
+                );
             }
-            InstKind::Cast { val: v, .. }
-            | InstKind::Ret { val: Some(v) }
-            | InstKind::CondBr { cond: v, .. }
-            | InstKind::Alloca { size: v, .. } => llvm(v),
-            InstKind::Switch { cond, .. } => {
-                if ty(cond) == ValueType::I1 {
-                    set("switch on i1 not allowed", "switch");
-                }
-                llvm(cond)
+            InstKind::Switch { cond, .. } if ty(cond) == ValueType::I1 => {
+                set("switch on i1 not allowed", "switch");
             }
-            InstKind::Load { ptr, align } => {
+            InstKind::Load { align, .. } => {
                 if super::allowed_alignments(inst.ty).is_empty() {
                     set(
                         "bad pointer",
@@ -302,9 +292,8 @@ fn function_rules(
                 } else if !super::allowed_alignments(inst.ty).contains(&align.bytes()) {
                     set("bad alignment", "load, store: alignment");
                 }
-                llvm(ptr)
             }
-            InstKind::Store { ptr, val, align } => {
+            InstKind::Store { val, align, .. } => {
                 let t = ty(val);
                 if super::allowed_alignments(t).is_empty() {
                     set(
@@ -314,9 +303,7 @@ fn function_rules(
                 } else if !super::allowed_alignments(t).contains(&align.bytes()) {
                     set("bad alignment", "load, store: alignment");
                 }
-                llvm(ptr) || llvm(val)
             }
-            InstKind::Select { cond, t, f } => llvm(cond) || llvm(t) || llvm(f),
             InstKind::ExtractElement { vec, idx } | InstKind::InsertElement { vec, idx, .. } => {
                 match const_int(idx) {
                     None => set(
@@ -329,11 +316,6 @@ fn function_rules(
                     ),
                     _ => {}
                 }
-                let elt = match inst.kind {
-                    InstKind::InsertElement { elt, .. } => llvm(elt),
-                    _ => false,
-                };
-                llvm(vec) || elt || llvm(idx)
             }
             InstKind::Call {
                 callee,
@@ -343,17 +325,10 @@ fn function_rules(
             } => {
                 let args = body.span(args);
                 call_rules(funcs, opts, &const_int, callee, args, indirect, &mut set);
-                args.iter().any(|&a| llvm(a)) || (indirect && llvm(callee))
             }
-            InstKind::Phi { incoming } => body
-                .span(crate::ir::Span {
-                    start: incoming.start,
-                    len: incoming.len * 2,
-                })
-                .chunks(2)
-                .any(|p| llvm(p[0])),
-            _ => false,
-        };
+            _ => {}
+        }
+        let intrinsic_operand = body.any_operand(inst, |id| funcs.is_llvm(id));
         if intrinsic_operand {
             set(
                 "bad operand",

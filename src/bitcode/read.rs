@@ -174,8 +174,6 @@ struct FnState {
     block_pos: u64,
     /// Absolute id of the first parameter.
     first_local: u32,
-    /// The module's number of functions (their addresses are the ids below it).
-    num_functions: u32,
     /// Whether the instruction being read has a function address as an operand.
     addr_use: Cell<bool>,
     num_params: u32,
@@ -666,7 +664,6 @@ impl Parser {
                     num_blocks: 0,
                     block_pos: self.pos,
                     first_local,
-                    num_functions: self.module.functions.len() as u32,
                     addr_use: Cell::new(false),
                     num_params,
                     next_value: first_local + num_params,
@@ -770,9 +767,8 @@ impl Parser {
             }
             block::FUNCTION => {
                 self.in_body = false;
-                let c = std::mem::take(&mut self.cur);
+                let mut c = std::mem::take(&mut self.cur);
                 let r = Self::check_function_end(&c);
-                let mut c = c;
                 self.spare_near = std::mem::take(&mut c.forward.near);
                 self.spare_near.clear();
                 let func = c.func;
@@ -1397,10 +1393,8 @@ impl Parser {
     // ----------------------------------------------------------------------------------
     // Function blocks
 
-    /// A record of a function block. Not inlined into the reader's loop: the two together
-    /// need more registers than there are, and the loop's decoding state was spilled
-    /// around every record (stockfish: 73.9M -> 72.7M instructions, and faster).
-    #[inline(never)]
+    /// A record of a function block (the item-by-item path; `read`'s fast paths take
+    /// `function_step`).
     fn function_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
         if code == fc::DECLAREBLOCKS || code == fc::FORWARDTYPEREF {
             return self.function_header_record(code, ops);
@@ -1577,7 +1571,7 @@ impl Parser {
         if id < c.first_local {
             // A function address as an operand: the instruction goes into `attention`.
             // (A direct call's callee too, harmlessly: every call goes there.)
-            if id < c.num_functions {
+            if (id as usize) < self.module.functions.len() {
                 c.addr_use.set(true);
             }
             return Some(ValueType::I32);
@@ -1637,7 +1631,11 @@ impl Parser {
         Ok(v as u32)
     }
 
-    /// An instruction record: the instruction, checked and appended to the body; its index.
+    /// An instruction record: the instruction, checked and appended to the body. Not
+    /// inlined into the reader's loop: the two together need more registers than there
+    /// are, and the loop's decoding state is spilled around every record (stockfish, with
+    /// it inlined: 50.1M -> 51.8M instructions, and slower).
+    #[inline(never)]
     fn inst_record(&mut self, code: u32, ops: &[u64]) -> R<()> {
         let c = &self.cur;
         // (Before DECLAREBLOCKS, `num_blocks` is 0.)

@@ -302,7 +302,6 @@ impl<'m> Body<'m> {
 
     /// Whether `inst` (of this body, in a module of `nf` functions) belongs in `attention`.
     pub fn needs_attention(&self, inst: &Inst, nf: u32) -> bool {
-        let addr = |id: ValueId| id < nf;
         match inst.kind {
             InstKind::Cmp { .. }
             | InstKind::Switch { .. }
@@ -311,12 +310,33 @@ impl<'m> Body<'m> {
             | InstKind::Call { .. }
             | InstKind::ExtractElement { .. }
             | InstKind::InsertElement { .. } => true,
-            InstKind::Binop { lhs, rhs, .. } => addr(lhs) || addr(rhs),
+            _ => self.any_operand(inst, |id| id < nf),
+        }
+    }
+
+    /// Whether `pred` holds for one of `inst`'s value operands (a direct call's callee
+    /// is not one: it names the function called, it passes no value).
+    pub fn any_operand(&self, inst: &Inst, mut pred: impl FnMut(ValueId) -> bool) -> bool {
+        match inst.kind {
+            InstKind::Binop { lhs, rhs, .. } | InstKind::Cmp { lhs, rhs, .. } => {
+                pred(lhs) || pred(rhs)
+            }
             InstKind::Cast { val: v, .. }
             | InstKind::Ret { val: Some(v) }
             | InstKind::CondBr { cond: v, .. }
-            | InstKind::Alloca { size: v, .. } => addr(v),
-            InstKind::Select { cond, t, f } => addr(cond) || addr(t) || addr(f),
+            | InstKind::Switch { cond: v, .. }
+            | InstKind::Alloca { size: v, .. }
+            | InstKind::Load { ptr: v, .. } => pred(v),
+            InstKind::Store { ptr, val, .. } => pred(ptr) || pred(val),
+            InstKind::Select { cond, t, f } => pred(cond) || pred(t) || pred(f),
+            InstKind::ExtractElement { vec, idx } => pred(vec) || pred(idx),
+            InstKind::InsertElement { vec, elt, idx } => pred(vec) || pred(elt) || pred(idx),
+            InstKind::Call {
+                callee,
+                args,
+                indirect,
+                ..
+            } => self.span(args).iter().any(|&a| pred(a)) || (indirect && pred(callee)),
             InstKind::Phi { incoming } => self
                 .span(Span {
                     start: incoming.start,
@@ -324,7 +344,7 @@ impl<'m> Body<'m> {
                 })
                 .iter()
                 .step_by(2)
-                .any(|&v| addr(v)),
+                .any(|&v| pred(v)),
             InstKind::Ret { val: None } | InstKind::Br { .. } | InstKind::Unreachable => false,
         }
     }
