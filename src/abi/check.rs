@@ -344,7 +344,7 @@ fn function_rules(
                     crate::dis::inst_text(m, f, body, i)
                 ),
                 rule,
-                pos: body.inst_pos.get(i).copied(),
+                pos: body.inst_pos(i),
                 warning: false,
             });
         }

@@ -645,8 +645,7 @@ impl Parser {
                 // (The reader has checked the lengths against the file.)
                 let est = (bits / 20) as usize;
                 code.insts.reserve(est);
-                code.inst_pos.reserve(est);
-                code.value_insts.reserve(est);
+                code.inst_offsets.reserve(est);
                 code.local_types.reserve(est + num_params as usize);
                 // Basic blocks: about one for every four instructions.
                 code.block_starts.reserve(est / 4);
@@ -777,6 +776,11 @@ impl Parser {
                 // Only blocks with an instruction count (the current one may be empty).
                 if !started && (code.block_starts.len() - base.block_starts) as u32 > c.cur_block {
                     code.block_starts.pop();
+                }
+                // A block of more than 4 Gbit: offsets past 2^32 were truncated, and
+                // none is kept.
+                if self.pos - block_pos > u32::MAX as u64 {
+                    code.inst_offsets[base.inst_offsets..].fill(u32::MAX);
                 }
                 let end = code.lens();
                 self.module.code = code;
@@ -1475,7 +1479,8 @@ impl Parser {
         let c = &mut self.cur;
         let idx = (c.code.insts.len() - c.base.insts) as u32;
         c.code.insts.push(inst);
-        c.code.inst_pos.push(self.pos);
+        // (Truncated in a block of more than 4 Gbit, whose offsets `exit` then discards.)
+        c.code.inst_offsets.push((self.pos - c.block_pos) as u32);
         if attend | c.addr_use.replace(false) {
             c.code.attention.push(idx);
         }
@@ -1491,9 +1496,8 @@ impl Parser {
         if !self.cur.forward.is_empty() {
             self.resolve_forward(inst.ty)?;
         }
-        let idx = self.push_inst(inst, attend);
+        self.push_inst(inst, attend);
         let c = &mut self.cur;
-        c.code.value_insts.push(idx);
         c.code.local_types.push(inst.ty);
         c.next_value += 1;
         c.past_phis |= !phi;

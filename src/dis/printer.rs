@@ -806,11 +806,8 @@ fn inst_toks(
     let ty_of = |id: u32| m.value_type_in(body, id).unwrap_or(ValueType::Void);
     let v = |id: u32| names.value(id);
     let result = |t: &mut Toks, sep: &'static str| {
-        let k = body
-            .value_insts
-            .iter()
-            .position(|&x| x as usize == i)
-            .unwrap_or(0);
+        // The values defined before this one.
+        let k = body.insts[..i].iter().filter(|x| !x.ty.is_void()).count();
         let id = m.num_global_values()
             + m.fn_type(f).params.len() as u32
             + body.consts.len() as u32

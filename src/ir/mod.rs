@@ -166,11 +166,10 @@ pub struct Code {
     pub block_starts: Vec<u32>,
     pub consts: Vec<Const>,
     pub insts: Vec<Inst>,
-    pub value_insts: Vec<u32>,
     pub local_types: Vec<ValueType>,
     pub operands: Vec<u32>,
     pub cases: Vec<SwitchCase>,
-    pub inst_pos: Vec<u64>,
+    pub inst_offsets: Vec<u32>,
     pub attention: Vec<u32>,
 }
 
@@ -180,11 +179,10 @@ pub struct CodeLens {
     pub block_starts: usize,
     pub consts: usize,
     pub insts: usize,
-    pub value_insts: usize,
     pub local_types: usize,
     pub operands: usize,
     pub cases: usize,
-    pub inst_pos: usize,
+    pub inst_offsets: usize,
     pub attention: usize,
 }
 
@@ -206,11 +204,10 @@ impl Code {
             block_starts: self.block_starts.len(),
             consts: self.consts.len(),
             insts: self.insts.len(),
-            value_insts: self.value_insts.len(),
             local_types: self.local_types.len(),
             operands: self.operands.len(),
             cases: self.cases.len(),
-            inst_pos: self.inst_pos.len(),
+            inst_offsets: self.inst_offsets.len(),
             attention: self.attention.len(),
         }
     }
@@ -227,11 +224,10 @@ impl Code {
             block_starts: &self.block_starts[start.block_starts..end.block_starts],
             consts: &self.consts[start.consts..end.consts],
             insts: &self.insts[start.insts..end.insts],
-            value_insts: &self.value_insts[start.value_insts..end.value_insts],
             local_types: &self.local_types[start.local_types..end.local_types],
             operands: &self.operands[start.operands..end.operands],
             cases: &self.cases[start.cases..end.cases],
-            inst_pos: &self.inst_pos[start.inst_pos..end.inst_pos],
+            inst_offsets: &self.inst_offsets[start.inst_offsets..end.inst_offsets],
             attention: &self.attention[start.attention..end.attention],
             pos,
         }
@@ -243,11 +239,10 @@ impl Code {
         self.block_starts.extend_from_slice(b.block_starts);
         self.consts.extend_from_slice(b.consts);
         self.insts.extend_from_slice(b.insts);
-        self.value_insts.extend_from_slice(b.value_insts);
         self.local_types.extend_from_slice(b.local_types);
         self.operands.extend_from_slice(b.operands);
         self.cases.extend_from_slice(b.cases);
-        self.inst_pos.extend_from_slice(b.inst_pos);
+        self.inst_offsets.extend_from_slice(b.inst_offsets);
         self.attention.extend_from_slice(b.attention);
         BodyLoc {
             num_blocks: b.num_blocks,
@@ -268,16 +263,18 @@ pub struct Body<'m> {
     pub block_starts: &'m [u32],
     pub consts: &'m [Const],
     pub insts: &'m [Inst],
-    /// For each value-producing instruction `%vK`, its index in `insts`.
-    pub value_insts: &'m [u32],
     /// Types of the local values: parameters, then constants, then `%v` values.
     pub local_types: &'m [ValueType],
     /// Operand arena: call arguments, phi (value, block) pairs.
     pub operands: &'m [u32],
     /// Switch-case arena.
     pub cases: &'m [SwitchCase],
-    /// Bit position of each instruction's record, when read from a file.
-    pub inst_pos: &'m [u64],
+    /// Where each instruction's record is, when read from a file: bits after the function
+    /// block's position `pos` (`u32::MAX` for a record more than 4 Gbit into its block,
+    /// whose position is not kept). `Body::inst_pos` gives the position itself. (Four
+    /// bytes, not eight: the reader writes one for every instruction, and the bytes it
+    /// writes are much of its time.)
+    pub inst_offsets: &'m [u32],
     /// Indices into `insts`, in order, of the instructions that spec/001's rules look at
     /// beyond the types reading checks (`Body::needs_attention`; `Body::attention_of`
     /// computes the list): compares, switches, loads, stores, calls, vector element
@@ -290,6 +287,14 @@ pub struct Body<'m> {
 }
 
 impl<'m> Body<'m> {
+    /// The bit position of instruction `i`'s record, if the body was read from a file.
+    pub fn inst_pos(&self, i: usize) -> Option<u64> {
+        match *self.inst_offsets.get(i)? {
+            u32::MAX => None,
+            d => Some(self.pos + d as u64),
+        }
+    }
+
     /// The operands a span refers to.
     pub fn span(&self, s: Span) -> &'m [u32] {
         &self.operands[s.start as usize..(s.start + s.len) as usize]
@@ -401,13 +406,13 @@ impl Module {
     /// The module without the bit positions the reader records: what remains is what two
     /// files holding the same module have in common.
     pub fn without_positions(mut self) -> Module {
-        self.code.inst_pos.clear();
+        self.code.inst_offsets.clear();
         for f in &mut self.functions {
             f.pos = 0;
             if let Some(b) = &mut f.body {
                 b.pos = 0;
-                b.start.inst_pos = 0;
-                b.end.inst_pos = 0;
+                b.start.inst_offsets = 0;
+                b.end.inst_offsets = 0;
             }
         }
         for g in &mut self.globals {
@@ -474,7 +479,7 @@ impl Module {
             return Some(ValueRef::Const(local));
         }
         let local = local - nc;
-        if (local as usize) < body.value_insts.len() {
+        if (local as usize) < body.local_types.len() - (np + nc) as usize {
             return Some(ValueRef::Inst(local));
         }
         None

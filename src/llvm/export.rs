@@ -182,6 +182,8 @@ struct Fn {
     /// Pointer casts made in a block, reused there: (block, value id, pointee) → pointer.
     casts: HashMap<(u32, ValueId, LLVMTypeRef), LLVMValueRef, BuildHasherDefault<MixHasher>>,
     cur_block: u32,
+    /// The local index of the next value an instruction defines.
+    next_value: usize,
     /// le32 only (PNaCl normal form, see `Exporter::value`): the non-constant stand-in of
     /// each constant local, replaced by the constant when the function is complete, and
     /// the `ptrtoint` instruction of each global address used in the function.
@@ -687,6 +689,7 @@ impl<'m> Exporter<'m> {
             placeholders: Vec::new(),
             casts: HashMap::default(),
             cur_block: 0,
+            next_value: 0,
             const_holders: Vec::new(),
             const_holder_of: if self.target.is_native() {
                 Vec::new()
@@ -722,20 +725,20 @@ impl<'m> Exporter<'m> {
         };
         let first_inst = np + body.consts.len();
         let mut phis: Vec<(usize, LLVMValueRef)> = Vec::new();
-        let mut next_value = first_inst;
+        st.next_value = first_inst;
         for b in 0..body.num_blocks {
             st.cur_block = b;
             unsafe { LLVMPositionBuilderAtEnd(self.b, st.blocks[b as usize]) };
             for i in body.block_range(b) {
                 let inst = body.insts[i];
-                let pos = body.inst_pos.get(i).copied();
+                let pos = body.inst_pos(i);
                 let v = self.inst(&mut st, body, i, pos)?;
                 if let InstKind::Phi { .. } = inst.kind {
                     phis.push((i, v));
                 }
                 if !inst.ty.is_void() {
-                    st.vals[next_value] = v;
-                    next_value += 1;
+                    st.vals[st.next_value] = v;
+                    st.next_value += 1;
                 }
             }
         }
@@ -753,7 +756,7 @@ impl<'m> Exporter<'m> {
                 len: incoming.len * 2,
             });
             let block = block_of(body, i);
-            let pos = body.inst_pos.get(i).copied();
+            let pos = body.inst_pos(i);
             let preds = &preds[block as usize];
             let edges_of = |b: u32| preds.iter().find(|p| p.0 == b).map_or(0, |p| p.1);
             for &(pred, _) in preds {
@@ -983,11 +986,11 @@ impl<'m> Exporter<'m> {
     }
 
     /// The value of an integer constant operand, if `id` is one.
-    fn const_int_arg(&self, body: &Body, id: ValueId) -> Option<u64> {
+    fn const_int_arg(&self, st: &Fn, body: &Body, id: ValueId) -> Option<u64> {
         let ng = self.m.num_global_values() as usize;
         let local = (id as usize).checked_sub(ng)?;
         // Constants follow the parameters.
-        let nparams = body.local_types.len() - body.consts.len() - body.value_insts.len();
+        let nparams = self.m.fn_type(st.func).params.len();
         let c = body.consts.get(local.checked_sub(nparams)?)?;
         match c.value {
             ConstValue::Int(v) => Some(v),
@@ -1044,8 +1047,7 @@ impl<'m> Exporter<'m> {
                     if align.bytes() > 0 {
                         LLVMSetAlignment(a, align.bytes() as u32);
                     }
-                    let local = self.local_of_inst(body, i);
-                    st.ptrs[local] = a;
+                    st.ptrs[st.next_value] = a;
                     LLVMBuildPtrToInt(b, a, self.i32, EMPTY)
                 }
                 InstKind::Load { ptr, align } => {
@@ -1132,13 +1134,6 @@ impl<'m> Exporter<'m> {
         }
     }
 
-    /// Index into the locals of the value instruction `i` defines.
-    fn local_of_inst(&self, body: &Body, i: usize) -> usize {
-        let nparams = body.local_types.len() - body.consts.len() - body.value_insts.len();
-        let k = body.value_insts.partition_point(|&x| (x as usize) < i);
-        nparams + body.consts.len() + k
-    }
-
     #[allow(clippy::too_many_arguments)]
     fn intrinsic_call(
         &mut self,
@@ -1156,7 +1151,7 @@ impl<'m> Exporter<'m> {
         let ptr_ty = self.intrinsic_ptr_ty(intr);
         let pointee = unsafe { LLVMGetElementType(ptr_ty) };
         let constant = |this: &Self, k: usize, what: &str| -> R<u64> {
-            this.const_int_arg(body, args[k])
+            this.const_int_arg(st, body, args[k])
                 .ok_or_else(|| ExportError {
                     pos,
                     msg: format!("{}: the {what} argument must be a constant", intr.name),
@@ -1354,7 +1349,7 @@ impl<'m> Exporter<'m> {
                     self.compiler_barrier();
                     f
                 }
-                Kind::AtomicIsLockFree => match self.const_int_arg(body, args[0]) {
+                Kind::AtomicIsLockFree => match self.const_int_arg(st, body, args[0]) {
                     Some(n) => LLVMConstInt(self.i1, matches!(n, 1 | 2 | 4 | 8) as u64, 0),
                     None => {
                         let n = self.value(st, args[0]);

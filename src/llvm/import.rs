@@ -873,7 +873,6 @@ fn function(
                     let i = instruction(&st, &mut body, module, inst)
                         .map_err(|e| format!("{e}\n    in: {}", shown(inst)))?;
                     if !i.ty.is_void() {
-                        body.code.value_insts.push(body.code.insts.len() as u32);
                         body.code.local_types.push(i.ty);
                     }
                     body.code.insts.push(i);
