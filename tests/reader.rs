@@ -80,3 +80,45 @@ fn stockfish_reads_with_its_own_abbreviations() {
     assert_eq!((c.types, c.functions, c.globals), (62, 884, 1108));
     assert_eq!(c.defined, 868);
 }
+
+/// The position the model keeps for each instruction (`Body::inst_pos`, an offset from
+/// its function block) is where the bitstream layer finds that instruction's record.
+#[test]
+fn instruction_positions_are_their_records() {
+    use pnacl::bitstream::{Item, Reader};
+    for p in common::valid_pexes() {
+        let data = std::fs::read(&p).unwrap();
+        let m = bitcode::read(&data).unwrap();
+        let h = bitcode::header::parse(&data).unwrap();
+        let mut r = Reader::new(&data, h.size as u64 * 8).unwrap();
+        // Positions of the records directly in each function block but DECLAREBLOCKS (1)
+        // and FORWARDTYPEREF (43), block by block.
+        let mut found: Vec<Vec<u64>> = Vec::new();
+        loop {
+            let pos = r.pos();
+            let item = match r.next_item().unwrap() {
+                Item::Eof => break,
+                Item::Enter { id: 12, .. } => Some(None),
+                Item::Record { code, .. } => Some(Some(code)),
+                _ => None,
+            };
+            match item {
+                Some(None) => found.push(Vec::new()),
+                Some(Some(code)) if r.block_id() == Some(12) && code != 1 && code != 43 => {
+                    found.last_mut().unwrap().push(pos)
+                }
+                _ => {}
+            }
+        }
+        let bodies: Vec<_> = (0..m.functions.len() as u32)
+            .filter_map(|f| m.body(f))
+            .collect();
+        assert_eq!(bodies.len(), found.len(), "{}", p.display());
+        for (b, want) in bodies.iter().zip(&found) {
+            let got: Vec<u64> = (0..b.insts.len())
+                .map(|i| b.inst_pos(i).expect("a position"))
+                .collect();
+            assert_eq!(&got, want, "{}: body at bit {}", p.display(), b.pos);
+        }
+    }
+}
