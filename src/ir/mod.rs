@@ -479,7 +479,8 @@ impl Module {
             return Some(ValueRef::Const(local));
         }
         let local = local - nc;
-        if (local as usize) < body.local_types.len() - (np + nc) as usize {
+        // (The locals are the parameters, the constants, then the instructions' values.)
+        if (local as usize) < body.local_types.len().saturating_sub((np + nc) as usize) {
             return Some(ValueRef::Inst(local));
         }
         None
