@@ -68,8 +68,8 @@ fn partitions_cover_every_defined_function_and_shrink() {
         let (owners, sizes) = pnacl::llvm::partition(&m, 2);
         let n = sizes.len();
         let mut size = vec![0usize; n];
-        for (f, func) in m.functions.iter().enumerate() {
-            if let Some(b) = func.body.map(|loc| m.code.body(&loc)) {
+        for f in 0..m.functions.len() {
+            if let Some(b) = m.body(f as u32) {
                 assert!((owners[f] as usize) < n, "{}: function {f}", p.display());
                 size[owners[f] as usize] += b.insts.len() + 16;
             }

@@ -404,10 +404,7 @@ impl Parser {
 
     /// The absolute id of the next value-producing instruction in the current function.
     pub fn next_value_id(&self) -> Option<u32> {
-        self.in_body.then(|| {
-            let c = &self.cur;
-            c.next_value
-        })
+        self.in_body.then_some(self.cur.next_value)
     }
 
     /// Number of module-level values (function and global addresses) known so far.
@@ -422,18 +419,13 @@ impl Parser {
 
     /// The function the current function block defines.
     pub fn current_function(&self) -> Option<u32> {
-        self.in_body.then(|| {
-            let c = &self.cur;
-            c.func
-        })
+        self.in_body.then_some(self.cur.func)
     }
 
     /// The basic block the next instruction belongs to, and the declared block count.
     pub fn current_block(&self) -> Option<(u32, u32)> {
-        self.in_body.then(|| {
-            let c = &self.cur;
-            (c.cur_block, c.num_blocks)
-        })
+        self.in_body
+            .then_some((self.cur.cur_block, self.cur.num_blocks))
     }
 
     /// Block ids of the open blocks, outermost first.
@@ -1701,27 +1693,24 @@ impl Parser {
                 )
             }
             fc::RET => {
-                let fn_ret = {
-                    let c = &self.cur;
-                    self.module.fn_type(c.func).ret
-                };
-                let (inst, attend) = match *ops {
+                let fn_ret = self.module.fn_type(self.cur.func).ret;
+                let val = match *ops {
                     [] => {
                         if !fn_ret.is_void() {
                             return Err(msg!("Invalid RET record: the function returns {fn_ret}"));
                         }
-                        (void(InstKind::Ret { val: None }), false)
+                        None
                     }
                     [v] => {
                         let (val, t) = self.operand(v)?;
                         if t != fn_ret {
                             return Err(msg!("Invalid RET record: returns {t} from a function returning {fn_ret}"));
                         }
-                        (void(InstKind::Ret { val: Some(val) }), false)
+                        Some(val)
                     }
                     _ => return Err("Invalid RET record: more than one operand".into()),
                 };
-                self.emit_terminator(inst, attend)
+                self.emit_terminator(void(InstKind::Ret { val }), false)
             }
             fc::BR => match *ops {
                 [bb] => {
