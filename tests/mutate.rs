@@ -128,6 +128,15 @@ fn check(data: &[u8], file: &str, seed: u64, kind: &str, with_dis: bool) {
         fast.as_ref().map(|m| m.counts()),
         plain.as_ref().map(|m| m.counts())
     );
+    // Nor does the way records are decoded: with decoding plans (files of
+    // `PLANS_MIN_BYTES` or more) or from the abbreviations' compact form (smaller ones).
+    let other = bitcode::read_with_plans(data, data.len() < pnacl::bitstream::PLANS_MIN_BYTES);
+    assert!(
+        fast == other,
+        "{file}: on a {kind} (seed {seed}), read gives {:?} but the other decoding {:?}",
+        fast.as_ref().map(|m| m.counts()),
+        other.as_ref().map(|m| m.counts())
+    );
     if let Ok(m) = &fast {
         assert_eq!(
             m.attention_mismatch(),

@@ -16,6 +16,15 @@ fn every_real_pexe_reads() {
             "{}: read_itemwise differs",
             p.display()
         );
+        // With the abbreviations compiled into decoding plans and without, whatever the
+        // file's size: the same module.
+        for planned in [true, false] {
+            assert!(
+                bitcode::read_with_plans(&data, planned).as_ref() == Ok(&m),
+                "{}: read_with_plans({planned}) differs",
+                p.display()
+            );
+        }
         // The instructions the ABI check visits are the ones it must.
         assert_eq!(m.attention_mismatch(), None, "{}", p.display());
         let c = m.counts();
@@ -38,6 +47,13 @@ fn bad_pexes_are_rejected_with_a_position_except_fuzzed3() {
             "{}: read and read_itemwise differ",
             p.display()
         );
+        for planned in [true, false] {
+            assert!(
+                r == bitcode::read_with_plans(&data, planned),
+                "{}: read and read_with_plans({planned}) differ",
+                p.display()
+            );
+        }
         if common::name(&p) == "fuzzed3.pexe" {
             // A function block holding only an abbreviation definition: LLVM reads it as a
             // function without a body, and so do we.

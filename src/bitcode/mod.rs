@@ -8,5 +8,7 @@ pub mod symtab_order;
 pub mod write;
 
 pub use header::Header;
-pub use read::{decode_signrot, encode_signrot, read, read_itemwise, Event, Parser};
+pub use read::{
+    decode_signrot, encode_signrot, read, read_itemwise, read_with_plans, Event, Parser,
+};
 pub use write::write;

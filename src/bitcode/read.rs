@@ -16,7 +16,7 @@ use super::codes::{
     block, constants as cst, function as fc, globals as gv, module as mc, types as tc, vst,
 };
 use super::header::{self, Header};
-use crate::bitstream::{Item, Pext, Reader, SoftPext};
+use crate::bitstream::{Item, Pext, Reader, SoftPext, PLANS_MIN_BYTES};
 use crate::error::{Error, Result};
 use crate::ir::{
     Align, BinOp, Body, BodyLoc, CastOp, Code, CodeLens, Const, ConstValue, FnType, Function,
@@ -26,7 +26,15 @@ use crate::ir::{
 
 /// Reads a whole pexe into a module, checking everything spec/000 constrains.
 pub fn read(data: &[u8]) -> Result<Module> {
-    let (reader, parser) = start(data)?;
+    read_with_plans(data, data.len() >= PLANS_MIN_BYTES)
+}
+
+/// `read` with the abbreviations compiled into decoding plans (`true`) or each record
+/// decoded from its abbreviation's compact form, whatever the file's size (`read`
+/// compiles them for files of `PLANS_MIN_BYTES` or more). The same module or the same
+/// error either way (tests/mutate.rs holds them to it).
+pub fn read_with_plans(data: &[u8], planned: bool) -> Result<Module> {
+    let (reader, parser) = start(data, planned)?;
     #[cfg(target_arch = "x86_64")]
     if let Some(bmi2) = crate::bitstream::Bmi2::detect() {
         // SAFETY: the CPU has BMI1 and BMI2 (`bmi2` exists), the features `run_bmi2` is
@@ -40,7 +48,7 @@ pub fn read(data: &[u8]) -> Result<Module> {
 /// pnacl-bcdis does), none of `read`'s fast paths. The same module or the same error as
 /// `read`, always (tests/mutate.rs holds them to it).
 pub fn read_itemwise(data: &[u8]) -> Result<Module> {
-    let (mut reader, mut parser) = start(data)?;
+    let (mut reader, mut parser) = start(data, data.len() >= PLANS_MIN_BYTES)?;
     while next_item(&mut reader, &mut parser)? {}
     parser.finish(reader.pos())
 }
@@ -56,7 +64,7 @@ fn next_item(reader: &mut Reader<'_>, parser: &mut Parser) -> Result<bool> {
 }
 
 /// The header checked, and a reader and parser at the start of the bitstream.
-fn start(data: &[u8]) -> Result<(Reader<'_>, Parser)> {
+fn start(data: &[u8], planned: bool) -> Result<(Reader<'_>, Parser)> {
     if !data.len().is_multiple_of(4) {
         return Err(Error::new(
             (data.len() as u64 / 4) * 32,
@@ -67,7 +75,7 @@ fn start(data: &[u8]) -> Result<(Reader<'_>, Parser)> {
         ));
     }
     let header = header::parse(data)?;
-    let reader = Reader::new(data, header.size as u64 * 8)?;
+    let reader = Reader::with_plans(data, header.size as u64 * 8, planned)?;
     Ok((reader, Parser::new(&header)))
 }
 
@@ -2375,12 +2383,16 @@ mod tests {
             files.sort();
             for p in files {
                 let data = std::fs::read(&p).unwrap();
-                let portable = start(&data).and_then(|(r, parser)| run(r, parser, SoftPext));
-                assert!(
-                    portable == read_itemwise(&data),
-                    "{}: the portable read differs",
-                    p.display()
-                );
+                // With decoding plans and without (the fast paths take only the former).
+                for planned in [true, false] {
+                    let portable =
+                        start(&data, planned).and_then(|(r, parser)| run(r, parser, SoftPext));
+                    assert!(
+                        portable == read_itemwise(&data),
+                        "{}: the portable read (plans: {planned}) differs",
+                        p.display()
+                    );
+                }
                 n += 1;
             }
         }

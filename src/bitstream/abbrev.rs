@@ -83,19 +83,148 @@ pub struct Plan {
 }
 
 impl Plan {
-    pub fn of(a: &Abbrev) -> Plan {
-        let mut scalars = Vec::with_capacity(a.ops.len());
-        let mut array = None;
-        let mut i = 0;
-        while i < a.ops.len() {
-            if a.ops[i] == AbbrevOp::Array {
-                array = Some(FastOp::of(a.ops[i + 1]));
-                break;
+    /// The plan of an abbreviation of operands `ops` (as the reader takes them: `Fixed(0)`
+    /// and `Vbr(0)` already the literal 0).
+    pub fn of(ops: impl IntoIterator<Item = AbbrevOp>) -> Plan {
+        let mut scalars = Vec::new();
+        let mut ops = ops.into_iter();
+        while let Some(op) = ops.next() {
+            if op == AbbrevOp::Array {
+                let array = ops.next().map(FastOp::of);
+                return Plan { scalars, array };
             }
-            scalars.push(FastOp::of(a.ops[i]));
-            i += 1;
+            scalars.push(FastOp::of(op));
         }
-        Plan { scalars, array }
+        Plan {
+            scalars,
+            array: None,
+        }
+    }
+}
+
+/// The compact form of abbreviations, in which the reader keeps them (a few bytes each,
+/// which matters for small files): the number of operands in LEB128, then one byte an
+/// operand, as written, a literal's value after its byte in LEB128.
+pub mod compact {
+    use super::AbbrevOp;
+
+    const LITERAL: u8 = 0x00;
+    const ARRAY: u8 = 0x01;
+    const CHAR6: u8 = 0x02;
+    /// `FIXED + w` for fixed(w), 0 ≤ w ≤ 64.
+    const FIXED: u8 = 0x40;
+    /// `VBR + w` for vbr(w), 0 ≤ w ≤ 32.
+    const VBR: u8 = 0xA0;
+
+    fn push_leb(code: &mut Vec<u8>, mut v: u64) {
+        loop {
+            let low = (v & 0x7f) as u8;
+            v >>= 7;
+            if v == 0 {
+                code.push(low);
+                return;
+            }
+            code.push(low | 0x80);
+        }
+    }
+
+    /// The value in LEB128 at the start of `code`, and the bytes it takes.
+    fn leb(code: &[u8]) -> (u64, usize) {
+        let mut v = 0u64;
+        for (i, &byte) in code.iter().enumerate() {
+            v |= ((byte & 0x7f) as u64) << (7 * i);
+            if byte & 0x80 == 0 {
+                return (v, i + 1);
+            }
+        }
+        unreachable!("a LEB128 value runs past the end of the compact form")
+    }
+
+    /// Starts an abbreviation of `n` operands.
+    pub fn push_count(code: &mut Vec<u8>, n: u64) {
+        push_leb(code, n);
+    }
+
+    /// The number of operands of the abbreviation at the start of `code`, and the bytes
+    /// it takes.
+    pub fn count(code: &[u8]) -> (u64, usize) {
+        leb(code)
+    }
+
+    /// Appends `op` (as written; a fixed width of at most 64, a VBR width of at most 32).
+    pub fn push(code: &mut Vec<u8>, op: AbbrevOp) {
+        match op {
+            AbbrevOp::Literal(v) => {
+                code.push(LITERAL);
+                push_leb(code, v);
+            }
+            AbbrevOp::Array => code.push(ARRAY),
+            AbbrevOp::Char6 => code.push(CHAR6),
+            AbbrevOp::Fixed(w) => {
+                debug_assert!(w <= 64);
+                code.push(FIXED + w);
+            }
+            AbbrevOp::Vbr(w) => {
+                debug_assert!(w <= 32);
+                code.push(VBR + w);
+            }
+        }
+    }
+
+    /// The operand at the start of `code` (what `push` wrote) as written, and the bytes
+    /// it takes.
+    #[inline]
+    pub fn next(code: &[u8]) -> (AbbrevOp, usize) {
+        match code[0] {
+            LITERAL => {
+                let (v, n) = leb(&code[1..]);
+                (AbbrevOp::Literal(v), 1 + n)
+            }
+            ARRAY => (AbbrevOp::Array, 1),
+            CHAR6 => (AbbrevOp::Char6, 1),
+            b if b >= VBR => (AbbrevOp::Vbr(b - VBR), 1),
+            b => (AbbrevOp::Fixed(b - FIXED), 1),
+        }
+    }
+}
+
+/// An abbreviation the reader holds in compact form (`compact`; the slice starts with
+/// it and may go on past it): its operands as written, or as decoded, and the `Abbrev`
+/// they make.
+#[derive(Debug, Clone, Copy)]
+pub struct AbbrevRef<'a>(pub(crate) &'a [u8]);
+
+impl PartialEq for AbbrevRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.written().eq(other.written())
+    }
+}
+
+impl Eq for AbbrevRef<'_> {}
+
+impl<'a> AbbrevRef<'a> {
+    /// The operands as written (`Fixed(0)` and `Vbr(0)` as such).
+    pub fn written(self) -> impl Iterator<Item = AbbrevOp> + 'a {
+        let (n, at) = compact::count(self.0);
+        let mut code = &self.0[at..];
+        (0..n).map(move |_| {
+            let (op, len) = compact::next(code);
+            code = &code[len..];
+            op
+        })
+    }
+
+    /// The operands as they decode: `Fixed(0)` and `Vbr(0)` are the literal 0.
+    pub fn ops(self) -> impl Iterator<Item = AbbrevOp> + 'a {
+        self.written().map(|op| match op {
+            AbbrevOp::Fixed(0) | AbbrevOp::Vbr(0) => AbbrevOp::Literal(0),
+            op => op,
+        })
+    }
+
+    /// The abbreviation, owned.
+    pub fn to_abbrev(self) -> Abbrev {
+        Abbrev::new(self.written().collect())
     }
 }
 

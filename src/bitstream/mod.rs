@@ -7,11 +7,13 @@ mod reader;
 pub mod text;
 mod writer;
 
-pub use abbrev::{decode_char6, encode_char6, is_char6, Abbrev, AbbrevOp, FastOp, Plan, CHAR6};
+pub use abbrev::{
+    compact, decode_char6, encode_char6, is_char6, Abbrev, AbbrevOp, AbbrevRef, FastOp, Plan, CHAR6,
+};
 #[cfg(target_arch = "x86_64")]
 pub use cursor::Bmi2;
 pub use cursor::{BitCursor, Pext, SoftPext};
-pub use reader::{Item, Reader, MAX_ABBREV_WIDTH};
+pub use reader::{Item, Reader, MAX_ABBREV_WIDTH, PLANS_MIN_BYTES};
 pub use writer::{BitWriter, Writer};
 
 /// Abbreviation id of END_BLOCK.

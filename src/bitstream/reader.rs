@@ -2,7 +2,7 @@
 //! record items, each with the bit position of its abbreviation id. It knows BLOCKINFO (block
 //! 0) and nothing else about PNaCl.
 
-use super::abbrev::{decode_char6, Abbrev, AbbrevOp, FastOp, Plan};
+use super::abbrev::{compact, decode_char6, AbbrevOp, AbbrevRef, FastOp, Plan};
 use super::cursor::{vbr_at, BitCursor, Pext, SoftPext, CONT, PAYLOAD};
 use super::{
     BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_SETBID, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK,
@@ -14,6 +14,11 @@ use crate::error::{Error, Result};
 pub const MAX_ABBREV_WIDTH: u32 = 32;
 /// Largest number of zero-width array elements (an array of a literal) accepted in one record.
 const MAX_ZERO_WIDTH_ELEMENTS: u64 = 4096;
+/// Smallest file (in bytes) whose abbreviations `Reader::new` compiles into decoding
+/// plans. The plans of the usual set of abbreviations take some 10 KB, which a file this
+/// large repays in speed and which would be many times the size of a smaller one; below
+/// it each record is decoded from its abbreviation's compact form.
+pub const PLANS_MIN_BYTES: usize = 16 * 1024;
 
 /// One item of the stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,7 +30,7 @@ pub enum Item<'r> {
     /// DEFINE_ABBREV. `blockinfo_for` is the block id it is registered for when it appears
     /// in BLOCKINFO; otherwise it is local to the current block.
     DefineAbbrev {
-        abbrev: &'r Abbrev,
+        abbrev: AbbrevRef<'r>,
         blockinfo_for: Option<u32>,
     },
     /// A data record: the abbreviation id used (3 = unabbreviated), its code and operands.
@@ -45,8 +50,8 @@ const INLINE_OPS: usize = 6;
 const SMALL: usize = 8;
 
 /// What the per-block list keeps of an abbreviation: the number of its scalars (`n`,
-/// `u8::MAX` for more than `INLINE_OPS` or an array), its pool index (for its full
-/// `Plan`), and its branch-free decoder.
+/// `u8::MAX` for more than `INLINE_OPS` or an array), the index of its full `Plan` in
+/// `Reader::plans`, and its branch-free decoder.
 #[derive(Debug, Clone, Copy)]
 struct InlinePlan {
     n: u8,
@@ -261,6 +266,8 @@ impl InlinePlan {
 /// The id `top_id` has outside every block.
 const NO_BLOCK: u32 = u32::MAX;
 
+/// An open block. (Counts and indices fit in 32 bits: each is at most the number of
+/// abbreviations, which `Reader::code`, at most 2^32 bytes, bounds.)
 #[derive(Debug, Clone)]
 struct Scope {
     id: u32,
@@ -268,26 +275,25 @@ struct Scope {
     /// Bit position at which the block's length word says it ends.
     end: u64,
     /// Where this block's local abbreviations start in `active`.
-    active_start: usize,
+    active_start: u32,
     /// The BLOCKINFO list for this block id (index into `bi`, `NO_LIST` if none) and how
     /// many of its abbreviations existed when the block was entered (ids 4 .. 4+bi_count).
-    bi: usize,
-    bi_count: usize,
-    /// Length of the abbreviation pool on entry (local abbreviations are dropped on exit).
-    pool_len: usize,
+    bi: u32,
+    bi_count: u32,
+    /// Length of `Reader::code` on entry (local abbreviations are dropped on exit).
+    pool_len: u32,
 }
 
 /// `Scope::bi` of a block id BLOCKINFO says nothing about.
-const NO_LIST: usize = usize::MAX;
+const NO_LIST: u32 = u32::MAX;
 
-/// The abbreviations BLOCKINFO registered for one block id: pool indices and plans.
+/// The abbreviations BLOCKINFO registered for one block id (their keys).
 #[derive(Debug, Clone)]
 struct BlockInfoList {
     block_id: u32,
+    /// Where the list's plans start in `Reader::bi_flat` (as of its last rebuild).
+    flat_start: u32,
     pool: Vec<u32>,
-    plans: Vec<InlinePlan>,
-    /// Where `plans` starts in `Reader::bi_flat` (as of its last rebuild).
-    flat_start: usize,
 }
 
 /// Streaming reader over the bitstream that starts at `start` (a bit position; the PNaCl
@@ -295,12 +301,18 @@ struct BlockInfoList {
 pub struct Reader<'a> {
     cur: BitCursor<'a>,
     scopes: Vec<Scope>,
-    /// All abbreviations: BLOCKINFO ones (never dropped) and local ones, with their
-    /// compiled decoding plans.
-    pool: Vec<Abbrev>,
+    /// Whether abbreviations are compiled into decoding plans (`plans`, `active_plans`,
+    /// `bi_flat`); if not, those stay empty and each abbreviated record is decoded from
+    /// its abbreviation's compact form.
+    planned: bool,
+    /// All abbreviations (the pool): BLOCKINFO ones (never dropped) and local ones, in
+    /// compact form end to end, each known by its offset in `code` (its key); with
+    /// `planned`, their compiled decoding plans, and the key of each.
+    code: Vec<u8>,
     plans: Vec<Plan>,
-    /// For every open block, the pool indices of its local abbreviations (which follow its
-    /// BLOCKINFO ones), and in step their decoding plans inline.
+    plan_keys: Vec<u32>,
+    /// For every open block, the keys of its local abbreviations (which follow its
+    /// BLOCKINFO ones), and in step (with `planned`) their decoding plans inline.
     active: Vec<u32>,
     active_plans: Vec<InlinePlan>,
     /// BLOCKINFO registrations, per block id, in definition order.
@@ -314,7 +326,7 @@ pub struct Reader<'a> {
     /// per-record path.
     top_width: u32,
     top_id: u32,
-    top_bi: usize,
+    top_bi: u32,
     top_bi_count: usize,
     /// Where the innermost block's BLOCKINFO plans start in `bi_flat`.
     top_bi_start: usize,
@@ -333,15 +345,25 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    /// A reader over `data`, starting at bit `start`.
+    /// A reader over `data`, starting at bit `start`, which compiles abbreviations into
+    /// decoding plans if `data` has at least `PLANS_MIN_BYTES`.
     pub fn new(data: &'a [u8], start: u64) -> Result<Self> {
+        Self::with_plans(data, start, data.len() >= PLANS_MIN_BYTES)
+    }
+
+    /// A reader over `data`, starting at bit `start`, which compiles abbreviations into
+    /// decoding plans (`planned`) or decodes each record from its abbreviation's compact
+    /// form. Both read the same items, with the same errors.
+    pub fn with_plans(data: &'a [u8], start: u64, planned: bool) -> Result<Self> {
         let mut cur = BitCursor::new(data);
         cur.seek(start)?;
         Ok(Reader {
             cur,
             scopes: Vec::new(),
-            pool: Vec::new(),
+            planned,
+            code: Vec::new(),
             plans: Vec::new(),
+            plan_keys: Vec::new(),
             active: Vec::new(),
             active_plans: Vec::new(),
             bi: Vec::new(),
@@ -354,7 +376,7 @@ impl<'a> Reader<'a> {
             top_bi_start: 0,
             top_active_start: 0,
             cur_bid: None,
-            ops: Vec::with_capacity(64),
+            ops: Vec::new(),
             small: [0; SMALL],
             last: (0, Some(0)),
             item_pos: start,
@@ -406,19 +428,32 @@ impl<'a> Reader<'a> {
     }
 
     /// The abbreviation with id `id` (≥ 4) in the innermost block.
-    pub fn abbrev(&self, id: u32) -> Option<&Abbrev> {
+    pub fn abbrev(&self, id: u32) -> Option<AbbrevRef<'_>> {
+        self.key_of(id)
+            .map(|key| AbbrevRef(&self.code[key as usize..]))
+    }
+
+    /// The key of the abbreviation with id `id` in the innermost block.
+    fn key_of(&self, id: u32) -> Option<u32> {
         if self.top_id == NO_BLOCK {
             return None;
         }
         let j = (id as usize).checked_sub(4)?;
-        let idx = if j < self.top_bi_count {
-            self.bi[self.top_bi].pool[j]
+        if j < self.top_bi_count {
+            Some(self.bi[self.top_bi as usize].pool[j])
         } else {
-            *self
-                .active
-                .get(self.top_active_start + (j - self.top_bi_count))?
-        };
-        self.pool.get(idx as usize)
+            self.active
+                .get(self.top_active_start + (j - self.top_bi_count))
+                .copied()
+        }
+    }
+
+    /// Drops the abbreviations defined after the pool had length `len`.
+    fn truncate_pool(&mut self, len: u32) {
+        self.code.truncate(len as usize);
+        let keep = self.plan_keys.partition_point(|&k| k < len);
+        self.plan_keys.truncate(keep);
+        self.plans.truncate(keep);
     }
 
     /// Refreshes the cached innermost-block fields after a block is left.
@@ -428,9 +463,12 @@ impl<'a> Reader<'a> {
                 self.top_width = s.width;
                 self.top_id = s.id;
                 self.top_bi = s.bi;
-                self.top_bi_count = s.bi_count;
-                self.top_bi_start = self.bi.get(s.bi).map_or(0, |l| l.flat_start);
-                self.top_active_start = s.active_start;
+                self.top_bi_count = s.bi_count as usize;
+                self.top_bi_start = self
+                    .bi
+                    .get(s.bi as usize)
+                    .map_or(0, |l| l.flat_start as usize);
+                self.top_active_start = s.active_start as usize;
             }
             None => {
                 self.top_width = 2;
@@ -448,9 +486,16 @@ impl<'a> Reader<'a> {
     #[cold]
     fn rebuild_bi_flat(&mut self) {
         self.bi_flat.clear();
-        for l in &mut self.bi {
-            l.flat_start = self.bi_flat.len();
-            self.bi_flat.extend_from_slice(&l.plans);
+        if self.planned {
+            for l in &mut self.bi {
+                l.flat_start = self.bi_flat.len() as u32;
+                let (plans, keys) = (&self.plans, &self.plan_keys);
+                self.bi_flat.extend(l.pool.iter().map(|key| {
+                    // Every key in a list has its plan.
+                    let i = keys.binary_search(key).unwrap_or(0);
+                    InlinePlan::of(&plans[i], i as u32)
+                }));
+            }
         }
         self.bi_dirty = false;
     }
@@ -551,7 +596,7 @@ impl<'a> Reader<'a> {
         p: P,
         mut f: impl FnMut(u64, u32, u32, &[u64]) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
-        if self.top_id == NO_BLOCK || self.top_id == BLOCKINFO_BLOCK_ID {
+        if self.top_id == NO_BLOCK || self.top_id == BLOCKINFO_BLOCK_ID || !self.planned {
             return Ok(());
         }
         let width = self.top_width;
@@ -641,23 +686,26 @@ impl<'a> Reader<'a> {
             self.rebuild_bi_flat();
         }
         let (bi, bi_count) = match self.bi.iter().position(|l| l.block_id == id) {
-            Some(k) => (k, self.bi[k].pool.len()),
+            Some(k) => (k as u32, self.bi[k].pool.len()),
             None => (NO_LIST, 0),
         };
         self.top_width = width as u32;
         self.top_id = id;
         self.top_bi = bi;
         self.top_bi_count = bi_count;
-        self.top_bi_start = self.bi.get(bi).map_or(0, |l| l.flat_start);
+        self.top_bi_start = self
+            .bi
+            .get(bi as usize)
+            .map_or(0, |l| l.flat_start as usize);
         self.top_active_start = active_start;
         self.scopes.push(Scope {
             id,
             width: width as u32,
             end,
-            active_start,
+            active_start: active_start as u32,
             bi,
-            bi_count,
-            pool_len: self.pool.len(),
+            bi_count: bi_count as u32,
+            pool_len: self.code.len() as u32,
         });
         if id == BLOCKINFO_BLOCK_ID {
             self.cur_bid = None;
@@ -681,10 +729,9 @@ impl<'a> Reader<'a> {
                 want / 8
             )));
         }
-        self.active.truncate(s.active_start);
-        self.active_plans.truncate(s.active_start);
-        self.pool.truncate(s.pool_len);
-        self.plans.truncate(s.pool_len);
+        self.active.truncate(s.active_start as usize);
+        self.active_plans.truncate(s.active_start as usize);
+        self.truncate_pool(s.pool_len);
         self.sync_top();
         Ok(Item::Exit)
     }
@@ -696,63 +743,75 @@ impl<'a> Reader<'a> {
             .pop()
             .ok_or_else(|| self.err("skip_block outside a block"))?;
         self.cur.seek(s.end)?;
-        self.active.truncate(s.active_start);
-        self.active_plans.truncate(s.active_start);
-        self.pool.truncate(s.pool_len);
-        self.plans.truncate(s.pool_len);
+        self.active.truncate(s.active_start as usize);
+        self.active_plans.truncate(s.active_start as usize);
+        self.truncate_pool(s.pool_len);
         self.sync_top();
         Ok(())
     }
 
     fn define_abbrev(&mut self) -> Result<Item<'_>> {
-        let abbrev = self.read_abbrev_def()?;
+        let start = self.code.len();
         let in_blockinfo = self.scopes.last().map(|s| s.id) == Some(BLOCKINFO_BLOCK_ID);
-        let idx = self.pool.len() as u32;
-        if in_blockinfo {
-            let Some(bid) = self.cur_bid else {
-                return Err(
-                    self.err("Malformed BlockInfoBlock: abbreviation defined before SETBID")
-                );
+        let checked = self.read_abbrev_def().and_then(|()| {
+            let bid = match (in_blockinfo, self.cur_bid) {
+                (false, _) => None,
+                (true, Some(bid)) => Some(bid),
+                (true, None) => {
+                    return Err(
+                        self.err("Malformed BlockInfoBlock: abbreviation defined before SETBID")
+                    )
+                }
             };
-            self.plans.push(Plan::of(&abbrev));
-            self.pool.push(abbrev);
+            // Keys and pool lengths are 32-bit offsets.
+            if u32::try_from(self.code.len()).is_err() {
+                return Err(self.err("too many abbreviations"));
+            }
+            Ok((bid, start as u32))
+        });
+        let (bid, start32) = match checked {
+            Ok(v) => v,
+            Err(e) => {
+                self.code.truncate(start);
+                return Err(e);
+            }
+        };
+        let key = start32;
+        if self.planned {
+            let plan = Plan::of(AbbrevRef(&self.code[start..]).ops());
+            if bid.is_none() {
+                self.active_plans
+                    .push(InlinePlan::of(&plan, self.plans.len() as u32));
+            }
+            self.plans.push(plan);
+            self.plan_keys.push(key);
+        }
+        if let Some(bid) = bid {
             // BLOCKINFO abbreviations outlive the BLOCKINFO block: keep them below every
             // later block's pool mark.
             for s in self.scopes.iter_mut() {
-                s.pool_len = s.pool_len.max(self.pool.len());
+                s.pool_len = s.pool_len.max(self.code.len() as u32);
             }
-            let plan = InlinePlan::of(&self.plans[idx as usize], idx);
             match self.bi.iter_mut().find(|l| l.block_id == bid) {
-                Some(l) => {
-                    l.pool.push(idx);
-                    l.plans.push(plan);
-                }
+                Some(l) => l.pool.push(key),
                 None => self.bi.push(BlockInfoList {
                     block_id: bid,
-                    pool: vec![idx],
-                    plans: vec![plan],
                     flat_start: 0,
+                    pool: vec![key],
                 }),
             }
             self.bi_dirty = true;
-            Ok(Item::DefineAbbrev {
-                abbrev: &self.pool[idx as usize],
-                blockinfo_for: Some(bid),
-            })
         } else {
-            self.plans.push(Plan::of(&abbrev));
-            self.active_plans
-                .push(InlinePlan::of(&self.plans[idx as usize], idx));
-            self.pool.push(abbrev);
-            self.active.push(idx);
-            Ok(Item::DefineAbbrev {
-                abbrev: &self.pool[idx as usize],
-                blockinfo_for: None,
-            })
+            self.active.push(key);
         }
+        Ok(Item::DefineAbbrev {
+            abbrev: AbbrevRef(&self.code[start..]),
+            blockinfo_for: bid,
+        })
     }
 
-    fn read_abbrev_def(&mut self) -> Result<Abbrev> {
+    /// Reads an abbreviation definition (after its id) onto the end of `code`.
+    fn read_abbrev_def(&mut self) -> Result<()> {
         let n = self.cur.read_vbr(5)?;
         // Every operand takes at least 4 bits (1 + 3), so the count is bounded by what is left.
         if n == 0 {
@@ -763,55 +822,45 @@ impl<'a> Reader<'a> {
                 "abbreviation claims {n} operands, more than the file holds"
             )));
         }
-        let mut ops = Vec::with_capacity(n as usize);
-        let mut raw = Vec::with_capacity(1 + 3 * n as usize);
-        raw.push(n);
-        for _ in 0..n {
+        compact::push_count(&mut self.code, n);
+        let (mut after_array, mut misplaced) = (false, false);
+        for i in 0..n {
             let is_lit = self.cur.read(1)?;
-            if is_lit == 1 {
-                let v = self.cur.read_vbr(8)?;
-                raw.extend([1, v]);
-                ops.push(AbbrevOp::Literal(v));
-                continue;
-            }
-            let enc = self.cur.read(3)?;
-            match enc {
-                1 | 2 => {
-                    let w = self.cur.read_vbr(5)?;
-                    raw.extend([0, enc, w]);
-                    if w == 0 {
-                        ops.push(AbbrevOp::Literal(0));
-                    } else if enc == 1 {
-                        if w > 64 {
-                            return Err(self.err(format!("fixed({w}) is wider than 64 bits")));
+            let op = if is_lit == 1 {
+                AbbrevOp::Literal(self.cur.read_vbr(8)?)
+            } else {
+                let enc = self.cur.read(3)?;
+                match enc {
+                    1 | 2 => {
+                        let w = self.cur.read_vbr(5)?;
+                        if enc == 1 {
+                            if w > 64 {
+                                return Err(self.err(format!("fixed({w}) is wider than 64 bits")));
+                            }
+                            AbbrevOp::Fixed(w as u8)
+                        } else {
+                            if w != 0 && !(2..=32).contains(&w) {
+                                return Err(self.err(format!("vbr({w}): VBR width must be 2..=32")));
+                            }
+                            AbbrevOp::Vbr(w as u8)
                         }
-                        ops.push(AbbrevOp::Fixed(w as u8));
-                    } else {
-                        if !(2..=32).contains(&w) {
-                            return Err(self.err(format!("vbr({w}): VBR width must be 2..=32")));
-                        }
-                        ops.push(AbbrevOp::Vbr(w as u8));
                     }
+                    3 => AbbrevOp::Array,
+                    4 => AbbrevOp::Char6,
+                    5 => return Err(self.err("Blob operands are not allowed in PNaCl bitcode")),
+                    e => return Err(self.err(format!("Invalid abbreviation encoding {e}"))),
                 }
-                3 => {
-                    raw.extend([0, 3]);
-                    ops.push(AbbrevOp::Array);
-                }
-                4 => {
-                    raw.extend([0, 4]);
-                    ops.push(AbbrevOp::Char6);
-                }
-                5 => return Err(self.err("Blob operands are not allowed in PNaCl bitcode")),
-                e => return Err(self.err(format!("Invalid abbreviation encoding {e}"))),
-            }
+            };
+            // An array must be second to last, and its element must not be an array
+            // (reported once every operand is read).
+            misplaced |= op == AbbrevOp::Array && (i + 2 != n || after_array);
+            after_array = op == AbbrevOp::Array;
+            compact::push(&mut self.code, op);
         }
-        // An array must be second to last, and its element must not be an array.
-        for (i, op) in ops.iter().enumerate() {
-            if *op == AbbrevOp::Array && (i + 2 != ops.len() || ops[i + 1] == AbbrevOp::Array) {
-                return Err(self.err("Array must be the second-to-last abbreviation operand"));
-            }
+        if misplaced {
+            return Err(self.err("Array must be the second-to-last abbreviation operand"));
         }
-        Ok(Abbrev { ops, raw })
+        Ok(())
     }
 
     #[inline(always)]
@@ -843,6 +892,9 @@ impl<'a> Reader<'a> {
         id: u32,
         p: P,
     ) -> Result<Option<usize>> {
+        if !self.planned {
+            return self.read_compact(cur, id, p).map(|()| None);
+        }
         let j = id as usize - 4;
         let plan = if j < self.top_bi_count {
             &self.bi_flat[self.top_bi_start + j]
@@ -852,13 +904,7 @@ impl<'a> Reader<'a> {
                 .get(self.top_active_start + (j - self.top_bi_count))
             {
                 Some(p) => p,
-                None => {
-                    return Err(self.err(format!(
-                        "abbreviation id {id} is not defined in block {} (ids 4..{} are)",
-                        self.top_id,
-                        4 + self.abbrev_count()
-                    )))
-                }
+                None => return Err(self.undefined_abbrev(id)),
             }
         };
         let spec = &plan.spec;
@@ -894,48 +940,41 @@ impl<'a> Reader<'a> {
             }
         }
         if let Some(elt) = self.plans[plan.pool as usize].array {
-            let n = cur.read_vbr(6)?;
-            let min = if elt.kind == FastOp::LITERAL {
-                0
-            } else {
-                elt.width as u64
-            };
-            let fits = match cur.remaining().checked_div(min) {
-                Some(most) => n <= most,
-                None => n <= MAX_ZERO_WIDTH_ELEMENTS,
-            };
-            if !fits {
-                return Err(Error::new(
-                    self.item_pos,
-                    format!("array claims {n} elements, more than the file holds"),
-                ));
-            }
-            out.resize(k + n as usize, 0);
-            let slots = &mut out[k..];
-            match elt.kind {
-                FastOp::FIXED => {
-                    for slot in slots {
-                        *slot = cur.read(elt.width as u32)?;
-                    }
-                }
-                FastOp::CHAR6 => {
-                    for slot in slots {
-                        *slot = decode_char6(cur.read(6)?) as u64;
-                    }
-                }
-                FastOp::VBR => {
-                    for slot in slots {
-                        *slot = cur.read_vbr_flat(elt.width as u32, p)?;
-                    }
-                }
-                _ => {
-                    for slot in slots {
-                        *slot = read_fast(cur, elt)?;
-                    }
-                }
-            }
+            read_array(cur, elt, out, self.item_pos, p)?;
         }
         Ok(None)
+    }
+
+    /// Reads the operands of a record with abbreviation `id` into `ops`, from the
+    /// abbreviation's compact form (a reader without plans).
+    #[inline(never)]
+    fn read_compact<P: Pext>(&mut self, cur: &mut BitCursor<'a>, id: u32, p: P) -> Result<()> {
+        let Some(key) = self.key_of(id) else {
+            return Err(self.undefined_abbrev(id));
+        };
+        let mut ops = AbbrevRef(&self.code[key as usize..]).ops();
+        let out = &mut self.ops;
+        out.clear();
+        while let Some(op) = ops.next() {
+            if op == AbbrevOp::Array {
+                // (An array is always followed by its element.)
+                if let Some(elt) = ops.next() {
+                    read_array(cur, FastOp::of(elt), out, self.item_pos, p)?;
+                }
+                break;
+            }
+            out.push(read_fast(cur, FastOp::of(op))?);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn undefined_abbrev(&self, id: u32) -> Error {
+        self.err(format!(
+            "abbreviation id {id} is not defined in block {} (ids 4..{} are)",
+            self.top_id,
+            4 + self.abbrev_count()
+        ))
     }
 
     /// The operands, code first, of the record just read: `small[..n]`, or `ops` for `None`.
@@ -1090,6 +1129,60 @@ fn peek_id(cur: &mut BitCursor<'_>, width: u32) -> Option<u32> {
     (bits >= width).then_some((win & ((1u64 << width) - 1)) as u32)
 }
 
+/// Reads an array of elements `elt` (its length first, a VBR6) onto the end of `out`.
+/// `item_pos` is the record's position, for errors.
+#[inline(always)]
+fn read_array<P: Pext>(
+    cur: &mut BitCursor<'_>,
+    elt: FastOp,
+    out: &mut Vec<u64>,
+    item_pos: u64,
+    p: P,
+) -> Result<()> {
+    let n = cur.read_vbr(6)?;
+    let min = if elt.kind == FastOp::LITERAL {
+        0
+    } else {
+        elt.width as u64
+    };
+    let fits = match cur.remaining().checked_div(min) {
+        Some(most) => n <= most,
+        None => n <= MAX_ZERO_WIDTH_ELEMENTS,
+    };
+    if !fits {
+        return Err(Error::new(
+            item_pos,
+            format!("array claims {n} elements, more than the file holds"),
+        ));
+    }
+    let k = out.len();
+    out.resize(k + n as usize, 0);
+    let slots = &mut out[k..];
+    match elt.kind {
+        FastOp::FIXED => {
+            for slot in slots {
+                *slot = cur.read(elt.width as u32)?;
+            }
+        }
+        FastOp::CHAR6 => {
+            for slot in slots {
+                *slot = decode_char6(cur.read(6)?) as u64;
+            }
+        }
+        FastOp::VBR => {
+            for slot in slots {
+                *slot = cur.read_vbr_flat(elt.width as u32, p)?;
+            }
+        }
+        _ => {
+            for slot in slots {
+                *slot = read_fast(cur, elt)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 #[inline(always)]
 fn read_fast(cur: &mut BitCursor<'_>, op: FastOp) -> Result<u64> {
     match op.kind {
@@ -1103,16 +1196,22 @@ fn read_fast(cur: &mut BitCursor<'_>, op: FastOp) -> Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitstream::Writer;
+    use crate::bitstream::{Abbrev, Writer};
 
-    /// Every record of a stream: abbreviation id, code, operands. Where the CPU has BMI2,
-    /// the stream is read a second time with its bit gather, which must agree.
+    /// Every record of a stream: abbreviation id, code, operands. The stream is read with
+    /// decoding plans and without, which must agree, and where the CPU has BMI2, a third
+    /// time with its bit gather, which must agree too.
     fn records_of(bytes: &[u8]) -> Vec<(u32, u32, Vec<u64>)> {
-        let soft = records_with(bytes, SoftPext);
+        let soft = records_with(bytes, SoftPext, true);
+        assert_eq!(
+            records_with(bytes, SoftPext, false),
+            soft,
+            "reads with and without plans differ"
+        );
         #[cfg(target_arch = "x86_64")]
         if let Some(bmi2) = crate::bitstream::Bmi2::detect() {
             assert_eq!(
-                records_with(bytes, bmi2),
+                records_with(bytes, bmi2, true),
                 soft,
                 "BMI2 and portable reads differ"
             );
@@ -1120,8 +1219,8 @@ mod tests {
         soft
     }
 
-    fn records_with<P: Pext>(bytes: &[u8], p: P) -> Vec<(u32, u32, Vec<u64>)> {
-        let mut r = Reader::new(bytes, 0).unwrap();
+    fn records_with<P: Pext>(bytes: &[u8], p: P, planned: bool) -> Vec<(u32, u32, Vec<u64>)> {
+        let mut r = Reader::with_plans(bytes, 0, planned).unwrap();
         let mut got = Vec::new();
         loop {
             if let Some(code) = r.next_record_with(p).unwrap() {
@@ -1149,16 +1248,18 @@ mod tests {
         w.bits.emit_vbr(0, 6);
         w.exit_block();
         let bytes = w.into_bytes();
-        let mut r = Reader::new(&bytes, 0).unwrap();
-        let e = loop {
-            match r.next_item() {
-                Ok(Item::Eof) => panic!("the record was accepted"),
-                Ok(_) => {}
-                Err(e) => break e,
-            }
-        };
-        assert_eq!(e.msg(), "abbreviated record has no record code");
-        assert_eq!(e.pos(), at);
+        for planned in [true, false] {
+            let mut r = Reader::with_plans(&bytes, 0, planned).unwrap();
+            let e = loop {
+                match r.next_item() {
+                    Ok(Item::Eof) => panic!("the record was accepted"),
+                    Ok(_) => {}
+                    Err(e) => break e,
+                }
+            };
+            assert_eq!(e.msg(), "abbreviated record has no record code");
+            assert_eq!(e.pos(), at);
+        }
     }
 
     /// Fields too wide for the branch-free decoder (up to 64 bits) take the general path
@@ -1177,12 +1278,16 @@ mod tests {
             wr.emit_record(4, 1, &[v, 5]);
             wr.exit_block();
             let bytes = wr.into_bytes();
-            let mut r = Reader::new(&bytes, 0).unwrap();
-            r.next_item().unwrap();
-            r.next_item().unwrap();
-            match r.next_item().unwrap() {
-                Item::Record { code, ops, .. } => assert_eq!((code, ops), (1, &[v, 5][..])),
-                other => panic!("{other:?}"),
+            for planned in [true, false] {
+                let mut r = Reader::with_plans(&bytes, 0, planned).unwrap();
+                r.next_item().unwrap();
+                r.next_item().unwrap();
+                match r.next_item().unwrap() {
+                    Item::Record { code, ops, .. } => {
+                        assert_eq!((code, ops), (1, &[v, 5][..]))
+                    }
+                    other => panic!("{other:?}"),
+                }
             }
         }
     }

@@ -306,7 +306,7 @@ pub fn records_text(data: &[u8], ignore_abbrevs: bool) -> crate::error::Result<S
                 if ignore_abbrevs || skip_depth.is_some() {
                     continue;
                 }
-                let _ = writeln!(out, "{indent}2: <65533, {}>", join(&abbrev.raw));
+                let _ = writeln!(out, "{indent}2: <65533, {}>", join(&abbrev.to_abbrev().raw));
             }
             Item::Record { abbrev, code, ops } => {
                 if skip_depth.is_some() {

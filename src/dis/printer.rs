@@ -189,6 +189,7 @@ impl<'o, W: Write> Printer<'o, W> {
                 abbrev,
                 blockinfo_for,
             } => {
+                let abbrev = &abbrev.to_abbrev();
                 let mut raw: Vec<u64> = Vec::with_capacity(abbrev.raw.len() + 2);
                 if self.opts.abbrev_quirks && blockinfo_for.is_some() && self.setbid_fresh {
                     raw.push(self.setbid.unwrap_or(0) as u64);
@@ -295,7 +296,7 @@ impl<'o, W: Write> Printer<'o, W> {
                 record_toks(
                     Some(2),
                     pseudo::DEFINE_ABBREV,
-                    &raw_fields(abbrev, self.opts.abbrev_quirks),
+                    &raw_fields(&abbrev.to_abbrev(), self.opts.abbrev_quirks),
                 ),
                 depth,
             ),
