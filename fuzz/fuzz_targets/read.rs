@@ -1,6 +1,8 @@
 //! The reader must give a module or an error for any input, without panicking, and its
 //! fast paths must change nothing: the item-by-item reader gives the same module or the
-//! same error. Each body's `attention` list is what the instructions make it.
+//! same error, and so does the other way of decoding records (with decoding plans or
+//! from the abbreviations' compact form, whichever `read` did not take for the input's
+//! size). Each body's `attention` list is what the instructions make it.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -9,6 +11,9 @@ fuzz_target!(|data: &[u8]| {
     let fast = pnacl::bitcode::read(data);
     let plain = pnacl::bitcode::read_itemwise(data);
     assert!(fast == plain, "read and read_itemwise differ");
+    let planned = data.len() >= pnacl::bitstream::PLANS_MIN_BYTES;
+    let other = pnacl::bitcode::read_with_plans(data, !planned);
+    assert!(fast == other, "reads with and without decoding plans differ");
     if let Ok(m) = &fast {
         assert_eq!(m.attention_mismatch(), None, "a body's attention list is wrong");
     }
