@@ -105,7 +105,7 @@ impl Plan {
 /// The compact form of abbreviations, in which the reader keeps them (a few bytes each,
 /// which matters for small files): the number of operands in LEB128, then one byte an
 /// operand, as written, a literal's value after its byte in LEB128.
-pub mod compact {
+pub(crate) mod compact {
     use super::AbbrevOp;
 
     const LITERAL: u8 = 0x00;
@@ -161,11 +161,11 @@ pub mod compact {
             AbbrevOp::Array => code.push(ARRAY),
             AbbrevOp::Char6 => code.push(CHAR6),
             AbbrevOp::Fixed(w) => {
-                debug_assert!(w <= 64);
+                assert!(w <= 64, "fixed({w})");
                 code.push(FIXED + w);
             }
             AbbrevOp::Vbr(w) => {
-                debug_assert!(w <= 32);
+                assert!(w <= 32, "vbr({w})");
                 code.push(VBR + w);
             }
         }
@@ -293,5 +293,57 @@ impl fmt::Display for AbbrevOp {
             AbbrevOp::Array => write!(f, "array"),
             AbbrevOp::Char6 => write!(f, "char6"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every operand the reader accepts comes back from the compact form as written, one
+    /// abbreviation after another.
+    #[test]
+    fn compact_form_reads_back() {
+        let mut ops = vec![AbbrevOp::Array, AbbrevOp::Char6];
+        ops.extend((0..=64).map(AbbrevOp::Fixed));
+        ops.extend((0..=32).map(AbbrevOp::Vbr));
+        for v in [0, 1, 127, 128, 300, u32::MAX as u64, u64::MAX - 1, u64::MAX] {
+            ops.push(AbbrevOp::Literal(v));
+        }
+        let (first, second) = ops.split_at(40);
+        let mut code = Vec::new();
+        for part in [first, second] {
+            compact::push_count(&mut code, part.len() as u64);
+            for &op in part {
+                compact::push(&mut code, op);
+            }
+        }
+        let a = AbbrevRef(&code);
+        assert_eq!(a.written().collect::<Vec<_>>(), first);
+        let len: usize = {
+            let (n, mut at) = compact::count(&code);
+            for _ in 0..n {
+                at += compact::next(&code[at..]).1;
+            }
+            at
+        };
+        assert_eq!(
+            AbbrevRef(&code[len..]).written().collect::<Vec<_>>(),
+            second
+        );
+        // Fixed(0) and Vbr(0) decode as the literal 0.
+        assert!(a
+            .ops()
+            .all(|op| !matches!(op, AbbrevOp::Fixed(0) | AbbrevOp::Vbr(0))));
+        let zeros = |op: &AbbrevOp| {
+            matches!(
+                op,
+                AbbrevOp::Fixed(0) | AbbrevOp::Vbr(0) | AbbrevOp::Literal(0)
+            )
+        };
+        assert_eq!(
+            a.ops().filter(|&op| op == AbbrevOp::Literal(0)).count(),
+            first.iter().filter(|op| zeros(op)).count()
+        );
     }
 }

@@ -8,7 +8,7 @@ pub mod text;
 mod writer;
 
 pub use abbrev::{
-    compact, decode_char6, encode_char6, is_char6, Abbrev, AbbrevOp, AbbrevRef, FastOp, Plan, CHAR6,
+    decode_char6, encode_char6, is_char6, Abbrev, AbbrevOp, AbbrevRef, FastOp, Plan, CHAR6,
 };
 #[cfg(target_arch = "x86_64")]
 pub use cursor::Bmi2;
