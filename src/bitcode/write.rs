@@ -477,10 +477,7 @@ impl State<'_> {
             }
             InstKind::Unreachable => self.abbrev_id(ab::FN_UNREACHABLE, W_FUNCTION),
             InstKind::Phi { incoming } => {
-                let pairs = body.span(crate::ir::Span {
-                    start: incoming.start,
-                    len: incoming.len * 2,
-                });
+                let pairs = body.phi_pairs(incoming);
                 for p in pairs.chunks(2) {
                     self.forward(fw, body, p[0])?;
                 }

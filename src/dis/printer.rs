@@ -927,10 +927,7 @@ fn inst_toks(
         InstKind::Phi { incoming } => {
             result(t, " ");
             t.s("phi").sp().s(inst.ty.name()).sp();
-            let pairs = body.span(crate::ir::Span {
-                start: incoming.start,
-                len: incoming.len * 2,
-            });
+            let pairs = body.phi_pairs(incoming);
             for (k, pair) in pairs.chunks(2).enumerate() {
                 if k > 0 {
                     t.s(",").sp();

@@ -300,6 +300,14 @@ impl<'m> Body<'m> {
         &self.operands[s.start as usize..(s.start + s.len) as usize]
     }
 
+    /// A phi's (value, block) pairs, end to end (its `incoming` counts pairs).
+    pub fn phi_pairs(&self, incoming: Span) -> &'m [u32] {
+        self.span(Span {
+            start: incoming.start,
+            len: incoming.len * 2,
+        })
+    }
+
     /// The cases of a switch.
     pub fn switch_cases(&self, s: Span) -> &'m [SwitchCase] {
         &self.cases[s.start as usize..(s.start + s.len) as usize]
@@ -342,14 +350,9 @@ impl<'m> Body<'m> {
                 indirect,
                 ..
             } => self.span(args).iter().any(|&a| pred(a)) || (indirect && pred(callee)),
-            InstKind::Phi { incoming } => self
-                .span(Span {
-                    start: incoming.start,
-                    len: incoming.len * 2,
-                })
-                .iter()
-                .step_by(2)
-                .any(|&v| pred(v)),
+            InstKind::Phi { incoming } => {
+                self.phi_pairs(incoming).iter().step_by(2).any(|&v| pred(v))
+            }
             InstKind::Ret { val: None } | InstKind::Br { .. } | InstKind::Unreachable => false,
         }
     }

@@ -751,10 +751,7 @@ impl<'m> Exporter<'m> {
             let InstKind::Phi { incoming } = inst.kind else {
                 unreachable!()
             };
-            let pairs = body.span(crate::ir::Span {
-                start: incoming.start,
-                len: incoming.len * 2,
-            });
+            let pairs = body.phi_pairs(incoming);
             let block = block_of(body, i);
             let pos = body.inst_pos(i);
             let preds = &preds[block as usize];
