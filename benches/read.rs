@@ -1,56 +1,15 @@
 //! Parse + full validation throughput of the reader (bitcode::read) on real pexes, and
 //! the peak memory one read takes. Run with scripts/bench.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-/// The system allocator, counting bytes in use and their peak while `COUNTING` is set
-/// (during `memory` only: the throughput runs pay one predictable branch per call, not
-/// the atomic updates).
-struct Counting;
-static COUNTING: AtomicBool = AtomicBool::new(false);
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(by: usize) {
-    if COUNTING.load(Ordering::Relaxed) {
-        let now = CURRENT.fetch_add(by, Ordering::Relaxed) + by;
-        PEAK.fetch_max(now, Ordering::Relaxed);
-    }
-}
-
-fn shrank(by: usize) {
-    if COUNTING.load(Ordering::Relaxed) {
-        CURRENT.fetch_sub(by, Ordering::Relaxed);
-    }
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(l) };
-        grew(l.size());
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) };
-        shrank(l.size());
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        let q = unsafe { System.realloc(p, l, new) };
-        if new > l.size() {
-            grew(new - l.size());
-        } else {
-            shrank(l.size() - new);
-        }
-        q
-    }
-}
+#[path = "../tests/counting/mod.rs"]
+mod counting;
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: counting::Counting = counting::Counting;
 
 fn pexes() -> Vec<(String, Vec<u8>)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/pexes");
@@ -77,13 +36,7 @@ fn pexes() -> Vec<(String, Vec<u8>)> {
 /// at the end (what stays allocated).
 fn memory(data: &[u8]) -> (usize, usize) {
     // Counted from zero: only what the read allocates (and frees) is seen.
-    CURRENT.store(0, Ordering::Relaxed);
-    PEAK.store(0, Ordering::Relaxed);
-    COUNTING.store(true, Ordering::Relaxed);
-    let m = pnacl::bitcode::read(data).unwrap();
-    let peak = PEAK.load(Ordering::Relaxed);
-    let model = CURRENT.load(Ordering::Relaxed);
-    COUNTING.store(false, Ordering::Relaxed);
+    let (m, peak, model) = counting::measure(|| pnacl::bitcode::read(data).unwrap());
     drop(m);
     (peak, model)
 }

@@ -4,51 +4,12 @@
 //! counts.
 
 mod common;
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+mod counting;
 
 use pnacl::bitcode;
 
-struct Counting;
-
-static COUNTING: AtomicBool = AtomicBool::new(false);
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(n: usize) {
-    if COUNTING.load(Ordering::Relaxed) {
-        let now = CURRENT.fetch_add(n, Ordering::Relaxed) + n;
-        PEAK.fetch_max(now, Ordering::Relaxed);
-    }
-}
-
-fn shrank(n: usize) {
-    if COUNTING.load(Ordering::Relaxed) {
-        CURRENT.fetch_sub(n, Ordering::Relaxed);
-    }
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        grew(l.size());
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        shrank(l.size());
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        // Counted as the old block freed and the new one allocated, both in use at once
-        // (as a move to a new place has them).
-        grew(new);
-        shrank(l.size());
-        unsafe { System.realloc(p, l, new) }
-    }
-}
-
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: counting::Counting = counting::Counting;
 
 /// Peak bytes in use during a read of `data` (counted from zero at its start; what it
 /// frees before returning included), and the bytes still in use after it: the module.
@@ -56,15 +17,7 @@ fn measure(data: &[u8]) -> (usize, usize) {
     // An uncounted read first: the tables built once a process (the intrinsics', on the
     // first name looked up) are not the module's.
     let _ = bitcode::read(data);
-    CURRENT.store(0, Ordering::Relaxed);
-    PEAK.store(0, Ordering::Relaxed);
-    COUNTING.store(true, Ordering::Relaxed);
-    let m = bitcode::read(data);
-    let (peak, model) = (
-        PEAK.load(Ordering::Relaxed),
-        CURRENT.load(Ordering::Relaxed),
-    );
-    COUNTING.store(false, Ordering::Relaxed);
+    let (m, peak, model) = counting::measure(|| bitcode::read(data));
     m.expect("a real pexe reads");
     (peak, model)
 }
