@@ -130,7 +130,7 @@ fn check(data: &[u8], file: &str, seed: u64, kind: &str, with_dis: bool) {
     );
     // Nor does the way records are decoded: with decoding plans (files of
     // `PLANS_MIN_BYTES` or more) or from the abbreviations' compact form (smaller ones).
-    let other = bitcode::read_with_plans(data, data.len() < pnacl::bitstream::PLANS_MIN_BYTES);
+    let other = bitcode::read_with_plans(data, !pnacl::bitstream::Reader::plans_pay_for(data));
     assert!(
         fast == other,
         "{file}: on a {kind} (seed {seed}), read gives {:?} but the other decoding {:?}",

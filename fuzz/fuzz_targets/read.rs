@@ -11,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
     let fast = pnacl::bitcode::read(data);
     let plain = pnacl::bitcode::read_itemwise(data);
     assert!(fast == plain, "read and read_itemwise differ");
-    let planned = data.len() >= pnacl::bitstream::PLANS_MIN_BYTES;
+    let planned = pnacl::bitstream::Reader::plans_pay_for(data);
     let other = pnacl::bitcode::read_with_plans(data, !planned);
     assert!(fast == other, "reads with and without decoding plans differ");
     if let Ok(m) = &fast {

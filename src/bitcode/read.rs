@@ -16,7 +16,7 @@ use super::codes::{
     block, constants as cst, function as fc, globals as gv, module as mc, types as tc, vst,
 };
 use super::header::{self, Header};
-use crate::bitstream::{Item, Pext, Reader, SoftPext, PLANS_MIN_BYTES};
+use crate::bitstream::{Item, Pext, Reader, SoftPext};
 use crate::error::{Error, Result};
 use crate::ir::{
     Align, BinOp, Body, BodyLoc, CastOp, Code, CodeLens, Const, ConstValue, FnType, Function,
@@ -26,12 +26,12 @@ use crate::ir::{
 
 /// Reads a whole pexe into a module, checking everything spec/000 constrains.
 pub fn read(data: &[u8]) -> Result<Module> {
-    read_with_plans(data, data.len() >= PLANS_MIN_BYTES)
+    read_with_plans(data, Reader::plans_pay_for(data))
 }
 
 /// `read` with the abbreviations compiled into decoding plans (`true`) or each record
 /// decoded from its abbreviation's compact form, whatever the file's size (`read`
-/// compiles them for files of `PLANS_MIN_BYTES` or more). The same module or the same
+/// compiles them where `Reader::plans_pay_for` the file). The same module or the same
 /// error either way (tests/mutate.rs holds them to it).
 pub fn read_with_plans(data: &[u8], planned: bool) -> Result<Module> {
     let (reader, parser) = start(data, planned)?;
@@ -48,7 +48,7 @@ pub fn read_with_plans(data: &[u8], planned: bool) -> Result<Module> {
 /// pnacl-bcdis does), none of `read`'s fast paths. The same module or the same error as
 /// `read`, always (tests/mutate.rs holds them to it).
 pub fn read_itemwise(data: &[u8]) -> Result<Module> {
-    let (mut reader, mut parser) = start(data, data.len() >= PLANS_MIN_BYTES)?;
+    let (mut reader, mut parser) = start(data, Reader::plans_pay_for(data))?;
     while next_item(&mut reader, &mut parser)? {}
     parser.finish(reader.pos())
 }

@@ -346,9 +346,15 @@ pub struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     /// A reader over `data`, starting at bit `start`, which compiles abbreviations into
-    /// decoding plans if `data` has at least `PLANS_MIN_BYTES`.
+    /// decoding plans if `data` is large enough (`plans_pay_for`).
     pub fn new(data: &'a [u8], start: u64) -> Result<Self> {
-        Self::with_plans(data, start, data.len() >= PLANS_MIN_BYTES)
+        Self::with_plans(data, start, Self::plans_pay_for(data))
+    }
+
+    /// Whether decoding plans pay for themselves on `data`: it has at least
+    /// `PLANS_MIN_BYTES`.
+    pub fn plans_pay_for(data: &[u8]) -> bool {
+        data.len() >= PLANS_MIN_BYTES
     }
 
     /// A reader over `data`, starting at bit `start`, which compiles abbreviations into
