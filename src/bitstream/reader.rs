@@ -775,14 +775,13 @@ impl<'a> Reader<'a> {
             }
             Ok((bid, start as u32))
         });
-        let (bid, start32) = match checked {
+        let (bid, key) = match checked {
             Ok(v) => v,
             Err(e) => {
                 self.code.truncate(start);
                 return Err(e);
             }
         };
-        let key = start32;
         if self.planned {
             let plan = Plan::of(AbbrevRef(&self.code[start..]).ops());
             if bid.is_none() {
