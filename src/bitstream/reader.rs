@@ -583,10 +583,12 @@ impl<'a> Reader<'a> {
         Ok(Some(code))
     }
 
-    /// Reads records for as long as each is one the inline decoder takes whole: an
-    /// abbreviated record of at most `INLINE_OPS` scalars (no char6) whose scalars lie in
-    /// one 8-byte load, perhaps then an array of fixed or VBR elements (at most
-    /// `SIMPLE_VALUES` values in all, each in one load), with a code below 2^32. Each goes
+    /// Reads records for as long as each is one the inline decoder takes whole, in a
+    /// reader with plans: an abbreviated record of at most `INLINE_OPS` scalars (no
+    /// char6) whose scalars lie in one 8-byte load, perhaps then an array of fixed or VBR
+    /// elements, or an unabbreviated record (its code in one load, its operands an array
+    /// of VBR6 elements), with at most `SIMPLE_VALUES` values in all, each in one load,
+    /// and a code below 2^32. Each goes
     /// to `f` with its bit position, abbreviation id, code and operands. Stops, having
     /// read nothing of it, at the first item that is anything else (which
     /// `next_record_with` or `next_item` then reads, with their checks and errors), or as
@@ -1057,8 +1059,22 @@ fn decode_simple<P: Pext>(
     let (win, bits) = window_at(data, pos)?;
     // width ≤ MAX_ABBREV_WIDTH (32).
     let id = p.low(win, width) as u32;
-    // END_BLOCK, ENTER_SUBBLOCK, DEFINE_ABBREV and unabbreviated records: not here.
-    let j = (id as usize).checked_sub(4)?;
+    let Some(j) = (id as usize).checked_sub(4) else {
+        // END_BLOCK, ENTER_SUBBLOCK and DEFINE_ABBREV: not here.
+        if id != UNABBREV_RECORD {
+            return None;
+        }
+        // The code, the operand count and the operands, each a VBR6: the code, then as
+        // an array of VBR6 elements.
+        let (code, len) = vbr_at(win >> width, 6, p);
+        if width + len > bits || code > u32::MAX as u64 {
+            return None;
+        }
+        out[0] = code;
+        let end = pos + (width + len) as u64;
+        return records_array(data, (FastOp::VBR, 6, 1), end, out, p)
+            .map(|(n, end)| (id, code as u32, n, end));
+    };
     let (bi, local) = plans;
     let plan = match bi.get(j) {
         Some(plan) => plan,
@@ -1082,24 +1098,29 @@ fn decode_simple<P: Pext>(
     if plan.n != u8::MAX {
         return Some((id, code as u32, plan.n as usize, end));
     }
-    records_array(data, plan, end, out, p).map(|(n, end)| (id, code as u32, n, end))
+    let array = (
+        plan.array_kind,
+        plan.array_width as u32,
+        plan.scalars as usize,
+    );
+    records_array(data, array, end, out, p).map(|(n, end)| (id, code as u32, n, end))
 }
 
-/// The array after the scalars (`plan.scalars` of them, in `out`) of a record of
-/// `decode_simple`, from bit `pos`: the number of values in `out` and the record's end.
+/// The array after the scalars (`s` of them, in `out`) of a record of `decode_simple`,
+/// from bit `pos`, its elements of `kind` (`FastOp::FIXED` or `FastOp::VBR`; `LITERAL`
+/// for none that this loop takes) and width `w`: the number of values in `out` and the
+/// record's end.
 #[inline(always)]
 fn records_array<P: Pext>(
     data: &[u8],
-    plan: &InlinePlan,
+    (kind, w, s): (u8, u32, usize),
     mut pos: u64,
     out: &mut [u64; SIMPLE_VALUES],
     p: P,
 ) -> Option<(usize, u64)> {
-    let (kind, w) = (plan.array_kind, plan.array_width as u32);
     if kind == FastOp::LITERAL {
         return None;
     }
-    let s = plan.scalars as usize;
     // The element count, a VBR6.
     let (x, bits) = window_at(data, pos)?;
     let (count, len) = vbr_at(x, 6, p);
@@ -1224,10 +1245,17 @@ mod tests {
         soft
     }
 
+    /// The records as `bitcode::read` takes them: through `simple_records` (which takes
+    /// only records of a reader with plans), `next_record_with`, and `next_item`.
     fn records_with<P: Pext>(bytes: &[u8], p: P, planned: bool) -> Vec<(u32, u32, Vec<u64>)> {
         let mut r = Reader::with_plans(bytes, 0, planned).unwrap();
         let mut got = Vec::new();
         loop {
+            r.simple_records(p, |_, abbrev, code, ops| -> std::result::Result<(), ()> {
+                got.push((abbrev, code, ops.to_vec()));
+                Ok(())
+            })
+            .unwrap();
             if let Some(code) = r.next_record_with(p).unwrap() {
                 let (abbrev, ops) = r.record_operands();
                 got.push((abbrev, code, ops.to_vec()));
@@ -1354,6 +1382,39 @@ mod tests {
             let want: Vec<_> = want.into_iter().map(|ops| (4, 7, ops)).collect();
             let got: Vec<_> = records_of(&bytes).into_iter().filter(|r| r.0 == 4).collect();
             proptest::prop_assert_eq!(got, want);
+        }
+
+        /// Unabbreviated records (any code, up to 80 operands of every size), between
+        /// abbreviated ones, read back as written: the loop for small records takes those
+        /// of at most `SIMPLE_VALUES` values that lie in its loads, and leaves the others
+        /// to the general path.
+        #[test]
+        fn unabbreviated_records_read_back(
+            records in proptest::collection::vec(
+                (
+                    0u32..2000,
+                    proptest::collection::vec((proptest::prelude::any::<u64>(), 0u32..64), 0..80),
+                    proptest::prelude::any::<bool>(),
+                ),
+                1..20,
+            ),
+        ) {
+            let mut wr = Writer::new();
+            wr.enter_block(12, 3);
+            wr.define_abbrev(&Abbrev::new(vec![AbbrevOp::Literal(5), AbbrevOp::Vbr(6)]));
+            let mut want = Vec::new();
+            for (code, ops, abbreviated) in &records {
+                let vals: Vec<u64> = ops.iter().map(|&(v, sh)| v >> sh).collect();
+                wr.emit_unabbrev(*code, &vals);
+                want.push((UNABBREV_RECORD, *code, vals));
+                if *abbreviated {
+                    wr.emit_record(4, 5, &[*code as u64]);
+                    want.push((4, 5, vec![*code as u64]));
+                }
+            }
+            wr.exit_block();
+            let bytes = wr.into_bytes();
+            proptest::prop_assert_eq!(records_of(&bytes), want);
         }
 
         /// Records of an abbreviation with scalars and then an array of VBRs (phi and
