@@ -281,6 +281,9 @@ impl Forward {
 
     /// The smallest id still declared.
     fn first(&self) -> Option<ValueId> {
+        if self.is_empty() {
+            return None;
+        }
         let near = self
             .near
             .iter()
