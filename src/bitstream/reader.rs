@@ -588,11 +588,10 @@ impl<'a> Reader<'a> {
     /// char6) whose scalars lie in one 8-byte load, perhaps then an array of fixed or VBR
     /// elements, or an unabbreviated record (its code in one load, its operands an array
     /// of VBR6 elements), with at most `SIMPLE_VALUES` values in all, each in one load,
-    /// and a code below 2^32. Each goes
-    /// to `f` with its bit position, abbreviation id, code and operands. Stops, having
-    /// read nothing of it, at the first item that is anything else (which
-    /// `next_record_with` or `next_item` then reads, with their checks and errors), or as
-    /// soon as `f` fails.
+    /// and a code below 2^32. Each goes to `f` with its bit position, abbreviation id,
+    /// code and operands. Stops, having read nothing of it, at the first item that is
+    /// anything else (which `next_record_with` or `next_item` then reads, with their
+    /// checks and errors), or as soon as `f` fails.
     ///
     /// The loop for blocks of many small records (function blocks): the position is the
     /// only state it carries from record to record, so that it stays in a register beside
