@@ -1063,16 +1063,14 @@ fn decode_simple<P: Pext>(
         if id != UNABBREV_RECORD {
             return None;
         }
-        // The code, the operand count and the operands, each a VBR6: the code, then as
-        // an array of VBR6 elements.
-        let (code, len) = vbr_at(win >> width, 6, p);
-        if width + len > bits || code > u32::MAX as u64 {
-            return None;
-        }
-        out[0] = code;
-        let end = pos + (width + len) as u64;
-        return records_array(data, (FastOp::VBR, 6, 1), end, out, p)
-            .map(|(n, end)| (id, code as u32, n, end));
+        return decode_unabbrev(
+            data,
+            pos + width as u64,
+            (win >> width, bits - width),
+            out,
+            p,
+        )
+        .map(|(code, n, end)| (id, code, n, end));
     };
     let (bi, local) = plans;
     let plan = match bi.get(j) {
@@ -1103,6 +1101,65 @@ fn decode_simple<P: Pext>(
         plan.scalars as usize,
     );
     records_array(data, array, end, out, p).map(|(n, end)| (id, code as u32, n, end))
+}
+
+/// For `decode_simple`: the unabbreviated record whose code starts at bit `pos` of `data`
+/// (`window`: the bits from there, and how many are valid), decoded into `out`: its code,
+/// number of values (the code's included) and end. The code, the operand count and the
+/// operands are all VBR6, so all lie on one grid of 6-bit chunks: the clear continuation
+/// bits of a window are the ends of every field in it, and each field is gathered from
+/// between two of them. `None` for a record of more than `SIMPLE_VALUES` values, a code of
+/// 2^32 or more, or a field that does not lie whole in one load.
+#[inline(always)]
+fn decode_unabbrev<P: Pext>(
+    data: &[u8],
+    mut base: u64,
+    (mut x, mut bits): (u64, u32),
+    out: &mut [u64; SIMPLE_VALUES],
+    p: P,
+) -> Option<(u32, usize, u64)> {
+    let pay = PAYLOAD[6];
+    let mut stops = !x & CONT[6];
+    // The ends of the code and of the count (the first two stops; 65 where none).
+    let e1 = stops.trailing_zeros() + 1;
+    stops &= stops.wrapping_sub(1);
+    let e2 = stops.trailing_zeros() + 1;
+    stops &= stops.wrapping_sub(1);
+    if e2 > bits {
+        return None;
+    }
+    let code = p.pext(p.low(x, e1), pay);
+    let count = p.pext(p.low(x, e2) >> e1, pay);
+    if code > u32::MAX as u64 || count >= SIMPLE_VALUES as u64 {
+        return None;
+    }
+    out[0] = code;
+    let n = 1 + count as usize;
+    // `at`: where the next field starts in the window (the end of one that lay in it; a
+    // field's bits are gathered only when it ends within the window too, so the shift by
+    // `at` is below 64).
+    let mut at = e2;
+    let mut i = 1;
+    while i < n {
+        let e = stops.trailing_zeros() + 1;
+        if e > bits {
+            // The field runs past the window: the next window starts at it. (A field
+            // that does not fit even so is left to the general path.)
+            if at == 0 {
+                return None;
+            }
+            base += at as u64;
+            (x, bits) = window_at(data, base)?;
+            stops = !x & CONT[6];
+            at = 0;
+            continue;
+        }
+        out[i] = p.pext(p.low(x, e) >> at, pay);
+        at = e;
+        stops &= stops.wrapping_sub(1);
+        i += 1;
+    }
+    Some((code as u32, n, base + at as u64))
 }
 
 /// The array after the scalars (`s` of them, in `out`) of a record of `decode_simple`,
