@@ -586,9 +586,8 @@ impl<'a> Reader<'a> {
     /// Reads records for as long as each is one the inline decoder takes whole, in a
     /// reader with plans: an abbreviated record of at most `INLINE_OPS` scalars (no
     /// char6) whose scalars lie in one 8-byte load, perhaps then an array of fixed or VBR
-    /// elements, or an unabbreviated record (its code in one load, its operands an array
-    /// of VBR6 elements), with at most `SIMPLE_VALUES` values in all, each in one load,
-    /// and a code below 2^32. Each goes to `f` with its bit position, abbreviation id,
+    /// elements, or an unabbreviated record (`decode_unabbrev`), with at most
+    /// `SIMPLE_VALUES` values in all, each in one load, and a code below 2^32. Each goes to `f` with its bit position, abbreviation id,
     /// code and operands. Stops, having read nothing of it, at the first item that is
     /// anything else (which `next_record_with` or `next_item` then reads, with their
     /// checks and errors), or as soon as `f` fails.
@@ -1095,16 +1094,11 @@ fn decode_simple<P: Pext>(
     if plan.n != u8::MAX {
         return Some((id, code as u32, plan.n as usize, end));
     }
-    let array = (
-        plan.array_kind,
-        plan.array_width as u32,
-        plan.scalars as usize,
-    );
-    records_array(data, array, end, out, p).map(|(n, end)| (id, code as u32, n, end))
+    records_array(data, plan, end, out, p).map(|(n, end)| (id, code as u32, n, end))
 }
 
-/// For `decode_simple`: the unabbreviated record whose code starts at bit `pos` of `data`
-/// (`window`: the bits from there, and how many are valid), decoded into `out`: its code,
+/// For `decode_simple`: the unabbreviated record whose code starts at bit `base` of
+/// `data` (`x`: the bits from there, `bits` of them valid), decoded into `out`: its code,
 /// number of values (the code's included) and end. The code, the operand count and the
 /// operands are all VBR6, so all lie on one grid of 6-bit chunks: the clear continuation
 /// bits of a window are the ends of every field in it, and each field is gathered from
@@ -1162,21 +1156,21 @@ fn decode_unabbrev<P: Pext>(
     Some((code as u32, n, base + at as u64))
 }
 
-/// The array after the scalars (`s` of them, in `out`) of a record of `decode_simple`,
-/// from bit `pos`, its elements of `kind` (`FastOp::FIXED` or `FastOp::VBR`; `LITERAL`
-/// for none that this loop takes) and width `w`: the number of values in `out` and the
-/// record's end.
+/// The array after the scalars (`plan.scalars` of them, in `out`) of a record of
+/// `decode_simple`, from bit `pos`: the number of values in `out` and the record's end.
 #[inline(always)]
 fn records_array<P: Pext>(
     data: &[u8],
-    (kind, w, s): (u8, u32, usize),
+    plan: &InlinePlan,
     mut pos: u64,
     out: &mut [u64; SIMPLE_VALUES],
     p: P,
 ) -> Option<(usize, u64)> {
+    let (kind, w) = (plan.array_kind, plan.array_width as u32);
     if kind == FastOp::LITERAL {
         return None;
     }
+    let s = plan.scalars as usize;
     // The element count, a VBR6.
     let (x, bits) = window_at(data, pos)?;
     let (count, len) = vbr_at(x, 6, p);
