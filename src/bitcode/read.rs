@@ -1414,9 +1414,8 @@ impl Parser {
     /// `function_record` for `read`'s fast paths, with nothing to return.
     #[inline(always)]
     fn function_step(&mut self, code: u32, ops: &[u64]) -> R<()> {
-        if code == fc::DECLAREBLOCKS || code == fc::FORWARDTYPEREF {
-            return self.function_header_record(code, ops).map(drop);
-        }
+        // (`inst_record` takes DECLAREBLOCKS and FORWARDTYPEREF to their step itself, in
+        // its one dispatch on the code.)
         self.inst_record(code, ops)
     }
 
@@ -1552,6 +1551,18 @@ impl Parser {
         Ok(())
     }
 
+    /// A function block's record where no basic block is open (before DECLAREBLOCKS, or
+    /// after the last block's terminator): DECLAREBLOCKS and FORWARDTYPEREF go to their
+    /// step, any other is an instruction with no block to go into.
+    #[cold]
+    #[inline(never)]
+    fn outside_blocks(&mut self, code: u32, ops: &[u64]) -> R<()> {
+        if code == fc::DECLAREBLOCKS || code == fc::FORWARDTYPEREF {
+            return self.function_header_record(code, ops).map(drop);
+        }
+        Err(self.no_block())
+    }
+
     /// The error of an instruction record that has no block to go into.
     #[cold]
     #[inline(never)]
@@ -1647,7 +1658,7 @@ impl Parser {
         let c = &self.cur;
         // (Before DECLAREBLOCKS, `num_blocks` is 0.)
         if c.cur_block >= c.num_blocks {
-            return Err(self.no_block());
+            return self.outside_blocks(code, ops);
         }
         let nf = self.module.functions.len() as u32;
         let void = |kind| Inst {
@@ -1655,6 +1666,9 @@ impl Parser {
             ty: ValueType::Void,
         };
         match code {
+            fc::DECLAREBLOCKS | fc::FORWARDTYPEREF => {
+                self.function_header_record(code, ops).map(drop)
+            }
             fc::BINOP => {
                 let [a, b, opc] = *ops else {
                     return Err(msg!(

@@ -51,8 +51,12 @@ const SMALL: usize = 8;
 
 /// What the per-block list keeps of an abbreviation: the number of its scalars (`n`,
 /// `u8::MAX` for more than `INLINE_OPS` or an array), the index of its full `Plan` in
-/// `Reader::plans`, and its branch-free decoder.
+/// `Reader::plans`, and its branch-free decoder. (Aligned to 256 bytes, its size rounded
+/// up from 232, so that a record's plan is found with a shift rather than a multiply,
+/// which the next record's start waits for: stockfish's records alone, 0.93x-0.96x the
+/// time in alternating pairs.)
 #[derive(Debug, Clone, Copy)]
+#[repr(align(256))]
 struct InlinePlan {
     n: u8,
     pool: u32,
