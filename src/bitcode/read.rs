@@ -1649,7 +1649,8 @@ impl Parser {
         Ok(v as u32)
     }
 
-    /// An instruction record: the instruction, checked and appended to the body. Not
+    /// An instruction record: the instruction, checked and appended to the body (and
+    /// DECLAREBLOCKS and FORWARDTYPEREF, sent to their step from the same dispatch). Not
     /// inlined into the reader's loop: the two together need more registers than there
     /// are, and the loop's decoding state is spilled around every record (stockfish, with
     /// it inlined: 50.1M -> 51.8M instructions, and slower).
