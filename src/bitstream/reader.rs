@@ -591,8 +591,8 @@ impl<'a> Reader<'a> {
     /// reader with plans: an abbreviated record of at most `INLINE_OPS` scalars (no
     /// char6) whose scalars lie in one 8-byte load, perhaps then an array of fixed or VBR
     /// elements, or an unabbreviated record (`decode_unabbrev`), with at most
-    /// `SIMPLE_VALUES` values in all, each in one load, and a code below 2^32. Each goes to `f` with its bit position, abbreviation id,
-    /// code and operands. Stops, having read nothing of it, at the first item that is
+    /// `SIMPLE_VALUES` values in all, each in one load, and a code below 2^32. Each goes
+    /// to `f` with its bit position, abbreviation id, code and operands. Stops, having read nothing of it, at the first item that is
     /// anything else (which `next_record_with` or `next_item` then reads, with their
     /// checks and errors), or as soon as `f` fails.
     ///
