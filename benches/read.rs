@@ -107,6 +107,20 @@ fn bench(c: &mut Criterion) {
         checked * 1e3,
         ratio
     );
+    // The SSA rule (`abi::check_ssa`), which the tools check besides: read + every check
+    // against read alone.
+    let read_all = || {
+        let m = pnacl::bitcode::read(data).unwrap();
+        drop(pnacl::abi::check_all(&m, &pnacl::abi::Options::default()));
+    };
+    let (read, all, ratio) = alternate(60, &read_only, &read_all);
+    println!(
+        "stockfish.pexe, 60 alternating pairs: read {:.2} ms, read + ABI + SSA check {:.2} ms \
+         (medians); median ratio {:.3}x",
+        read * 1e3,
+        all * 1e3,
+        ratio
+    );
     #[cfg(feature = "llvm")]
     llvm_reference(data);
     println!("\npeak memory of one read (file, peak, model kept, peak / file size):");

@@ -1,13 +1,13 @@
-//! Reads a pexe N times (for profiling the reader):  readloop FILE [N] [bits|fast|check]
+//! Reads a pexe N times (for profiling the reader):  readloop FILE [N] [bits|fast|check|ssa]
 //! With `bits`, only the bitstream layer runs, through the generic item API (and the item
 //! counts are printed); with `fast`, the records go through the reader's own BMI1/BMI2
 //! fast path with no parser (as `bitcode::read` takes them); with `check`, each read is
-//! followed by the ABI check.
+//! followed by the ABI check; with `ssa`, by the ABI and SSA checks (`abi::check_all`).
 use pnacl::bitstream::{Item, Reader};
 
 fn main() {
     let mut a = std::env::args().skip(1);
-    let path = a.next().expect("readloop FILE [N] [bits|fast|check]");
+    let path = a.next().expect("readloop FILE [N] [bits|fast|check|ssa]");
     let n: usize = a.next().map_or(100, |s| s.parse().unwrap());
     let mode = a.next().unwrap_or_default();
     let bits = mode == "bits";
@@ -15,6 +15,7 @@ fn main() {
     let fast = (mode == "fast")
         .then(|| pnacl::bitstream::Bmi2::detect().expect("`fast` needs a CPU with BMI1 and BMI2"));
     let check = mode == "check";
+    let ssa = mode == "ssa";
     let data = std::fs::read(path).unwrap();
     let start = pnacl::bitcode::header::parse(&data).unwrap().size as u64 * 8;
     let t = std::time::Instant::now();
@@ -42,6 +43,10 @@ fn main() {
             let m = pnacl::bitcode::read(std::hint::black_box(&data)).unwrap();
             if check {
                 let f = pnacl::abi::check(&m, &pnacl::abi::Options::default());
+                assert!(f.is_empty(), "{f:?}");
+            }
+            if ssa {
+                let f = pnacl::abi::check_all(&m, &pnacl::abi::Options::default());
                 assert!(f.is_empty(), "{f:?}");
             }
             std::hint::black_box(m);

@@ -145,7 +145,7 @@ pub fn read_checked(tool: &str, name: &str, data: &[u8], check: bool) -> Option<
     if !check {
         return Some(m);
     }
-    let findings = crate::abi::check(&m, &crate::abi::Options::default());
+    let findings = crate::abi::check_all(&m, &crate::abi::Options::default());
     if findings.is_empty() {
         return Some(m);
     }

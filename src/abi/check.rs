@@ -351,6 +351,93 @@ fn function_rules(
     }
 }
 
+/// The SSA rule of every LLVM module (`ir::dom`) on every function body: a finding for
+/// each body that breaks it (its first use that does). Not part of `check`, which holds
+/// the spec/001 rules and costs little next to reading: this one visits every
+/// instruction, and costs about as much again (README, "Performance"). The tools run
+/// both (`check_all`).
+pub fn check_ssa(m: &Module) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut scratch = crate::ir::dom::Scratch::default();
+    for (f, func) in m.functions.iter().enumerate() {
+        if let Some(loc) = &func.body {
+            ssa_rule(m, &mut scratch, f as u32, &m.code.body(loc), &mut out);
+        }
+    }
+    out
+}
+
+/// `check`, then `check_ssa`: every rule a pexe must hold to, as the tools check it.
+/// A function's findings stay together (the SSA one after the others), in function order.
+pub fn check_all(m: &Module, opts: &Options) -> Vec<Finding> {
+    let mut out = check(m, opts);
+    let ssa = check_ssa(m);
+    if !ssa.is_empty() {
+        out.extend(ssa);
+        out.sort_by_key(|f| match f.scope {
+            Scope::Module => 0,
+            Scope::Function(f) => f as u64 + 1,
+        });
+    }
+    out
+}
+
+/// The SSA rule on function `f`'s body.
+fn ssa_rule(
+    m: &Module,
+    scratch: &mut crate::ir::dom::Scratch,
+    f: u32,
+    body: &Body,
+    out: &mut Vec<Finding>,
+) {
+    let first_inst_value =
+        m.num_global_values() + m.fn_type(f).params.len() as u32 + body.consts.len() as u32;
+    if let Err(u) = scratch.check(body, first_inst_value) {
+        let fname = name_of(&m.functions[f as usize]);
+        out.push(Finding {
+            scope: Scope::Function(f),
+            msg: format!(
+                "Function {fname} disallowed: {}:    {}",
+                malformed_reason(m, f, body, u.kind),
+                crate::dis::inst_text(m, f, body, u.inst)
+            ),
+            fname,
+            rule: SSA_RULE,
+            pos: body.inst_pos(u.inst),
+            warning: false,
+        });
+    }
+}
+
+/// The rule a use its definition does not dominate breaks: spec/001 makes a pexe an LLVM
+/// IR module, and spec/004 "Well-Formedness" holds those to SSA form.
+pub const SSA_RULE: &str =
+    "High Level Structure: a pexe is an LLVM IR module, in SSA form (spec/004 Well-Formedness)";
+
+/// What `ir::dom::check` found wrong in function `f`'s body, in LLVM's verifier's words
+/// and with the value's or block's name.
+pub fn malformed_reason(
+    m: &Module,
+    f: u32,
+    body: &Body,
+    kind: crate::ir::dom::MalformedKind,
+) -> String {
+    use crate::ir::dom::MalformedKind::*;
+    match kind {
+        Undominated(v) => format!(
+            "Instruction does not dominate all uses ({}'s definition does not dominate this use)",
+            crate::dis::value_name(m, f, body, v)
+        ),
+        OwnValue(v) => format!(
+            "Only PHI nodes may reference their own value ({})",
+            crate::dis::value_name(m, f, body, v)
+        ),
+        PhiMissing(p) => format!(
+            "PHINode should have one entry for each predecessor of its parent basic block (none for %b{p})"
+        ),
+    }
+}
+
 /// The rules of a call: an intrinsic's constant arguments (alignment, lock-free size,
 /// memory orders, RMW operation), or an ordinary callee's type.
 fn call_rules(

@@ -4,7 +4,7 @@
 pub mod check;
 pub mod intrinsics;
 
-pub use check::{check, render, Finding, Options, Scope};
+pub use check::{check, check_all, check_ssa, render, Finding, Options, Scope};
 
 use crate::ir::{Body, InstKind, Module, ValueType};
 

@@ -47,7 +47,7 @@ enum Outcome {
 fn check_file(data: &[u8], name: &str, args: &Args) -> Outcome {
     if data.starts_with(b"PEXE") {
         return match pnacl::bitcode::read(data) {
-            Ok(m) => Outcome::Checked(abi::check(
+            Ok(m) => Outcome::Checked(abi::check_all(
                 &m,
                 &abi::Options {
                     historical_strictness: args.strict_2014,

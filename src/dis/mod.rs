@@ -14,7 +14,7 @@ use crate::bitcode::header;
 use crate::bitstream::Reader;
 use crate::error::Error;
 
-pub use printer::{fmt_g, inst_text, AbbrevCounts, Printer};
+pub use printer::{fmt_g, inst_text, value_name, AbbrevCounts, Printer};
 
 /// Output options.
 #[derive(Debug, Clone)]

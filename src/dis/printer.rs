@@ -1074,6 +1074,11 @@ fn inst_toks(
     let _ = code;
 }
 
+/// The name of value `id` (`@f3`, `@g1`, `%p0`, `%c2`, `%v7`) inside function `f`'s body.
+pub fn value_name(m: &Module, f: u32, body: &crate::ir::Body, id: u32) -> String {
+    Names::of_model(m, f, body).value(id)
+}
+
 /// Instruction `i` of function `f` as one line of PNaClAsm (no wrapping, no label).
 pub fn inst_text(m: &Module, f: u32, body: &crate::ir::Body, i: usize) -> String {
     let names = Names::of_model(m, f, body);

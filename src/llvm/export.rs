@@ -215,6 +215,8 @@ struct Exporter<'m> {
     decls: HashMap<String, (LLVMValueRef, LLVMTypeRef)>,
     /// The partition being built and each function's partition.
     partition: Option<(u32, Vec<u32>)>,
+    /// Room for the SSA check of each body (`ir::dom`).
+    ssa: crate::ir::dom::Scratch,
 }
 
 impl<'m> Exporter<'m> {
@@ -245,6 +247,7 @@ impl<'m> Exporter<'m> {
                 intrinsic: Vec::new(),
                 decls: HashMap::new(),
                 partition: None,
+                ssa: Default::default(),
             }
         }
     }
@@ -676,8 +679,21 @@ impl<'m> Exporter<'m> {
 
     fn function(&mut self, f: u32, body: &Body) -> R<()> {
         let m = self.m;
-        let llfn = self.fn_value(f as usize);
         let np = m.fn_type(f).params.len();
+        // A body that breaks the SSA rule would make a module LLVM rejects (the ABI check
+        // reports it too; this holds where it was skipped).
+        let first_inst_value = m.num_global_values() + np as u32 + body.consts.len() as u32;
+        if let Err(u) = self.ssa.check(body, first_inst_value) {
+            return err(
+                body.inst_pos(u.inst),
+                format!(
+                    "{}:    {}",
+                    crate::abi::check::malformed_reason(m, f, body, u.kind),
+                    crate::dis::inst_text(m, f, body, u.inst)
+                ),
+            );
+        }
+        let llfn = self.fn_value(f as usize);
         let nlocal = body.local_types.len();
         let mut st = Fn {
             func: f,
