@@ -49,30 +49,39 @@ pub struct Scratch {
     /// The first value id each block defines (values are numbered in layout order), and
     /// one past the last.
     vstart: Vec<u32>,
+    /// The block defining each instruction value (the `k`th after `first_inst_value`).
+    block_of: Vec<u32>,
     /// Each block's successors: `succs[succ_start[b]..succ_start[b + 1]]` (`UNREACHED`
     /// for a target out of range).
     succ_start: Vec<u32>,
     succs: Vec<u32>,
     /// Each block's predecessors, each once, the same way (built for the phis' entries
-    /// and for the dominator tree).
+    /// or for the dominator tree, whichever comes first).
     pred_start: Vec<u32>,
     preds: Vec<u32>,
     mark: Vec<u32>,
-    /// Whether `preds` lists every block's predecessors (`all_preds`) or the reached
-    /// blocks' only, and whether `pre`/`post` hold the body's dominator tree.
+    /// Whether `preds` holds the body's predecessors, and `pre`/`size` its dominator
+    /// tree.
     all_preds: bool,
     have_tree: bool,
-    po_num: Vec<u32>,
-    order: Vec<u32>,
-    stack: Vec<(u32, u32)>,
-    idom: Vec<u32>,
-    child_start: Vec<u32>,
-    children: Vec<u32>,
     fill: Vec<u32>,
-    /// The dominator tree's preorder and postorder numbers (`UNREACHED` for a block the
-    /// entry does not reach): `a` dominates `b` when `b`'s interval lies in `a`'s.
+    /// For the tree's construction, by depth-first (preorder) number: each block's number,
+    /// and of each number its block, its parent in the search, semidominator, immediate
+    /// dominator, and the link-eval forest's ancestor and label.
+    dfn: Vec<u32>,
+    vertex: Vec<u32>,
+    parent: Vec<u32>,
+    semi: Vec<u32>,
+    idom: Vec<u32>,
+    ancestor: Vec<u32>,
+    label: Vec<u32>,
+    stack: Vec<(u32, u32)>,
+    path: Vec<u32>,
+    /// The dominator tree: each block's preorder number in it (`UNREACHED` for a block
+    /// the entry does not reach) and the size of its subtree. `a` dominates `b` when
+    /// `pre[a] <= pre[b] < pre[a] + size[a]`.
     pre: Vec<u32>,
-    post: Vec<u32>,
+    size: Vec<u32>,
 }
 
 impl Scratch {
@@ -164,16 +173,19 @@ impl Scratch {
     fn layout(&mut self, body: &Body, first_inst_value: ValueId) {
         let n = body.num_blocks as usize;
         self.vstart.clear();
+        self.block_of.clear();
         self.succ_start.clear();
         self.succs.clear();
         let mut next = first_inst_value;
         for b in 0..n as u32 {
             let r = body.block_range(b);
             self.vstart.push(next);
-            next += body.insts[r.clone()]
-                .iter()
-                .map(|inst| !inst.ty.is_void() as u32)
-                .sum::<u32>();
+            for inst in &body.insts[r.clone()] {
+                if !inst.ty.is_void() {
+                    self.block_of.push(b);
+                }
+            }
+            next = first_inst_value + self.block_of.len() as u32;
             self.succ_start.push(self.succs.len() as u32);
             match r.end.checked_sub(1).map(|i| body.insts[i].kind) {
                 Some(InstKind::Br { target }) => self.succs.push(target),
@@ -233,9 +245,8 @@ impl Scratch {
     ) -> Result<(), Malformed> {
         let n = body.num_blocks as usize;
         if !self.all_preds {
-            // (A tree built from the reached blocks' predecessors stays right.)
             self.all_preds = true;
-            self.predecessors(n, |_| true);
+            self.predecessors(n);
         }
         let pairs = body.phi_pairs(incoming);
         let preds = &self.preds
@@ -265,10 +276,10 @@ impl Scratch {
     /// value `next` is defined, or at the block's end if `None`.
     fn reaches(&mut self, body: &Body, v: ValueId, b: u32, next: Option<u32>) -> bool {
         let n = body.num_blocks as usize;
-        if v >= self.vstart[n] {
+        let Some(&db) = self.block_of.get(v.wrapping_sub(self.vstart[0]) as usize) else {
             // No such value: the reader gives none.
             return true;
-        }
+        };
         if !self.have_tree {
             self.dom_tree(n);
         }
@@ -276,17 +287,17 @@ impl Scratch {
             // Any use in an unreached block is dominated.
             return true;
         }
-        let db = self.vstart.partition_point(|&s| s <= v) - 1;
+        let db = db as usize;
         if db == b as usize {
             return next.is_none_or(|next| v < next);
         }
         let (a, b) = (db, b as usize);
-        self.pre[a] != UNREACHED && self.pre[a] <= self.pre[b] && self.post[b] <= self.post[a]
+        self.dominates(a, b)
     }
 
-    /// `preds`: the predecessors of each block, among the blocks `from` takes, each once.
+    /// `preds`: the predecessors of each block, each once.
     #[inline(never)]
-    fn predecessors(&mut self, n: usize, from: impl Fn(u32) -> bool) {
+    fn predecessors(&mut self, n: usize) {
         let (succ_start, succs) = (&self.succ_start, &self.succs);
         let mark = &mut self.mark;
         // Each edge once: a block's later edges to the same successor are left out
@@ -294,7 +305,7 @@ impl Scratch {
         let mut each_edge = |f: &mut dyn FnMut(usize, usize)| {
             mark.clear();
             mark.resize(n, 0);
-            for b in (0..n).filter(|&b| from(b as u32)) {
+            for b in 0..n {
                 for &s in &succs[succ_start[b] as usize..succ_start[b + 1] as usize] {
                     if s != UNREACHED && mark[s as usize] != b as u32 + 1 {
                         mark[s as usize] = b as u32 + 1;
@@ -322,126 +333,138 @@ impl Scratch {
         });
     }
 
-    /// The dominator tree (`pre`, `post`): Cooper, Harvey and Kennedy's iterative
-    /// algorithm ("A Simple, Fast Dominance Algorithm", 2001) on the reverse postorder.
+    /// Whether block `a` dominates block `b`, a reached one, in the tree (`dom_tree`).
+    fn dominates(&self, a: usize, b: usize) -> bool {
+        let pa = self.pre[a];
+        pa != UNREACHED && pa <= self.pre[b] && self.pre[b] - pa < self.size[a]
+    }
+
+    /// The dominator tree (`pre`, `size`), by the Semi-NCA algorithm (Georgiadis, Tarjan
+    /// and Werneck, "Finding Dominators in Practice", 2006): the semidominators as
+    /// Lengauer and Tarjan compute them, in one pass over a depth-first search; then each
+    /// immediate dominator as the nearest ancestor of the block's parent that is not
+    /// below its semidominator. Its intervals come from the subtree sizes, without a
+    /// second search.
     #[inline(never)]
     fn dom_tree(&mut self, n: usize) {
+        const NONE: u32 = u32::MAX;
         self.have_tree = true;
-        // Postorder from the entry, iteratively (a body may have millions of blocks).
-        self.po_num.clear();
-        self.po_num.resize(n, UNREACHED);
-        self.order.clear();
-        self.mark.clear();
-        self.mark.resize(n, 0);
-        self.stack.clear();
-        self.stack.push((0, 0));
-        self.mark[0] = 1;
-        while let Some(top) = self.stack.last_mut() {
-            let (b, k) = *top;
-            let at = self.succ_start[b as usize] + k;
-            if at < self.succ_start[b as usize + 1] {
-                top.1 += 1;
-                let s = self.succs[at as usize];
-                if s != UNREACHED && self.mark[s as usize] == 0 {
-                    self.mark[s as usize] = 1;
-                    self.stack.push((s, 0));
-                }
-            } else {
-                self.po_num[b as usize] = self.order.len() as u32;
-                self.order.push(b);
-                self.stack.pop();
-            }
-        }
-        // The reached blocks' predecessors (those of all blocks, if `phi` built them,
-        // serve as well: an unreached predecessor has no dominator and is skipped).
         if !self.all_preds {
-            let po_num = std::mem::take(&mut self.po_num);
-            self.predecessors(n, |b| po_num[b as usize] != UNREACHED);
-            self.po_num = po_num;
+            self.all_preds = true;
+            self.predecessors(n);
         }
-        // Immediate dominators (the entry's is itself).
-        let (po_num, idom) = (&self.po_num, &mut self.idom);
-        idom.clear();
-        idom.resize(n, UNREACHED);
-        idom[0] = 0;
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for &b in self.order.iter().rev().skip(1) {
-                let ps = &self.preds[self.pred_start[b as usize] as usize
-                    ..self.pred_start[b as usize + 1] as usize];
-                let mut new = UNREACHED;
-                for &p in ps {
-                    if idom[p as usize] == UNREACHED {
-                        continue;
-                    }
-                    if new == UNREACHED {
-                        new = p;
-                        continue;
-                    }
-                    // The nearest common dominator of `p` and `new`.
-                    let (mut x, mut y) = (p, new);
-                    while x != y {
-                        while po_num[x as usize] < po_num[y as usize] {
-                            x = idom[x as usize];
-                        }
-                        while po_num[y as usize] < po_num[x as usize] {
-                            y = idom[y as usize];
-                        }
-                    }
-                    new = x;
-                }
-                if new != idom[b as usize] {
-                    idom[b as usize] = new;
-                    changed = true;
-                }
+        // Depth-first preorder from the entry, iteratively (a body may have millions of
+        // blocks).
+        self.dfn.clear();
+        self.dfn.resize(n, UNREACHED);
+        self.vertex.clear();
+        self.parent.clear();
+        self.stack.clear();
+        self.dfn[0] = 0;
+        self.vertex.push(0);
+        self.parent.push(NONE);
+        self.stack.push((0, self.succ_start[0]));
+        while let Some(top) = self.stack.last_mut() {
+            let (b, at) = *top;
+            if at == self.succ_start[b as usize + 1] {
+                self.stack.pop();
+                continue;
+            }
+            top.1 += 1;
+            let s = self.succs[at as usize];
+            if s != UNREACHED && self.dfn[s as usize] == UNREACHED {
+                self.dfn[s as usize] = self.vertex.len() as u32;
+                self.parent.push(self.dfn[b as usize]);
+                self.vertex.push(s);
+                self.stack.push((s, self.succ_start[s as usize]));
             }
         }
-        // The tree's children, then its preorder and postorder numbers.
-        let start = &mut self.child_start;
-        start.clear();
-        start.resize(n + 1, 0);
-        for &b in &self.order {
-            if b != 0 {
-                start[idom[b as usize] as usize + 1] += 1;
+        let k = self.vertex.len();
+        self.semi.clear();
+        self.semi.extend(0..k as u32);
+        self.label.clear();
+        self.label.extend(0..k as u32);
+        self.ancestor.clear();
+        self.ancestor.resize(k, NONE);
+        // Semidominators, in reverse preorder.
+        for w in (1..k).rev() {
+            let b = self.vertex[w] as usize;
+            let mut sd = self.semi[w];
+            for &p in &self.preds[self.pred_start[b] as usize..self.pred_start[b + 1] as usize] {
+                let v = self.dfn[p as usize];
+                if v == UNREACHED {
+                    continue;
+                }
+                // eval(v): the label of least semidominator on v's path in the forest,
+                // compressing the path (iteratively).
+                let u = if self.ancestor[v as usize] == NONE {
+                    v
+                } else {
+                    let mut x = v;
+                    self.path.clear();
+                    while self.ancestor[self.ancestor[x as usize] as usize] != NONE {
+                        self.path.push(x);
+                        x = self.ancestor[x as usize];
+                    }
+                    for &y in self.path.iter().rev() {
+                        let a = self.ancestor[y as usize] as usize;
+                        if self.semi[self.label[a] as usize]
+                            < self.semi[self.label[y as usize] as usize]
+                        {
+                            self.label[y as usize] = self.label[a];
+                        }
+                        self.ancestor[y as usize] = self.ancestor[a];
+                    }
+                    self.label[v as usize]
+                };
+                sd = sd.min(self.semi[u as usize]);
             }
+            self.semi[w] = sd;
+            // link(parent, w)
+            self.ancestor[w] = self.parent[w];
         }
-        for b in 0..n {
-            start[b + 1] += start[b];
+        // Immediate dominators, in preorder (each one's is already final).
+        self.idom.clear();
+        self.idom.resize(k, 0);
+        for w in 1..k {
+            let mut d = self.parent[w];
+            while d > self.semi[w] {
+                d = self.idom[d as usize];
+            }
+            self.idom[w] = d;
         }
+        // Subtree sizes (a block's number exceeds its dominator's), then the tree's
+        // preorder: each child's interval follows its earlier siblings' in the parent's.
+        self.size.clear();
+        self.size.resize(k, 1);
+        for w in (1..k).rev() {
+            let d = self.idom[w] as usize;
+            self.size[d] += self.size[w];
+        }
+        // `fill[w]`: where w's next child's interval starts; `label` serves as each
+        // number's tree preorder.
         self.fill.clear();
-        self.fill.extend_from_slice(start);
-        self.children.clear();
-        self.children.resize(start[n] as usize, 0);
-        for &b in &self.order {
-            if b != 0 {
-                let p = idom[b as usize] as usize;
-                self.children[self.fill[p] as usize] = b;
-                self.fill[p] += 1;
-            }
+        self.fill.resize(k, 0);
+        self.label[0] = 0;
+        self.fill[0] = 1;
+        for w in 1..k {
+            let d = self.idom[w] as usize;
+            let at = self.fill[d];
+            self.label[w] = at;
+            self.fill[d] = at + self.size[w];
+            self.fill[w] = at + 1;
         }
+        // By block.
         self.pre.clear();
         self.pre.resize(n, UNREACHED);
-        self.post.clear();
-        self.post.resize(n, UNREACHED);
-        let (mut next_pre, mut next_post) = (1u32, 0u32);
-        self.pre[0] = 0;
-        self.stack.clear();
-        self.stack.push((0, start[0]));
-        while let Some(top) = self.stack.last_mut() {
-            let (b, k) = *top;
-            if k < start[b as usize + 1] {
-                top.1 += 1;
-                let c = self.children[k as usize];
-                self.pre[c as usize] = next_pre;
-                next_pre += 1;
-                self.stack.push((c, start[c as usize]));
-            } else {
-                self.post[b as usize] = next_post;
-                next_post += 1;
-                self.stack.pop();
-            }
+        self.semi.clear();
+        self.semi.resize(n, 0);
+        for w in 0..k {
+            let b = self.vertex[w] as usize;
+            self.pre[b] = self.label[w];
+            self.semi[b] = self.size[w];
         }
+        std::mem::swap(&mut self.size, &mut self.semi);
     }
 }
 
@@ -499,9 +522,7 @@ mod tests {
                     continue;
                 }
                 for a in 0..n {
-                    let dom = s.pre[a] != UNREACHED
-                        && s.pre[a] <= s.pre[b]
-                        && s.post[b] <= s.post[a];
+                    let dom = s.dominates(a, b);
                     let want = a == b || !reached_avoiding(n, &succs, a, b);
                     prop_assert_eq!(dom, want, "{} dominates {}", a, b);
                 }
