@@ -58,7 +58,35 @@ fn exit_status_is_0_clean_1_broken_2_unreadable() {
         .arg(dir.path().join("missing.ll"))
         .assert()
         .code(2);
+    // A module LLVM's verifier rejects cannot be checked: status 2, as for unreadable input.
+    let undominated = write(&dir, "undominated.ll", UNDOMINATED);
+    let a = abicheck().arg(&undominated).assert().code(2);
+    let stderr = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("not a valid LLVM module: Instruction does not dominate all uses!"),
+        "{stderr}"
+    );
 }
+
+/// `%x` is used in `%j`, which `%a` (its block) does not dominate.
+const UNDOMINATED: &str = r#"
+target datalayout = "e-p:32:32:32-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v128:32:32"
+target triple = "le32-unknown-nacl"
+
+define void @_start(i32 %p) {
+entry:
+  %c = icmp eq i32 %p, 0
+  br i1 %c, label %a, label %b
+a:
+  %x = add i32 %p, 1
+  br label %j
+b:
+  br label %j
+j:
+  %y = add i32 %x, 1
+  ret void
+}
+"#;
 
 #[test]
 fn standard_input_is_read_when_no_file_is_given() {

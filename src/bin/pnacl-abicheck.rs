@@ -58,14 +58,22 @@ fn check_file(data: &[u8], name: &str, args: &Args) -> Outcome {
     }
     let ctx = Context::create();
     let outcome = match pnacl::llvm::parse_ir(&ctx, data, name) {
-        Ok(m) => Outcome::Checked(pnacl::llvm::abicheck::check(
-            &m,
-            &pnacl::llvm::abicheck::Options {
-                allow_debug_metadata: args.allow_debug_metadata,
-                historical_strictness: args.strict_2014,
-                ignore_named_metadata: false,
-            },
-        )),
+        // LLVM's own rules first, as pnacl-finalize holds them: a module LLVM rejects (a
+        // use its definition does not dominate, …) is no module to check.
+        Ok(m) => match m.verify() {
+            Err(e) => Outcome::Unreadable(format!(
+                "{name}: not a valid LLVM module: {}",
+                e.to_string().trim_end().replace('\n', "; ")
+            )),
+            Ok(()) => Outcome::Checked(pnacl::llvm::abicheck::check(
+                &m,
+                &pnacl::llvm::abicheck::Options {
+                    allow_debug_metadata: args.allow_debug_metadata,
+                    historical_strictness: args.strict_2014,
+                    ignore_named_metadata: false,
+                },
+            )),
+        },
         // `LINE:COL: message` from the text parser, a bare message from the bitcode one.
         Err(e) if e.starts_with(|c: char| c.is_ascii_digit()) => {
             Outcome::Unreadable(format!("{name}:{e}"))
