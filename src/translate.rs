@@ -147,6 +147,8 @@ pub struct Options {
     pub threads: usize,
     /// Run LLVM's verifier on each module before generating code.
     pub verify: bool,
+    /// The module passed `abi::check_ssa` (`ExportOptions::ssa_checked`).
+    pub ssa_checked: bool,
 }
 
 fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Result<Vec<u8>, Error> {
@@ -157,6 +159,7 @@ fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Resul
     let eo = ExportOptions {
         target: opts.target,
         partition: part,
+        ssa_checked: opts.ssa_checked,
     };
     let llmod = export(&ctx, m, &eo).map_err(|e| err("conversion", e.to_string()))?;
     let t1 = std::time::Instant::now();

@@ -106,6 +106,7 @@ fn partitions_declare_only_what_they_use() {
             let opts = ExportOptions {
                 target: Target::X86_32,
                 partition: Some((k, &owners)),
+                ssa_checked: false,
             };
             let llmod = export(&ctx, &m, &opts).unwrap();
             let what = format!("{} partition {k}", p.display());

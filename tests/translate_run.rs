@@ -55,6 +55,7 @@ fn translate_and_run(
         opt,
         threads: 2,
         verify: true,
+        ssa_checked: false,
     };
     if let Err(e) = translate(m, &opts, exe) {
         return Some(format!("translation failed: {e}"));

@@ -28,6 +28,7 @@ fuzz_target!(|data: &[u8]| {
         opt,
         threads: 1,
         verify: true,
+        ssa_checked: true,
     };
     if let Err(e) = compile(&m, &opts) {
         panic!("{target:?} {opt:?}: a module the checks pass does not compile: {e}");

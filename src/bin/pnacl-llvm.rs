@@ -48,7 +48,12 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     };
     let ctx = Context::create();
-    let llmod = match llvm::export(&ctx, &module, &ExportOptions::whole(args.target)) {
+    let opts = ExportOptions {
+        // `read_checked` ran `abi::check_all` unless told not to.
+        ssa_checked: !args.no_abi_check,
+        ..ExportOptions::whole(args.target)
+    };
+    let llmod = match llvm::export(&ctx, &module, &opts) {
         Ok(m) => m,
         Err(e) => {
             cli::report_msg(TOOL, format!("{name}:{e}"));

@@ -71,6 +71,8 @@ fn main() -> ExitCode {
         opt: args.opt,
         threads,
         verify: args.verify,
+        // `read_checked` ran `abi::check_all`.
+        ssa_checked: true,
     };
     match translate::translate(&module, &opts, &args.output) {
         Ok(()) => ExitCode::SUCCESS,

@@ -95,13 +95,19 @@ pub struct ExportOptions<'a> {
     /// assigns to `part` (others are declared), and the globals if `part` is 0. Names
     /// are then external (hidden) so that the partitions' objects link together.
     pub partition: Option<(u32, &'a [u32])>,
+    /// The module passed `abi::check_ssa` (or `abi::check_all`): the conversion need not
+    /// check the SSA rule again. Otherwise it checks each body, and a body that breaks
+    /// the rule is an error, never a module LLVM rejects.
+    pub ssa_checked: bool,
 }
 
 impl<'a> ExportOptions<'a> {
+    /// The whole module, the SSA rule checked.
     pub fn whole(target: Target) -> Self {
         ExportOptions {
             target,
             partition: None,
+            ssa_checked: false,
         }
     }
 }
@@ -162,6 +168,7 @@ pub fn export<'ctx>(
         opts.target,
     );
     x.partition = opts.partition.map(|(k, o)| (k, o.to_vec()));
+    x.ssa_checked = opts.ssa_checked;
     x.run()?;
     drop(builder);
     Ok(module)
@@ -215,8 +222,9 @@ struct Exporter<'m> {
     decls: HashMap<String, (LLVMValueRef, LLVMTypeRef)>,
     /// The partition being built and each function's partition.
     partition: Option<(u32, Vec<u32>)>,
-    /// Room for the SSA check of each body (`ir::dom`).
+    /// Room for the SSA check of each body (`ir::dom`), unless `ssa_checked`.
     ssa: crate::ir::dom::Scratch,
+    ssa_checked: bool,
 }
 
 impl<'m> Exporter<'m> {
@@ -248,6 +256,7 @@ impl<'m> Exporter<'m> {
                 decls: HashMap::new(),
                 partition: None,
                 ssa: Default::default(),
+                ssa_checked: false,
             }
         }
     }
@@ -683,7 +692,12 @@ impl<'m> Exporter<'m> {
         // A body that breaks the SSA rule would make a module LLVM rejects (the ABI check
         // reports it too; this holds where it was skipped).
         let first_inst_value = m.num_global_values() + np as u32 + body.consts.len() as u32;
-        if let Err(u) = self.ssa.check(body, first_inst_value) {
+        let checked = if self.ssa_checked {
+            Ok(())
+        } else {
+            self.ssa.check(body, first_inst_value)
+        };
+        if let Err(u) = checked {
             return err(
                 body.inst_pos(u.inst),
                 format!(
