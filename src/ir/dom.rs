@@ -353,118 +353,144 @@ impl Scratch {
             self.all_preds = true;
             self.predecessors(n);
         }
+        // (Each vector is sized first and then used as a slice, which the compiler keeps
+        // in registers.)
+        let Scratch {
+            succ_start,
+            succs,
+            pred_start,
+            preds,
+            fill,
+            dfn,
+            vertex,
+            parent,
+            semi,
+            idom,
+            ancestor,
+            label,
+            stack,
+            path,
+            pre,
+            size,
+            ..
+        } = self;
+        let (succ_start, succs) = (&succ_start[..], &succs[..]);
+        let (pred_start, preds) = (&pred_start[..], &preds[..]);
         // Depth-first preorder from the entry, iteratively (a body may have millions of
         // blocks).
-        self.dfn.clear();
-        self.dfn.resize(n, UNREACHED);
-        self.vertex.clear();
-        self.parent.clear();
-        self.stack.clear();
-        self.dfn[0] = 0;
-        self.vertex.push(0);
-        self.parent.push(NONE);
-        self.stack.push((0, self.succ_start[0]));
-        while let Some(top) = self.stack.last_mut() {
+        dfn.clear();
+        dfn.resize(n, UNREACHED);
+        let dfn = &mut dfn[..];
+        vertex.clear();
+        parent.clear();
+        stack.clear();
+        dfn[0] = 0;
+        vertex.push(0);
+        parent.push(NONE);
+        stack.push((0, succ_start[0]));
+        while let Some(top) = stack.last_mut() {
             let (b, at) = *top;
-            if at == self.succ_start[b as usize + 1] {
-                self.stack.pop();
+            if at == succ_start[b as usize + 1] {
+                stack.pop();
                 continue;
             }
             top.1 += 1;
-            let s = self.succs[at as usize];
-            if s != UNREACHED && self.dfn[s as usize] == UNREACHED {
-                self.dfn[s as usize] = self.vertex.len() as u32;
-                self.parent.push(self.dfn[b as usize]);
-                self.vertex.push(s);
-                self.stack.push((s, self.succ_start[s as usize]));
+            let s = succs[at as usize];
+            if s != UNREACHED && dfn[s as usize] == UNREACHED {
+                dfn[s as usize] = vertex.len() as u32;
+                parent.push(dfn[b as usize]);
+                vertex.push(s);
+                stack.push((s, succ_start[s as usize]));
             }
         }
-        let k = self.vertex.len();
-        self.semi.clear();
-        self.semi.extend(0..k as u32);
-        self.label.clear();
-        self.label.extend(0..k as u32);
-        self.ancestor.clear();
-        self.ancestor.resize(k, NONE);
+        let k = vertex.len();
+        let (vertex, parent) = (&vertex[..], &parent[..]);
+        semi.clear();
+        semi.extend(0..k as u32);
+        label.clear();
+        label.extend(0..k as u32);
+        ancestor.clear();
+        ancestor.resize(k, NONE);
+        let (semi_v, label_v, ancestor_v) = (&mut semi[..], &mut label[..], &mut ancestor[..]);
         // Semidominators, in reverse preorder.
         for w in (1..k).rev() {
-            let b = self.vertex[w] as usize;
-            let mut sd = self.semi[w];
-            for &p in &self.preds[self.pred_start[b] as usize..self.pred_start[b + 1] as usize] {
-                let v = self.dfn[p as usize];
+            let b = vertex[w] as usize;
+            let mut sd = semi_v[w];
+            for &p in &preds[pred_start[b] as usize..pred_start[b + 1] as usize] {
+                let v = dfn[p as usize];
                 if v == UNREACHED {
                     continue;
                 }
                 // eval(v): the label of least semidominator on v's path in the forest,
                 // compressing the path (iteratively).
-                let u = if self.ancestor[v as usize] == NONE {
+                let u = if ancestor_v[v as usize] == NONE {
                     v
                 } else {
                     let mut x = v;
-                    self.path.clear();
-                    while self.ancestor[self.ancestor[x as usize] as usize] != NONE {
-                        self.path.push(x);
-                        x = self.ancestor[x as usize];
+                    path.clear();
+                    while ancestor_v[ancestor_v[x as usize] as usize] != NONE {
+                        path.push(x);
+                        x = ancestor_v[x as usize];
                     }
-                    for &y in self.path.iter().rev() {
-                        let a = self.ancestor[y as usize] as usize;
-                        if self.semi[self.label[a] as usize]
-                            < self.semi[self.label[y as usize] as usize]
-                        {
-                            self.label[y as usize] = self.label[a];
+                    for &y in path.iter().rev() {
+                        let y = y as usize;
+                        let a = ancestor_v[y] as usize;
+                        if semi_v[label_v[a] as usize] < semi_v[label_v[y] as usize] {
+                            label_v[y] = label_v[a];
                         }
-                        self.ancestor[y as usize] = self.ancestor[a];
+                        ancestor_v[y] = ancestor_v[a];
                     }
-                    self.label[v as usize]
+                    label_v[v as usize]
                 };
-                sd = sd.min(self.semi[u as usize]);
+                sd = sd.min(semi_v[u as usize]);
             }
-            self.semi[w] = sd;
+            semi_v[w] = sd;
             // link(parent, w)
-            self.ancestor[w] = self.parent[w];
+            ancestor_v[w] = parent[w];
         }
         // Immediate dominators, in preorder (each one's is already final).
-        self.idom.clear();
-        self.idom.resize(k, 0);
+        idom.clear();
+        idom.resize(k, 0);
+        let idom = &mut idom[..];
         for w in 1..k {
-            let mut d = self.parent[w];
-            while d > self.semi[w] {
-                d = self.idom[d as usize];
+            let mut d = parent[w];
+            while d > semi_v[w] {
+                d = idom[d as usize];
             }
-            self.idom[w] = d;
+            idom[w] = d;
         }
         // Subtree sizes (a block's number exceeds its dominator's), then the tree's
         // preorder: each child's interval follows its earlier siblings' in the parent's.
-        self.size.clear();
-        self.size.resize(k, 1);
+        size.clear();
+        size.resize(k, 1);
+        let size_v = &mut size[..];
         for w in (1..k).rev() {
-            let d = self.idom[w] as usize;
-            self.size[d] += self.size[w];
+            size_v[idom[w] as usize] += size_v[w];
         }
         // `fill[w]`: where w's next child's interval starts; `label` serves as each
         // number's tree preorder.
-        self.fill.clear();
-        self.fill.resize(k, 0);
-        self.label[0] = 0;
-        self.fill[0] = 1;
+        fill.clear();
+        fill.resize(k, 0);
+        let fill = &mut fill[..];
+        label_v[0] = 0;
+        fill[0] = 1;
         for w in 1..k {
-            let d = self.idom[w] as usize;
-            let at = self.fill[d];
-            self.label[w] = at;
-            self.fill[d] = at + self.size[w];
-            self.fill[w] = at + 1;
+            let d = idom[w] as usize;
+            let at = fill[d];
+            label_v[w] = at;
+            fill[d] = at + size_v[w];
+            fill[w] = at + 1;
         }
         // By block.
-        self.pre.clear();
-        self.pre.resize(n, UNREACHED);
-        self.semi.clear();
-        self.semi.resize(n, 0);
-        for w in 0..k {
-            let b = self.vertex[w] as usize;
-            self.pre[b] = self.label[w];
-            self.semi[b] = self.size[w];
+        pre.clear();
+        pre.resize(n, UNREACHED);
+        semi.clear();
+        semi.resize(n, 0);
+        for (w, &b) in vertex.iter().enumerate() {
+            pre[b as usize] = label[w];
+            semi[b as usize] = size[w];
         }
-        std::mem::swap(&mut self.size, &mut self.semi);
+        std::mem::swap(size, semi);
     }
 }
 
