@@ -33,6 +33,32 @@ pub enum MalformedKind {
     PhiMissing(u32),
 }
 
+/// A use `Scratch::check` sets aside for the dominator tree: instruction `inst` (in block
+/// `b`, before value `next` is defined; `own` if it defines one) uses `v`. A phi is set
+/// aside whole, with `next` = `PHI`.
+#[derive(Debug, Clone, Copy)]
+struct Slow {
+    inst: u32,
+    v: u32,
+    b: u32,
+    next: u32,
+    own: bool,
+}
+
+const PHI: u32 = u32::MAX;
+
+impl Slow {
+    fn new(inst: u32, v: u32, b: u32, next: u32, void: bool) -> Slow {
+        Slow {
+            inst,
+            v,
+            b,
+            next,
+            own: !void,
+        }
+    }
+}
+
 /// Not numbered: a block the entry does not reach.
 const UNREACHED: u32 = u32::MAX;
 
@@ -51,6 +77,8 @@ pub struct Scratch {
     vstart: Vec<u32>,
     /// The block defining each instruction value (the `k`th after `first_inst_value`).
     block_of: Vec<u32>,
+    /// The uses set aside for the tree, in instruction order.
+    slow: Vec<Slow>,
     /// Each block's successors: `succs[succ_start[b]..succ_start[b + 1]]` (`UNREACHED`
     /// for a target out of range).
     succ_start: Vec<u32>,
@@ -86,25 +114,39 @@ pub struct Scratch {
 
 impl Scratch {
     /// `dom::check`, with this room.
+    ///
+    /// One pass over the instructions numbers the values, gathers the CFG's edges and
+    /// sets aside the uses the fast tests do not settle (a value of the entry block or
+    /// before, or one defined earlier in the same block, is defined wherever it is used):
+    /// those then go, in instruction order, to the dominator tree, which needs the whole
+    /// CFG.
     pub fn check(&mut self, body: &Body, first_inst_value: ValueId) -> Result<(), Malformed> {
         let n = body.num_blocks as usize;
         if n == 0 || body.block_starts.len() != n {
             // Not a complete body (the reader gives none such).
             return Ok(());
         }
-        self.layout(body, first_inst_value);
         self.have_tree = false;
         self.all_preds = false;
-        let entry_end = self.vstart[1];
+        self.vstart.clear();
+        self.block_of.clear();
+        self.succ_start.clear();
+        self.succs.clear();
+        self.slow.clear();
         let mut next = first_inst_value;
+        // Values below `low` are defined before any use in the block can be: those of the
+        // entry block or before (before the first block ends, those before it).
+        let mut low = first_inst_value;
         let mut ops = [0u32; 3];
         for b in 0..n as u32 {
-            let bstart = self.vstart[b as usize];
-            // Values below `low` are defined before any use in this block can be.
-            let low = if b == 0 { first_inst_value } else { entry_end };
+            if b == 1 {
+                low = next;
+            }
+            let bstart = next;
+            self.vstart.push(bstart);
             let r = body.block_range(b);
             for (i, inst) in body.insts[r.clone()].iter().enumerate() {
-                let i = r.start + i;
+                let i = (r.start + i) as u32;
                 let used: &[u32] = match inst.kind {
                     InstKind::Binop { lhs, rhs, .. } | InstKind::Cmp { lhs, rhs, .. } => {
                         ops[..2].copy_from_slice(&[lhs, rhs]);
@@ -144,12 +186,19 @@ impl Scratch {
                         if indirect
                             && !(callee < low || callee.wrapping_sub(bstart) < next - bstart)
                         {
-                            self.use_at(body, i, inst.ty.is_void(), callee, b, next)?;
+                            self.slow
+                                .push(Slow::new(i, callee, b, next, inst.ty.is_void()));
                         }
                         body.span(args)
                     }
-                    InstKind::Phi { incoming } => {
-                        self.phi(body, i, b, incoming, entry_end)?;
+                    InstKind::Phi { .. } => {
+                        self.slow.push(Slow {
+                            inst: i,
+                            v: 0,
+                            b,
+                            next: PHI,
+                            own: false,
+                        });
                         &[]
                     }
                     InstKind::Ret { val: None } | InstKind::Br { .. } | InstKind::Unreachable => {
@@ -157,35 +206,16 @@ impl Scratch {
                     }
                 };
                 for &v in used {
-                    // Defined in the entry block or before, or earlier in this block.
                     if v < low || v.wrapping_sub(bstart) < next - bstart {
                         continue;
                     }
-                    self.use_at(body, i, inst.ty.is_void(), v, b, next)?;
+                    self.slow.push(Slow::new(i, v, b, next, inst.ty.is_void()));
                 }
-                next += !inst.ty.is_void() as u32;
-            }
-        }
-        Ok(())
-    }
-
-    /// The values each block defines, and the CFG's edges.
-    fn layout(&mut self, body: &Body, first_inst_value: ValueId) {
-        let n = body.num_blocks as usize;
-        self.vstart.clear();
-        self.block_of.clear();
-        self.succ_start.clear();
-        self.succs.clear();
-        let mut next = first_inst_value;
-        for b in 0..n as u32 {
-            let r = body.block_range(b);
-            self.vstart.push(next);
-            for inst in &body.insts[r.clone()] {
                 if !inst.ty.is_void() {
                     self.block_of.push(b);
+                    next += 1;
                 }
             }
-            next = first_inst_value + self.block_of.len() as u32;
             self.succ_start.push(self.succs.len() as u32);
             match r.end.checked_sub(1).map(|i| body.insts[i].kind) {
                 Some(InstKind::Br { target }) => self.succs.push(target),
@@ -200,36 +230,50 @@ impl Scratch {
         }
         self.vstart.push(next);
         self.succ_start.push(self.succs.len() as u32);
+        if self.slow.is_empty() {
+            return Ok(());
+        }
         // Branch targets the reader let through out of range are not edges.
         for s in &mut self.succs {
             if *s as usize >= n {
                 *s = UNREACHED;
             }
         }
+        let entry_end = self.vstart[1.min(n)];
+        let slow = std::mem::take(&mut self.slow);
+        let mut done = Ok(());
+        for u in &slow {
+            done = if u.next == PHI {
+                let InstKind::Phi { incoming } = body.insts[u.inst as usize].kind else {
+                    unreachable!()
+                };
+                self.phi(body, u.inst as usize, u.b, incoming, entry_end)
+            } else {
+                self.use_at(u)
+            };
+            if done.is_err() {
+                break;
+            }
+        }
+        self.slow = slow;
+        done
     }
 
-    /// A use of `v` by instruction `i` (in block `b`, before value `next` is defined; no
-    /// phi) that the fast tests did not pass: `v` is the instruction's own value, or is
-    /// defined later in the block or in another block than the entry.
-    #[cold]
-    fn use_at(
-        &mut self,
-        body: &Body,
-        i: usize,
-        void: bool,
-        v: ValueId,
-        b: u32,
-        next: u32,
-    ) -> Result<(), Malformed> {
-        let kind = if v == next && !void {
+    /// A use the fast tests did not settle: the instruction's own value, or one defined
+    /// later in the block or in another block than the entry.
+    fn use_at(&mut self, u: &Slow) -> Result<(), Malformed> {
+        let kind = if u.v == u.next && u.own {
             // (Reachable or not: LLVM's verifier forbids it but in a phi.)
-            MalformedKind::OwnValue(v)
-        } else if !self.reaches(body, v, b, Some(next)) {
-            MalformedKind::Undominated(v)
+            MalformedKind::OwnValue(u.v)
+        } else if !self.reaches(u.v, u.b, Some(u.next)) {
+            MalformedKind::Undominated(u.v)
         } else {
             return Ok(());
         };
-        Err(Malformed { inst: i, kind })
+        Err(Malformed {
+            inst: u.inst as usize,
+            kind,
+        })
     }
 
     /// The phi `i` of block `b`: an entry for each predecessor, and each incoming value
@@ -262,7 +306,7 @@ impl Scratch {
         }
         for e in pairs.chunks_exact(2) {
             // A value of the entry block or before reaches the end of every block.
-            if e[0] >= entry_end && (e[1] as usize) < n && !self.reaches(body, e[0], e[1], None) {
+            if e[0] >= entry_end && (e[1] as usize) < n && !self.reaches(e[0], e[1], None) {
                 return Err(Malformed {
                     inst: i,
                     kind: MalformedKind::Undominated(e[0]),
@@ -274,8 +318,8 @@ impl Scratch {
 
     /// Whether the value `v` (defined in a block) reaches a use in block `b`: before the
     /// value `next` is defined, or at the block's end if `None`.
-    fn reaches(&mut self, body: &Body, v: ValueId, b: u32, next: Option<u32>) -> bool {
-        let n = body.num_blocks as usize;
+    fn reaches(&mut self, v: ValueId, b: u32, next: Option<u32>) -> bool {
+        let n = self.vstart.len() - 1;
         let Some(&db) = self.block_of.get(v.wrapping_sub(self.vstart[0]) as usize) else {
             // No such value: the reader gives none.
             return true;
