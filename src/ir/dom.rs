@@ -342,39 +342,48 @@ impl Scratch {
     /// `preds`: the predecessors of each block, each once.
     #[inline(never)]
     fn predecessors(&mut self, n: usize) {
-        let (succ_start, succs) = (&self.succ_start, &self.succs);
-        let mark = &mut self.mark;
+        let Scratch {
+            succ_start,
+            succs,
+            pred_start,
+            preds,
+            fill,
+            mark,
+            ..
+        } = self;
+        let (succ_start, succs) = (&succ_start[..], &succs[..]);
         // Each edge once: a block's later edges to the same successor are left out
         // (`mark[s]` is the last block, plus one, that had an edge to `s`).
-        let mut each_edge = |f: &mut dyn FnMut(usize, usize)| {
-            mark.clear();
-            mark.resize(n, 0);
-            for b in 0..n {
-                for &s in &succs[succ_start[b] as usize..succ_start[b + 1] as usize] {
-                    if s != UNREACHED && mark[s as usize] != b as u32 + 1 {
-                        mark[s as usize] = b as u32 + 1;
-                        f(b, s as usize);
-                    }
+        mark.clear();
+        mark.resize(n, 0);
+        pred_start.clear();
+        pred_start.resize(n + 1, 0);
+        let start = &mut pred_start[..];
+        for b in 0..n {
+            for &s in &succs[succ_start[b] as usize..succ_start[b + 1] as usize] {
+                if s != UNREACHED && mark[s as usize] != b as u32 + 1 {
+                    mark[s as usize] = b as u32 + 1;
+                    start[s as usize + 1] += 1;
                 }
             }
-        };
-        let start = &mut self.pred_start;
-        start.clear();
-        start.resize(n + 1, 0);
-        each_edge(&mut |_, s| start[s + 1] += 1);
+        }
         for b in 0..n {
             start[b + 1] += start[b];
         }
-        let fill = &mut self.fill;
         fill.clear();
-        fill.extend_from_slice(start);
-        let list = &mut self.preds;
-        list.clear();
-        list.resize(start[n] as usize, 0);
-        each_edge(&mut |b, s| {
-            list[fill[s] as usize] = b as u32;
-            fill[s] += 1;
-        });
+        fill.extend_from_slice(&start[..n]);
+        preds.clear();
+        preds.resize(start[n] as usize, 0);
+        mark.iter_mut().for_each(|m| *m = 0);
+        for b in 0..n {
+            for &s in &succs[succ_start[b] as usize..succ_start[b + 1] as usize] {
+                if s != UNREACHED && mark[s as usize] != b as u32 + 1 {
+                    mark[s as usize] = b as u32 + 1;
+                    preds[fill[s as usize] as usize] = b as u32;
+                    fill[s as usize] += 1;
+                }
+            }
+        }
     }
 
     /// Whether block `a` dominates block `b`, a reached one, in the tree (`dom_tree`).
