@@ -576,6 +576,228 @@ mod tests {
         false
     }
 
+    /// The rule by its definition, use by use: what `check` must find (the first use
+    /// in instruction order that breaks it; within an instruction, its operands in order,
+    /// an indirect call's callee first; a phi's missing predecessor before its entries).
+    fn naive(body: &Body, first: u32) -> Result<(), Malformed> {
+        let n = body.num_blocks as usize;
+        let mut succs = vec![Vec::new(); n];
+        let mut def_block = Vec::new();
+        let mut vstart = Vec::new();
+        for b in 0..n {
+            vstart.push(first + def_block.len() as u32);
+            for inst in &body.insts[body.block_range(b as u32)] {
+                if !inst.ty.is_void() {
+                    def_block.push(b);
+                }
+            }
+            let r = body.block_range(b as u32);
+            let out = match r.end.checked_sub(1).map(|i| body.insts[i].kind) {
+                Some(InstKind::Br { target }) => vec![target],
+                Some(InstKind::CondBr { t, f, .. }) => vec![t, f],
+                Some(InstKind::Switch { default, cases, .. }) => std::iter::once(default)
+                    .chain(body.switch_cases(cases).iter().map(|c| c.target))
+                    .collect(),
+                _ => vec![],
+            };
+            succs[b] = out.into_iter().filter(|&s| (s as usize) < n).collect();
+        }
+        let entry_end = vstart
+            .get(1)
+            .copied()
+            .unwrap_or(first + def_block.len() as u32);
+        let reached = |b: usize| b == 0 || reached_avoiding(n, &succs, usize::MAX, b);
+        let dom = |a: usize, b: usize| a == b || !reached_avoiding(n, &succs, a, b);
+        // Whether `v` reaches a use in block `b` (before value `next`, or at the end).
+        let reaches = |v: u32, b: usize, next: Option<u32>| {
+            let Some(&db) = v.checked_sub(first).and_then(|k| def_block.get(k as usize)) else {
+                return true;
+            };
+            if !reached(b) {
+                return true;
+            }
+            if db == b {
+                return next.is_none_or(|next| v < next);
+            }
+            reached(db) && dom(db, b)
+        };
+        let mut next = first;
+        for b in 0..n {
+            for i in body.block_range(b as u32) {
+                let inst = body.insts[i];
+                let err = |kind| Err(Malformed { inst: i, kind });
+                if let InstKind::Phi { incoming } = inst.kind {
+                    let pairs = body.phi_pairs(incoming);
+                    for (p, out) in succs.iter().enumerate() {
+                        if out.contains(&(b as u32))
+                            && !pairs.chunks_exact(2).any(|e| e[1] == p as u32)
+                        {
+                            return err(MalformedKind::PhiMissing(p as u32));
+                        }
+                    }
+                    for e in pairs.chunks_exact(2) {
+                        if e[0] >= entry_end
+                            && (e[1] as usize) < n
+                            && !reaches(e[0], e[1] as usize, None)
+                        {
+                            return err(MalformedKind::Undominated(e[0]));
+                        }
+                    }
+                } else {
+                    let mut used = Vec::new();
+                    if let InstKind::Call {
+                        callee,
+                        args,
+                        indirect: true,
+                        ..
+                    } = inst.kind
+                    {
+                        used.push(callee);
+                        used.extend(body.span(args));
+                    } else {
+                        body.any_operand(&inst, |v| {
+                            used.push(v);
+                            false
+                        });
+                    }
+                    for v in used {
+                        if v == next && !inst.ty.is_void() {
+                            return err(MalformedKind::OwnValue(v));
+                        }
+                        if !reaches(v, b, Some(next)) {
+                            return err(MalformedKind::Undominated(v));
+                        }
+                    }
+                }
+                if !inst.ty.is_void() {
+                    next += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One generated instruction: a kind and the picks it takes its operands from.
+    #[derive(Debug, Clone)]
+    struct Gen {
+        kind: u8,
+        picks: Vec<u32>,
+    }
+
+    /// A body of blocks of `Gen` instructions, each block ended by a terminator whose kind
+    /// and targets are the block's last `Gen` (values picked around the body's own
+    /// range, targets some out of range), its first value numbered `first`.
+    fn build(blocks: &[Vec<Gen>], first: u32) -> crate::ir::BodyBuf {
+        use crate::ir::{BinOp, Span, SwitchCase, ValueType};
+        let n = blocks.len() as u32;
+        let total: u32 = blocks.iter().flatten().filter(|g| g.kind % 8 < 4).count() as u32;
+        let val = |p: u32| first.saturating_sub(2) + p % (total + 4);
+        let mut buf = crate::ir::BodyBuf {
+            num_blocks: n,
+            ..Default::default()
+        };
+        let c = &mut buf.code;
+        for block in blocks {
+            c.block_starts.push(c.insts.len() as u32);
+            let (body, term) = block.split_at(block.len() - 1);
+            for g in body {
+                let p = |k: usize| val(g.picks.get(k).copied().unwrap_or(0));
+                let (kind, ty) = match g.kind % 8 {
+                    0 | 1 => (
+                        InstKind::Binop {
+                            op: BinOp::Add,
+                            lhs: p(0),
+                            rhs: p(1),
+                        },
+                        ValueType::I32,
+                    ),
+                    2 => {
+                        let start = c.operands.len() as u32;
+                        let len = g.picks.len() as u32 / 2;
+                        for e in g.picks.chunks_exact(2) {
+                            c.operands.extend([val(e[0]), e[1] % (n + 1)]);
+                        }
+                        (
+                            InstKind::Phi {
+                                incoming: Span { start, len },
+                            },
+                            ValueType::I32,
+                        )
+                    }
+                    3 | 4 => {
+                        let start = c.operands.len() as u32;
+                        c.operands.extend(g.picks.iter().skip(1).map(|&x| val(x)));
+                        let kind = InstKind::Call {
+                            callee: p(0),
+                            args: Span {
+                                start,
+                                len: g.picks.len().saturating_sub(1) as u32,
+                            },
+                            tail: false,
+                            indirect: g.kind % 2 == 1,
+                        };
+                        (
+                            kind,
+                            if g.kind % 8 == 3 {
+                                ValueType::I32
+                            } else {
+                                ValueType::Void
+                            },
+                        )
+                    }
+                    _ => (
+                        InstKind::Store {
+                            ptr: p(0),
+                            val: p(1),
+                            align: crate::ir::Align(0),
+                        },
+                        ValueType::Void,
+                    ),
+                };
+                c.insts.push(crate::ir::Inst { kind, ty });
+            }
+            let g = &term[0];
+            let t = |k: usize| g.picks.get(k).copied().unwrap_or(0) % (n + 1);
+            let kind = match g.kind % 4 {
+                0 => InstKind::Ret {
+                    val: g.picks.first().map(|&x| val(x)),
+                },
+                1 => InstKind::Br { target: t(0) },
+                2 => InstKind::CondBr {
+                    cond: val(g.picks.first().copied().unwrap_or(0)),
+                    t: t(1),
+                    f: t(2),
+                },
+                _ => {
+                    let start = c.cases.len() as u32;
+                    c.cases.extend((2..g.picks.len()).map(|k| SwitchCase {
+                        value: k as i64,
+                        target: t(k),
+                    }));
+                    InstKind::Switch {
+                        cond: val(g.picks.first().copied().unwrap_or(0)),
+                        default: t(1),
+                        cases: Span {
+                            start,
+                            len: g.picks.len().saturating_sub(2) as u32,
+                        },
+                    }
+                }
+            };
+            c.insts.push(crate::ir::Inst {
+                kind,
+                ty: ValueType::Void,
+            });
+        }
+        buf
+    }
+
+    fn gen_body() -> impl Strategy<Value = Vec<Vec<Gen>>> {
+        let gen = (0u8..16, proptest::collection::vec(0u32..64, 0..6))
+            .prop_map(|(kind, picks)| Gen { kind, picks });
+        proptest::collection::vec(proptest::collection::vec(gen, 1..6), 1..8)
+    }
+
     proptest! {
         /// The tree's dominance is the definition's, on random CFGs (irreducible ones,
         /// unreached blocks, self-loops and repeated edges among them).
@@ -605,6 +827,21 @@ mod tests {
                     let want = a == b || !reached_avoiding(n, &succs, a, b);
                     prop_assert_eq!(dom, want, "{} dominates {}", a, b);
                 }
+            }
+        }
+
+        /// `check` finds what the rule's definition finds, use by use, on random bodies
+        /// (phis anywhere, forward and own-value uses, unreached blocks, out-of-range
+        /// targets and values), with one scratch reused from body to body as the callers
+        /// do.
+        #[test]
+        fn check_is_the_definitions(bodies in proptest::collection::vec(gen_body(), 1..4)) {
+            let mut scratch = Scratch::default();
+            for (k, blocks) in bodies.iter().enumerate() {
+                let first = 3 * k as u32;
+                let buf = build(blocks, first);
+                let body = buf.view();
+                prop_assert_eq!(scratch.check(&body, first), naive(&body, first), "body {}", k);
             }
         }
     }
