@@ -581,7 +581,7 @@ mod tests {
     /// an indirect call's callee first; a phi's missing predecessor before its entries).
     fn naive(body: &Body, first: u32) -> Result<(), Malformed> {
         let n = body.num_blocks as usize;
-        let mut succs = vec![Vec::new(); n];
+        let mut succs = Vec::new();
         let mut def_block = Vec::new();
         let mut vstart = Vec::new();
         for b in 0..n {
@@ -600,7 +600,11 @@ mod tests {
                     .collect(),
                 _ => vec![],
             };
-            succs[b] = out.into_iter().filter(|&s| (s as usize) < n).collect();
+            succs.push(
+                out.into_iter()
+                    .filter(|&s| (s as usize) < n)
+                    .collect::<Vec<_>>(),
+            );
         }
         let entry_end = vstart
             .get(1)
