@@ -47,19 +47,7 @@ struct Slow {
 
 const PHI: u32 = u32::MAX;
 
-impl Slow {
-    fn new(inst: u32, v: u32, b: u32, next: u32, void: bool) -> Slow {
-        Slow {
-            inst,
-            v,
-            b,
-            next,
-            own: !void,
-        }
-    }
-}
-
-/// Not numbered: a block the entry does not reach.
+/// Not numbered: a block the entry does not reach (and, in the tree, no node).
 const UNREACHED: u32 = u32::MAX;
 
 /// Checks `body`, whose first instruction value has the absolute id `first_inst_value`
@@ -67,6 +55,26 @@ const UNREACHED: u32 = u32::MAX;
 /// first use, in instruction order, that breaks the rule.
 pub fn check(body: &Body, first_inst_value: ValueId) -> Result<(), Malformed> {
     Scratch::default().check(body, first_inst_value)
+}
+
+/// A block reached from the entry, by its depth-first preorder number: what the
+/// dominator tree's construction keeps of it (one record, so that the few of them a
+/// step touches share cache lines).
+#[derive(Debug, Clone, Copy, Default)]
+struct Node {
+    block: u32,
+    /// Its parent in the search, its semidominator, and the link-eval forest's ancestor
+    /// and label (`UNREACHED`: no ancestor, not linked yet).
+    parent: u32,
+    semi: u32,
+    ancestor: u32,
+    label: u32,
+    /// Its immediate dominator, the size of its subtree in the dominator tree, and its
+    /// number in the tree's own preorder: it dominates the nodes whose `tpre` lies in
+    /// `tpre .. tpre + size`.
+    idom: u32,
+    size: u32,
+    tpre: u32,
 }
 
 /// Room for `check`, kept from one body to the next by a caller that checks many.
@@ -83,33 +91,22 @@ pub struct Scratch {
     /// for a target out of range).
     succ_start: Vec<u32>,
     succs: Vec<u32>,
-    /// Each block's predecessors, each once, the same way (built for the phis' entries
-    /// or for the dominator tree, whichever comes first).
+    /// Each block's predecessors the same way, a block once for each edge (built for the
+    /// phis' entries or for the dominator tree, whichever comes first), and where the next
+    /// one goes while they are built.
     pred_start: Vec<u32>,
     preds: Vec<u32>,
-    mark: Vec<u32>,
-    /// Whether `preds` holds the body's predecessors, and `pre`/`size` its dominator
-    /// tree.
-    all_preds: bool,
-    have_tree: bool,
     fill: Vec<u32>,
-    /// For the tree's construction, by depth-first (preorder) number: each block's number,
-    /// and of each number its block, its parent in the search, semidominator, immediate
-    /// dominator, and the link-eval forest's ancestor and label.
+    /// Whether `preds` holds the body's predecessors, and `dfn`/`nodes` its dominator
+    /// tree.
+    have_preds: bool,
+    have_tree: bool,
+    /// Each block's depth-first preorder number (`UNREACHED` for a block the entry does
+    /// not reach), and each number's node.
     dfn: Vec<u32>,
-    vertex: Vec<u32>,
-    parent: Vec<u32>,
-    semi: Vec<u32>,
-    idom: Vec<u32>,
-    ancestor: Vec<u32>,
-    label: Vec<u32>,
+    nodes: Vec<Node>,
     stack: Vec<(u32, u32)>,
     path: Vec<u32>,
-    /// The dominator tree: each block's preorder number in it (`UNREACHED` for a block
-    /// the entry does not reach) and the size of its subtree. `a` dominates `b` when
-    /// `pre[a] <= pre[b] < pre[a] + size[a]`.
-    pre: Vec<u32>,
-    size: Vec<u32>,
 }
 
 impl Scratch {
@@ -127,55 +124,73 @@ impl Scratch {
             return Ok(());
         }
         self.have_tree = false;
-        self.all_preds = false;
+        self.have_preds = false;
         self.vstart.clear();
         self.block_of.clear();
         self.succ_start.clear();
         self.succs.clear();
         self.slow.clear();
+        let Scratch {
+            vstart,
+            block_of,
+            slow,
+            succ_start,
+            succs,
+            ..
+        } = self;
         let mut next = first_inst_value;
         // Values below `low` are defined before any use in the block can be: those of the
         // entry block or before (before the first block ends, those before it).
         let mut low = first_inst_value;
-        let mut ops = [0u32; 3];
         for b in 0..n as u32 {
             if b == 1 {
                 low = next;
             }
             let bstart = next;
-            self.vstart.push(bstart);
+            vstart.push(bstart);
             let r = body.block_range(b);
             for (i, inst) in body.insts[r.clone()].iter().enumerate() {
                 let i = (r.start + i) as u32;
-                let used: &[u32] = match inst.kind {
-                    InstKind::Binop { lhs, rhs, .. } | InstKind::Cmp { lhs, rhs, .. } => {
-                        ops[..2].copy_from_slice(&[lhs, rhs]);
-                        &ops[..2]
+                let own = !inst.ty.is_void();
+                // A use is settled if it is of a value below `low` or one defined earlier
+                // in this block; the others are set aside.
+                let lim = next - bstart;
+                let mut used = |v: u32| {
+                    if !(v < low || v.wrapping_sub(bstart) < lim) {
+                        slow.push(Slow {
+                            inst: i,
+                            v,
+                            b,
+                            next,
+                            own,
+                        });
+                    }
+                };
+                match inst.kind {
+                    InstKind::Binop { lhs, rhs, .. }
+                    | InstKind::Cmp { lhs, rhs, .. }
+                    | InstKind::Store {
+                        ptr: lhs, val: rhs, ..
+                    }
+                    | InstKind::ExtractElement { vec: lhs, idx: rhs } => {
+                        used(lhs);
+                        used(rhs);
                     }
                     InstKind::Cast { val: v, .. }
                     | InstKind::Ret { val: Some(v) }
                     | InstKind::CondBr { cond: v, .. }
                     | InstKind::Switch { cond: v, .. }
                     | InstKind::Alloca { size: v, .. }
-                    | InstKind::Load { ptr: v, .. } => {
-                        ops[0] = v;
-                        &ops[..1]
-                    }
-                    InstKind::Store { ptr, val, .. } => {
-                        ops[..2].copy_from_slice(&[ptr, val]);
-                        &ops[..2]
-                    }
-                    InstKind::ExtractElement { vec, idx } => {
-                        ops[..2].copy_from_slice(&[vec, idx]);
-                        &ops[..2]
-                    }
-                    InstKind::Select { cond, t, f } => {
-                        ops = [cond, t, f];
-                        &ops
-                    }
-                    InstKind::InsertElement { vec, elt, idx } => {
-                        ops = [vec, elt, idx];
-                        &ops
+                    | InstKind::Load { ptr: v, .. } => used(v),
+                    InstKind::Select { cond, t, f }
+                    | InstKind::InsertElement {
+                        vec: cond,
+                        elt: t,
+                        idx: f,
+                    } => {
+                        used(cond);
+                        used(t);
+                        used(f);
                     }
                     InstKind::Call {
                         callee,
@@ -183,64 +198,50 @@ impl Scratch {
                         indirect,
                         ..
                     } => {
-                        if indirect
-                            && !(callee < low || callee.wrapping_sub(bstart) < next - bstart)
-                        {
-                            self.slow
-                                .push(Slow::new(i, callee, b, next, inst.ty.is_void()));
+                        if indirect {
+                            used(callee);
                         }
-                        body.span(args)
+                        for &v in body.span(args) {
+                            used(v);
+                        }
                     }
-                    InstKind::Phi { .. } => {
-                        self.slow.push(Slow {
-                            inst: i,
-                            v: 0,
-                            b,
-                            next: PHI,
-                            own: false,
-                        });
-                        &[]
-                    }
-                    InstKind::Ret { val: None } | InstKind::Br { .. } | InstKind::Unreachable => {
-                        &[]
-                    }
-                };
-                for &v in used {
-                    if v < low || v.wrapping_sub(bstart) < next - bstart {
-                        continue;
-                    }
-                    self.slow.push(Slow::new(i, v, b, next, inst.ty.is_void()));
+                    InstKind::Phi { .. } => slow.push(Slow {
+                        inst: i,
+                        v: 0,
+                        b,
+                        next: PHI,
+                        own: false,
+                    }),
+                    InstKind::Ret { val: None } | InstKind::Br { .. } | InstKind::Unreachable => {}
                 }
-                if !inst.ty.is_void() {
-                    self.block_of.push(b);
-                    next += 1;
-                }
+                next += own as u32;
             }
-            self.succ_start.push(self.succs.len() as u32);
+            // The block's values, all at once.
+            block_of.resize(block_of.len() + (next - bstart) as usize, b);
+            succ_start.push(succs.len() as u32);
             match r.end.checked_sub(1).map(|i| body.insts[i].kind) {
-                Some(InstKind::Br { target }) => self.succs.push(target),
-                Some(InstKind::CondBr { t, f, .. }) => self.succs.extend([t, f]),
+                Some(InstKind::Br { target }) => succs.push(target),
+                Some(InstKind::CondBr { t, f, .. }) => succs.extend([t, f]),
                 Some(InstKind::Switch { default, cases, .. }) => {
-                    self.succs.push(default);
-                    self.succs
-                        .extend(body.switch_cases(cases).iter().map(|c| c.target));
+                    succs.push(default);
+                    succs.extend(body.switch_cases(cases).iter().map(|c| c.target));
                 }
                 _ => {}
             }
         }
-        self.vstart.push(next);
-        self.succ_start.push(self.succs.len() as u32);
-        if self.slow.is_empty() {
+        vstart.push(next);
+        succ_start.push(succs.len() as u32);
+        if slow.is_empty() {
             return Ok(());
         }
         // Branch targets the reader let through out of range are not edges.
-        for s in &mut self.succs {
+        for s in succs.iter_mut() {
             if *s as usize >= n {
                 *s = UNREACHED;
             }
         }
-        let entry_end = self.vstart[1.min(n)];
-        let slow = std::mem::take(&mut self.slow);
+        let entry_end = vstart[1.min(n)];
+        let slow = std::mem::take(slow);
         let mut done = Ok(());
         for u in &slow {
             done = if u.next == PHI {
@@ -278,7 +279,6 @@ impl Scratch {
 
     /// The phi `i` of block `b`: an entry for each predecessor, and each incoming value
     /// defined at the end of its block.
-    #[cold]
     fn phi(
         &mut self,
         body: &Body,
@@ -288,8 +288,7 @@ impl Scratch {
         entry_end: u32,
     ) -> Result<(), Malformed> {
         let n = body.num_blocks as usize;
-        if !self.all_preds {
-            self.all_preds = true;
+        if !self.have_preds {
             self.predecessors(n);
         }
         let pairs = body.phi_pairs(incoming);
@@ -318,53 +317,58 @@ impl Scratch {
 
     /// Whether the value `v` (defined in a block) reaches a use in block `b`: before the
     /// value `next` is defined, or at the block's end if `None`.
+    #[inline]
     fn reaches(&mut self, v: ValueId, b: u32, next: Option<u32>) -> bool {
-        let n = self.vstart.len() - 1;
         let Some(&db) = self.block_of.get(v.wrapping_sub(self.vstart[0]) as usize) else {
             // No such value: the reader gives none.
             return true;
         };
-        if !self.have_tree {
-            self.dom_tree(n);
+        if db == b && next.is_none_or(|next| v < next) {
+            // Defined before the use in its block, wherever that block is.
+            return true;
         }
-        if self.pre[b as usize] == UNREACHED {
+        if !self.have_tree {
+            self.dom_tree(self.vstart.len() - 1);
+        }
+        let wb = self.dfn[b as usize];
+        if wb == UNREACHED {
             // Any use in an unreached block is dominated.
             return true;
         }
-        let db = db as usize;
-        if db == b as usize {
-            return next.is_none_or(|next| v < next);
-        }
-        let (a, b) = (db, b as usize);
-        self.dominates(a, b)
+        db != b && self.dominates(db as usize, wb)
     }
 
-    /// `preds`: the predecessors of each block, each once.
+    /// Whether block `a` dominates the reached block numbered `wb` (`dom_tree`).
+    #[inline]
+    fn dominates(&self, a: usize, wb: u32) -> bool {
+        let wa = self.dfn[a];
+        if wa == UNREACHED {
+            return false;
+        }
+        let (x, y) = (&self.nodes[wa as usize], &self.nodes[wb as usize]);
+        y.tpre.wrapping_sub(x.tpre) < x.size
+    }
+
+    /// `preds`: the predecessors of each block, once for each edge (by a counting sort
+    /// of the edges on their target).
     #[inline(never)]
     fn predecessors(&mut self, n: usize) {
+        self.have_preds = true;
         let Scratch {
             succ_start,
             succs,
             pred_start,
             preds,
             fill,
-            mark,
             ..
         } = self;
         let (succ_start, succs) = (&succ_start[..], &succs[..]);
-        // Each edge once: a block's later edges to the same successor are left out
-        // (`mark[s]` is the last block, plus one, that had an edge to `s`).
-        mark.clear();
-        mark.resize(n, 0);
         pred_start.clear();
         pred_start.resize(n + 1, 0);
         let start = &mut pred_start[..];
-        for b in 0..n {
-            for &s in &succs[succ_start[b] as usize..succ_start[b + 1] as usize] {
-                if s != UNREACHED && mark[s as usize] != b as u32 + 1 {
-                    mark[s as usize] = b as u32 + 1;
-                    start[s as usize + 1] += 1;
-                }
+        for &s in succs {
+            if s != UNREACHED {
+                start[s as usize + 1] += 1;
             }
         }
         for b in 0..n {
@@ -372,13 +376,12 @@ impl Scratch {
         }
         fill.clear();
         fill.extend_from_slice(&start[..n]);
+        let fill = &mut fill[..];
         preds.clear();
         preds.resize(start[n] as usize, 0);
-        mark.iter_mut().for_each(|m| *m = 0);
         for b in 0..n {
             for &s in &succs[succ_start[b] as usize..succ_start[b + 1] as usize] {
-                if s != UNREACHED && mark[s as usize] != b as u32 + 1 {
-                    mark[s as usize] = b as u32 + 1;
+                if s != UNREACHED {
                     preds[fill[s as usize] as usize] = b as u32;
                     fill[s as usize] += 1;
                 }
@@ -386,45 +389,27 @@ impl Scratch {
         }
     }
 
-    /// Whether block `a` dominates block `b`, a reached one, in the tree (`dom_tree`).
-    fn dominates(&self, a: usize, b: usize) -> bool {
-        let pa = self.pre[a];
-        pa != UNREACHED && pa <= self.pre[b] && self.pre[b] - pa < self.size[a]
-    }
-
-    /// The dominator tree (`pre`, `size`), by the Semi-NCA algorithm (Georgiadis, Tarjan
-    /// and Werneck, "Finding Dominators in Practice", 2006): the semidominators as
+    /// The dominator tree (`dfn`, `nodes`), by the Semi-NCA algorithm (Georgiadis,
+    /// Tarjan and Werneck, "Finding Dominators in Practice", 2006): the semidominators as
     /// Lengauer and Tarjan compute them, in one pass over a depth-first search; then each
     /// immediate dominator as the nearest ancestor of the block's parent that is not
     /// below its semidominator. Its intervals come from the subtree sizes, without a
     /// second search.
     #[inline(never)]
     fn dom_tree(&mut self, n: usize) {
-        const NONE: u32 = u32::MAX;
         self.have_tree = true;
-        if !self.all_preds {
-            self.all_preds = true;
+        if !self.have_preds {
             self.predecessors(n);
         }
-        // (Each vector is sized first and then used as a slice, which the compiler keeps
-        // in registers.)
         let Scratch {
             succ_start,
             succs,
             pred_start,
             preds,
-            fill,
             dfn,
-            vertex,
-            parent,
-            semi,
-            idom,
-            ancestor,
-            label,
+            nodes,
             stack,
             path,
-            pre,
-            size,
             ..
         } = self;
         let (succ_start, succs) = (&succ_start[..], &succs[..]);
@@ -434,12 +419,20 @@ impl Scratch {
         dfn.clear();
         dfn.resize(n, UNREACHED);
         let dfn = &mut dfn[..];
-        vertex.clear();
-        parent.clear();
+        nodes.clear();
         stack.clear();
+        let node = |block: u32, parent: u32, w: u32| Node {
+            block,
+            parent,
+            semi: w,
+            ancestor: UNREACHED,
+            label: w,
+            idom: 0,
+            size: 1,
+            tpre: 0,
+        };
         dfn[0] = 0;
-        vertex.push(0);
-        parent.push(NONE);
+        nodes.push(node(0, UNREACHED, 0));
         stack.push((0, succ_start[0]));
         while let Some(top) = stack.last_mut() {
             let (b, at) = *top;
@@ -450,100 +443,75 @@ impl Scratch {
             top.1 += 1;
             let s = succs[at as usize];
             if s != UNREACHED && dfn[s as usize] == UNREACHED {
-                dfn[s as usize] = vertex.len() as u32;
-                parent.push(dfn[b as usize]);
-                vertex.push(s);
+                let w = nodes.len() as u32;
+                dfn[s as usize] = w;
+                nodes.push(node(s, dfn[b as usize], w));
                 stack.push((s, succ_start[s as usize]));
             }
         }
-        let k = vertex.len();
-        let (vertex, parent) = (&vertex[..], &parent[..]);
-        semi.clear();
-        semi.extend(0..k as u32);
-        label.clear();
-        label.extend(0..k as u32);
-        ancestor.clear();
-        ancestor.resize(k, NONE);
-        let (semi_v, label_v, ancestor_v) = (&mut semi[..], &mut label[..], &mut ancestor[..]);
+        let nodes = &mut nodes[..];
+        let k = nodes.len();
         // Semidominators, in reverse preorder.
         for w in (1..k).rev() {
-            let b = vertex[w] as usize;
-            let mut sd = semi_v[w];
+            let b = nodes[w].block as usize;
+            let mut sd = nodes[w].semi;
             for &p in &preds[pred_start[b] as usize..pred_start[b + 1] as usize] {
                 let v = dfn[p as usize];
                 if v == UNREACHED {
                     continue;
                 }
                 // eval(v): the label of least semidominator on v's path in the forest,
-                // compressing the path (iteratively).
-                let u = if ancestor_v[v as usize] == NONE {
+                // compressing the path (iteratively). A node not yet linked (numbered
+                // before w, or w itself) is its own.
+                let u = if nodes[v as usize].ancestor == UNREACHED {
                     v
                 } else {
                     let mut x = v;
                     path.clear();
-                    while ancestor_v[ancestor_v[x as usize] as usize] != NONE {
+                    while nodes[nodes[x as usize].ancestor as usize].ancestor != UNREACHED {
                         path.push(x);
-                        x = ancestor_v[x as usize];
+                        x = nodes[x as usize].ancestor;
                     }
                     for &y in path.iter().rev() {
                         let y = y as usize;
-                        let a = ancestor_v[y] as usize;
-                        if semi_v[label_v[a] as usize] < semi_v[label_v[y] as usize] {
-                            label_v[y] = label_v[a];
+                        let a = nodes[y].ancestor as usize;
+                        if nodes[nodes[a].label as usize].semi < nodes[nodes[y].label as usize].semi
+                        {
+                            nodes[y].label = nodes[a].label;
                         }
-                        ancestor_v[y] = ancestor_v[a];
+                        nodes[y].ancestor = nodes[a].ancestor;
                     }
-                    label_v[v as usize]
+                    nodes[v as usize].label
                 };
-                sd = sd.min(semi_v[u as usize]);
+                sd = sd.min(nodes[u as usize].semi);
             }
-            semi_v[w] = sd;
+            nodes[w].semi = sd;
             // link(parent, w)
-            ancestor_v[w] = parent[w];
+            nodes[w].ancestor = nodes[w].parent;
         }
         // Immediate dominators, in preorder (each one's is already final).
-        idom.clear();
-        idom.resize(k, 0);
-        let idom = &mut idom[..];
         for w in 1..k {
-            let mut d = parent[w];
-            while d > semi_v[w] {
-                d = idom[d as usize];
+            let mut d = nodes[w].parent;
+            while d > nodes[w].semi {
+                d = nodes[d as usize].idom;
             }
-            idom[w] = d;
+            nodes[w].idom = d;
         }
-        // Subtree sizes (a block's number exceeds its dominator's), then the tree's
-        // preorder: each child's interval follows its earlier siblings' in the parent's.
-        size.clear();
-        size.resize(k, 1);
-        let size_v = &mut size[..];
+        // Subtree sizes (a node's number exceeds its dominator's), then the tree's
+        // preorder: each child's interval follows its earlier siblings' in the parent's
+        // (`label` now holds where a node's next child's interval starts).
         for w in (1..k).rev() {
-            size_v[idom[w] as usize] += size_v[w];
+            let d = nodes[w].idom as usize;
+            nodes[d].size += nodes[w].size;
         }
-        // `fill[w]`: where w's next child's interval starts; `label` serves as each
-        // number's tree preorder.
-        fill.clear();
-        fill.resize(k, 0);
-        let fill = &mut fill[..];
-        label_v[0] = 0;
-        fill[0] = 1;
+        nodes[0].label = 1;
         for w in 1..k {
-            let d = idom[w] as usize;
-            let at = fill[d];
-            label_v[w] = at;
-            fill[d] = at + size_v[w];
-            fill[w] = at + 1;
+            let d = nodes[w].idom as usize;
+            let at = nodes[d].label;
+            nodes[d].label = at + nodes[w].size;
+            nodes[w].tpre = at;
+            nodes[w].label = at + 1;
         }
-        // By block.
-        pre.clear();
-        pre.resize(n, UNREACHED);
-        semi.clear();
-        semi.resize(n, 0);
-        for (w, &b) in vertex.iter().enumerate() {
-            pre[b as usize] = label[w];
-            semi[b as usize] = size[w];
-        }
-        std::mem::swap(size, semi);
     }
 }
 
@@ -822,12 +790,12 @@ mod tests {
             s.dom_tree(n);
             for b in 0..n {
                 let reached = b == 0 || reached_avoiding(n, &succs, usize::MAX, b);
-                prop_assert_eq!(s.pre[b] != UNREACHED, reached, "block {} reached", b);
+                prop_assert_eq!(s.dfn[b] != UNREACHED, reached, "block {} reached", b);
                 if !reached {
                     continue;
                 }
                 for a in 0..n {
-                    let dom = s.dominates(a, b);
+                    let dom = s.dominates(a, s.dfn[b]);
                     let want = a == b || !reached_avoiding(n, &succs, a, b);
                     prop_assert_eq!(dom, want, "{} dominates {}", a, b);
                 }
