@@ -976,7 +976,12 @@ impl<'m> Exporter<'m> {
     fn pointer(&mut self, st: &mut Fn, id: ValueId, pointee: LLVMTypeRef) -> LLVMValueRef {
         let ng = self.m.num_global_values() as usize;
         let pty = unsafe { LLVMPointerType(pointee, 0) };
-        if (id as usize) < ng {
+        // An intrinsic's address cannot be taken (LLVM's verifier rejects a cast of one):
+        // as a pointer, an intrinsic is its undef address turned into one, as it is when
+        // lowered on a native target (the ABI check reports such a use).
+        let intrinsic =
+            (id as usize) < self.m.functions.len() && self.intrinsic[id as usize].is_some();
+        if (id as usize) < ng && !intrinsic {
             let g = self.global_value(id as usize);
             if !g.is_null() {
                 if unsafe { LLVMTypeOf(g) } == pty {
