@@ -342,6 +342,9 @@ pub struct Reader<'a> {
     ops: Vec<u64>,
     /// (`SMALL` slots: the decoder's padding steps write past the `INLINE_OPS`.)
     small: [u64; SMALL],
+    /// `simple_records`' operands (kept here, not zeroed afresh on the stack for each run
+    /// of small records: a read starts thousands of them).
+    simple_out: [u64; SIMPLE_VALUES],
     /// Abbreviation id and `small` length (`None`: `ops`) of the record `next_record`
     /// read last.
     last: (u32, Option<usize>),
@@ -388,6 +391,7 @@ impl<'a> Reader<'a> {
             cur_bid: None,
             ops: Vec::new(),
             small: [0; SMALL],
+            simple_out: [0; SIMPLE_VALUES],
             last: (0, Some(0)),
             item_pos: start,
         })
@@ -614,10 +618,10 @@ impl<'a> Reader<'a> {
         let local = &self.active_plans[self.top_active_start..];
         let data = self.cur.data();
         let mut pos = self.cur.pos();
-        let mut out = [0u64; SIMPLE_VALUES];
+        let out = &mut self.simple_out;
         let done = loop {
             let Some((id, code, n, end)) =
-                decode_simple(data, (bi, local), width, pos, &mut out, p)
+                decode_simple(data, (bi, local), width, pos, out, p)
             else {
                 break Ok(());
             };
