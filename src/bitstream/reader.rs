@@ -620,8 +620,7 @@ impl<'a> Reader<'a> {
         let mut pos = self.cur.pos();
         let out = &mut self.simple_out;
         let done = loop {
-            let Some((id, code, n, end)) =
-                decode_simple(data, (bi, local), width, pos, out, p)
+            let Some((id, code, n, end)) = decode_simple(data, (bi, local), width, pos, out, p)
             else {
                 break Ok(());
             };
