@@ -656,10 +656,11 @@ impl Parser {
                 code.attention.reserve(est / 2);
                 // Phi pairs and call arguments: about one for every two instructions.
                 code.operands.reserve(est / 2);
-                // Function constants: about one for every 300 bits of function blocks in
-                // real pexes (stockfish and path_tracer; each constants block also
-                // reserves from its own length), so that the first function block's room
-                // is most of what they need, not a dozen doublings with a copy each.
+                // Function constants: one for every ~320 bits of function blocks in
+                // stockfish, ~410 in path_tracer; room for one every 256 (each constants
+                // block also reserves from its own length), so that the first function
+                // block's room holds them all in those two, not a dozen doublings with a
+                // copy each.
                 code.consts.reserve((bits / 256) as usize);
                 code.local_types
                     .extend_from_slice(&self.module.fn_type(func).params);
