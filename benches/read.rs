@@ -1,5 +1,6 @@
 //! Parse + full validation throughput of the reader (bitcode::read) on real pexes, and
-//! the peak memory one read takes. Run with scripts/bench.
+//! the peak memory one read takes. Run with scripts/bench. Throughput is in decimal MB/s
+//! (10^6 bytes a second), the unit of the targets.
 
 use std::path::PathBuf;
 
@@ -46,14 +47,14 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("read");
     for name in ["stockfish.pexe", "path_tracer.pexe"] {
         let data = &files.iter().find(|(n, _)| n == name).unwrap().1;
-        g.throughput(Throughput::Bytes(data.len() as u64));
+        g.throughput(Throughput::BytesDecimal(data.len() as u64));
         g.bench_function(name, |b| {
             b.iter(|| pnacl::bitcode::read(std::hint::black_box(data)).unwrap())
         });
     }
     // The bitstream layer alone (abbreviations applied, records decoded, nothing built).
     let data = &files.iter().find(|(n, _)| n == "stockfish.pexe").unwrap().1;
-    g.throughput(Throughput::Bytes(data.len() as u64));
+    g.throughput(Throughput::BytesDecimal(data.len() as u64));
     g.bench_function("bitstream-only/stockfish.pexe", |b| {
         b.iter(|| {
             let h = pnacl::bitcode::header::parse(data).unwrap();
@@ -70,7 +71,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     let total: u64 = files.iter().map(|(_, d)| d.len() as u64).sum();
-    g.throughput(Throughput::Bytes(total));
+    g.throughput(Throughput::BytesDecimal(total));
     g.bench_function("all-pexes", |b| {
         b.iter(|| {
             for (_, d) in &files {
@@ -83,7 +84,7 @@ fn bench(c: &mut Criterion) {
     // The ABI check after the read (issue 3): read + check against read alone.
     let mut g = c.benchmark_group("read+abicheck");
     let data = &files.iter().find(|(n, _)| n == "stockfish.pexe").unwrap().1;
-    g.throughput(Throughput::Bytes(data.len() as u64));
+    g.throughput(Throughput::BytesDecimal(data.len() as u64));
     g.bench_function("stockfish.pexe", |b| {
         b.iter(|| {
             let m = pnacl::bitcode::read(std::hint::black_box(data)).unwrap();
