@@ -124,6 +124,10 @@ fn bench(c: &mut Criterion) {
     );
     #[cfg(feature = "llvm")]
     llvm_reference(data);
+    // (The same in every build: scripts/bench shows it for the plain one only.)
+    if std::env::var_os("PNACL_BENCH_NO_MEMORY").is_some() {
+        return;
+    }
     println!("\npeak memory of one read (file, peak, model kept, peak / file size):");
     let mut worst = (0.0f64, "");
     for (n, d) in &files {
