@@ -418,6 +418,23 @@ impl Parser {
         self.in_body.then_some(self.cur.next_value)
     }
 
+    /// The type of value `id` as seen from the current function block: defined so far, or
+    /// declared by a forward type reference still pending.
+    pub fn value_type(&self, id: u32) -> Option<ValueType> {
+        if !self.in_body {
+            return None;
+        }
+        let c = &self.cur;
+        if id < c.first_local {
+            return Some(ValueType::I32);
+        }
+        let local = c.base.local_types + (id - c.first_local) as usize;
+        match c.code.local_types.get(local) {
+            Some(&t) if id < c.next_value => Some(t),
+            _ => c.forward.get(id),
+        }
+    }
+
     /// Number of module-level values (function and global addresses) known so far.
     pub fn num_global_values(&self) -> u32 {
         self.module.num_global_values()

@@ -244,12 +244,16 @@ impl<'o, W: Write> Printer<'o, W> {
             }
             Item::Eof => return Ok(()),
         }
-        // The abbreviation suffix goes on the record's first line (after any label).
-        let first = asm
-            .iter()
-            .position(|l| l.depth == usize::MAX)
-            .map_or(0, |i| i + 1);
-        if let (Some(sfx), Some(line)) = (suffix, asm.get_mut(first)) {
+        // The abbreviation suffix goes on the record's first line (after any label), or for
+        // an instruction on its last (a switch's closing brace).
+        let at = if matches!(result, Ok(Event::Inst(_))) {
+            asm.len().saturating_sub(1)
+        } else {
+            asm.iter()
+                .position(|l| l.depth == usize::MAX)
+                .map_or(0, |i| i + 1)
+        };
+        if let (Some(sfx), Some(line)) = (suffix, asm.get_mut(at)) {
             line.toks.sp().t(sfx);
         }
         self.emit(Some((pos, rec_depth, rec)), asm)?;
@@ -365,15 +369,12 @@ impl<'o, W: Write> Printer<'o, W> {
                 .begin()
                 .s(sig.ret.name())
                 .sp()
-                .t(format!("@f{f}"))
-                .open("(");
-                for (i, p) in sig.params.iter().enumerate() {
-                    if i > 0 {
-                        t.s(",").sp();
-                    }
-                    t.s(p.name());
-                }
-                t.close(")").s(";").end();
+                .begin()
+                .t(format!("@f{f}"));
+                params_toks(&mut t, sig.params.len(), |t, i| {
+                    t.s(sig.params[i].name());
+                });
+                t.end().s(";").end();
             }
             Event::GlobalVar(g) => {
                 let glob = &m.globals[g as usize];
@@ -451,16 +452,26 @@ impl<'o, W: Write> Printer<'o, W> {
                 d = depth + 1;
                 if let Some((_, body)) = parser.current_body() {
                     let c = body.consts[i as usize];
-                    t.t(format!("%c{i}")).sp().s("=").sp().s(c.ty.name()).sp();
+                    t.t(format!("%c{i}"))
+                        .sp()
+                        .s("=")
+                        .sp()
+                        .begin()
+                        .s(c.ty.name())
+                        .sp();
                     match c.value {
                         ConstValue::Undef => {
                             t.s("undef;");
                         }
                         ConstValue::Int(v) => {
-                            let s = if c.ty == ValueType::I1 {
-                                (v & 1).to_string()
-                            } else {
-                                c.as_signed().unwrap_or(v as i64).to_string()
+                            // As the historical printer: i1 by its value; other widths
+                            // from the record's sign-rotated operand, its sign and then
+                            // its magnitude (so the operand 1 is `-0`).
+                            let s = match ops.first() {
+                                _ if c.ty == ValueType::I1 => (v & 1).to_string(),
+                                Some(&raw) if raw & 1 == 1 => format!("-{}", raw >> 1),
+                                Some(&raw) => (raw >> 1).to_string(),
+                                None => v.to_string(),
                             };
                             t.t(format!("{s};"));
                         }
@@ -473,6 +484,7 @@ impl<'o, W: Write> Printer<'o, W> {
                             t.t(format!("{};", fmt_g(f)));
                         }
                     }
+                    t.end();
                 }
             }
             Event::DeclareBlocks(n) => {
@@ -489,8 +501,10 @@ impl<'o, W: Write> Printer<'o, W> {
             }
             Event::Inst(i) => {
                 self.pending_label(depth, asm);
-                if let Some((f, body)) = parser.current_body() {
-                    inst_toks(&mut t, asm, depth, m, f, &body, i as usize, &names, code);
+                if let Some((_, body)) = parser.current_body() {
+                    let ty_of = |id: u32| parser.value_type(id);
+                    let id = parser.next_value_id().unwrap_or(0).wrapping_sub(1);
+                    inst_toks(&mut t, asm, depth, &body, i as usize, &names, &ty_of, id);
                 }
             }
             Event::EnterBlock(_)
@@ -664,18 +678,19 @@ fn record_full_toks(abbrev: u32, vals: &[u64]) -> Toks {
 }
 
 fn values_toks(t: &mut Toks, vals: &[u64]) {
+    // As the historical RecordTextFormatter: each value with the comma after it is one
+    // cluster; the closing `>` is a token of its own, so it can go alone to the next line.
     t.open("<");
     for (i, v) in vals.iter().enumerate() {
-        if i + 1 < vals.len() {
-            t.t(format!("{v},")).sp();
-        } else {
-            t.t(format!("{v}>"));
+        if i > 0 {
+            t.s(",").end().sp();
         }
+        t.begin().t(v.to_string());
     }
-    if vals.is_empty() {
-        t.s(">");
+    if !vals.is_empty() {
+        t.end();
     }
-    t.0.push(Tok::Pop);
+    t.close(">");
 }
 
 /// The DEFINE_ABBREV fields as printed. With the quirks, Fixed(0)/VBR(0) get an extra 0.
@@ -721,20 +736,34 @@ fn abbrev_toks(t: &mut Toks, a: &Abbrev) {
     t.s(";");
 }
 
+/// A parenthesized list, as the historical printer's: each element with the comma after it
+/// is one cluster; `)` is a token of its own.
+fn params_toks(t: &mut Toks, n: usize, mut elem: impl FnMut(&mut Toks, usize)) {
+    t.open("(");
+    for i in 0..n {
+        if i > 0 {
+            t.s(",").end().sp();
+        }
+        t.begin();
+        elem(t, i);
+    }
+    if n > 0 {
+        t.end();
+    }
+    t.close(")");
+}
+
 fn type_toks(t: &mut Toks, ty: &crate::ir::Type) {
     match ty {
         crate::ir::Type::Value(v) => {
             t.s(v.name());
         }
         crate::ir::Type::Function(f) => {
-            t.s(f.ret.name()).sp().open("(");
-            for (i, p) in f.params.iter().enumerate() {
-                if i > 0 {
-                    t.s(",").sp();
-                }
-                t.s(p.name());
-            }
-            t.close(")");
+            t.s(f.ret.name()).sp().begin();
+            params_toks(t, f.params.len(), |t, i| {
+                t.s(f.params[i].name());
+            });
+            t.end();
         }
     }
 }
@@ -747,29 +776,18 @@ fn function_header(t: &mut Toks, m: &Module, f: u32) {
         .s(sig.ret.name())
         .sp()
         .begin()
-        .t(format!("@f{f}"))
-        .open("(");
-    for (i, p) in sig.params.iter().enumerate() {
-        if i > 0 {
-            t.s(",").sp();
-        }
-        t.begin().s(p.name()).sp().t(format!("%p{i}")).end();
-    }
-    t.close(")")
-        .end()
-        .end()
-        .sp()
-        .open("{")
-        .sp()
-        .sp()
-        .s("// BlockID = 12");
+        .t(format!("@f{f}"));
+    params_toks(t, sig.params.len(), |t, i| {
+        t.s(sig.params[i].name()).sp().t(format!("%p{i}"));
+    });
+    t.end().end().sp().open("{").sp().sp().s("// BlockID = 12");
 }
 
 /// A symbol name: `"name"` when all of it is char6, else `{'a', 36, …}`.
 fn symbol_name_toks(t: &mut Toks, chars: &[u64]) {
     if chars.iter().all(|&c| crate::bitstream::is_char6(c)) {
         let s: String = chars.iter().map(|&c| c as u8 as char).collect();
-        t.t(format!("\"{s}\";"));
+        t.begin().t(format!("\"{s}\"")).s(";").end();
     } else {
         t.open("{");
         for (i, &c) in chars.iter().enumerate() {
@@ -786,9 +804,23 @@ fn symbol_name_toks(t: &mut Toks, chars: &[u64]) {
     }
 }
 
-/// `T V` for an operand.
-fn typed(t: &mut Toks, ty: ValueType, name: String) {
-    t.begin().s(ty.name()).sp().t(name).end();
+/// `T V` and the separator after it, as one cluster.
+fn typed(t: &mut Toks, ty: ValueType, name: String, sep: &'static str) {
+    t.begin().s(ty.name()).sp().t(name);
+    if !sep.is_empty() {
+        t.s(sep);
+    }
+    t.end();
+}
+
+/// `label %bN` and the separator after it, as one cluster.
+fn label(t: &mut Toks, b: u32, sep: &'static str) {
+    t.begin().s("label").sp().t(format!("%b{b}")).s(sep).end();
+}
+
+/// `align N;` as one cluster.
+fn align_toks(t: &mut Toks, bytes: u64) {
+    t.begin().s("align").sp().t(bytes.to_string()).s(";").end();
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -796,23 +828,16 @@ fn inst_toks(
     t: &mut Toks,
     asm: &mut Vec<AsmLine>,
     depth: usize,
-    m: &Module,
-    f: u32,
     body: &crate::ir::Body,
     i: usize,
     names: &Names,
-    code: u32,
+    ty_of: &dyn Fn(u32) -> Option<ValueType>,
+    id: u32,
 ) {
     let inst = body.insts[i];
-    let ty_of = |id: u32| m.value_type_in(body, id).unwrap_or(ValueType::Void);
+    let ty_of = |id: u32| ty_of(id).unwrap_or(ValueType::Void);
     let v = |id: u32| names.value(id);
     let result = |t: &mut Toks, sep: &'static str| {
-        // The values defined before this one.
-        let k = body.insts[..i].iter().filter(|x| !x.ty.is_void()).count();
-        let id = m.num_global_values()
-            + m.fn_type(f).params.len() as u32
-            + body.consts.len() as u32
-            + k as u32;
         t.t(names.value(id)).s(sep).s("=").s(sep);
     };
     match inst.kind {
@@ -824,8 +849,10 @@ fn inst_toks(
                 .s(inst.ty.name())
                 .sp()
                 .t(v(lhs))
-                .end();
-            t.s(",").sp().t(v(rhs)).s(";");
+                .s(",")
+                .end()
+                .sp();
+            t.t(v(rhs)).s(";");
         }
         InstKind::Cast { op, val } => {
             result(t, " ");
@@ -836,44 +863,26 @@ fn inst_toks(
                 .sp()
                 .t(v(val))
                 .end();
-            t.sp().s("to").sp().t(format!("{};", inst.ty));
+            t.sp().s("to").sp().s(inst.ty.name()).s(";");
         }
         InstKind::Ret { val: None } => {
-            t.s("ret").sp().s("void;");
+            t.s("ret").sp().s("void").s(";");
         }
         InstKind::Ret { val: Some(x) } => {
             t.s("ret").sp();
-            typed(t, ty_of(x), v(x));
-            t.s(";");
+            typed(t, ty_of(x), v(x), ";");
         }
         InstKind::Br { target } => {
-            t.s("br")
-                .sp()
-                .begin()
-                .s("label")
-                .sp()
-                .t(format!("%b{target}"))
-                .end()
-                .s(";");
+            t.s("br").sp();
+            label(t, target, ";");
         }
         InstKind::CondBr { cond, t: bt, f: bf } => {
             t.s("br").sp();
-            typed(t, ValueType::I1, v(cond));
-            t.s(",")
-                .sp()
-                .begin()
-                .s("label")
-                .sp()
-                .t(format!("%b{bt}"))
-                .end();
-            t.s(",")
-                .sp()
-                .begin()
-                .s("label")
-                .sp()
-                .t(format!("%b{bf}"))
-                .end()
-                .s(";");
+            typed(t, ValueType::I1, v(cond), ",");
+            t.sp();
+            label(t, bt, ",");
+            t.sp();
+            label(t, bf, ";");
         }
         InstKind::Switch {
             cond,
@@ -882,17 +891,12 @@ fn inst_toks(
         } => {
             let cty = ty_of(cond);
             t.s("switch").sp();
-            typed(t, cty, v(cond));
+            typed(t, cty, v(cond), "");
             t.sp().s("{");
             let mut lines = Vec::new();
             let mut l = Toks::new();
-            l.s("default:")
-                .sp()
-                .s("br")
-                .sp()
-                .s("label")
-                .sp()
-                .t(format!("%b{default};"));
+            l.s("default:").sp().s("br").sp();
+            label(&mut l, default, ";");
             lines.push(l);
             for c in body.switch_cases(cases) {
                 let mut l = Toks::new();
@@ -901,10 +905,8 @@ fn inst_toks(
                     .t(format!("{}:", c.value))
                     .sp()
                     .s("br")
-                    .sp()
-                    .s("label")
-                    .sp()
-                    .t(format!("%b{};", c.target));
+                    .sp();
+                label(&mut l, c.target, ";");
                 lines.push(l);
             }
             asm.push(AsmLine {
@@ -922,15 +924,16 @@ fn inst_toks(
             asm.push(AsmLine { depth, toks: c });
         }
         InstKind::Unreachable => {
-            t.s("unreachable;");
+            t.s("unreachable").s(";");
         }
         InstKind::Phi { incoming } => {
             result(t, " ");
             t.s("phi").sp().s(inst.ty.name()).sp();
             let pairs = body.phi_pairs(incoming);
+            let n = pairs.len() / 2;
             for (k, pair) in pairs.chunks(2).enumerate() {
                 if k > 0 {
-                    t.s(",").sp();
+                    t.sp();
                 }
                 t.begin()
                     .s("[")
@@ -939,22 +942,16 @@ fn inst_toks(
                     .sp()
                     .t(format!("%b{}", pair[1]))
                     .s("]")
+                    .s(if k + 1 < n { "," } else { ";" })
                     .end();
             }
-            t.s(";");
         }
         InstKind::Alloca { size, align } => {
             result(t, " ");
-            t.begin().s("alloca").sp().s("i8").end().s(",").sp();
-            typed(t, ty_of(size), v(size));
-            t.s(",")
-                .sp()
-                .begin()
-                .s("align")
-                .sp()
-                .t(align.bytes().to_string())
-                .end()
-                .s(";");
+            t.begin().s("alloca").sp().s("i8").s(",").end().sp();
+            typed(t, ty_of(size), v(size), ",");
+            t.sp();
+            align_toks(t, align.bytes());
         }
         InstKind::Load { ptr, align } => {
             result(t, " ");
@@ -964,35 +961,24 @@ fn inst_toks(
                 .t(format!("{}*", inst.ty))
                 .sp()
                 .t(v(ptr))
-                .end();
-            t.s(",")
-                .sp()
-                .begin()
-                .s("align")
-                .sp()
-                .t(align.bytes().to_string())
+                .s(",")
                 .end()
-                .s(";");
+                .sp();
+            align_toks(t, align.bytes());
         }
         InstKind::Store { ptr, val, align } => {
             let vt = ty_of(val);
             t.s("store").sp();
-            typed(t, vt, v(val));
-            t.s(",")
-                .sp()
+            typed(t, vt, v(val), ",");
+            t.sp()
                 .begin()
                 .t(format!("{vt}*"))
                 .sp()
                 .t(v(ptr))
-                .end();
-            t.s(",")
-                .sp()
-                .begin()
-                .s("align")
-                .sp()
-                .t(align.bytes().to_string())
+                .s(",")
                 .end()
-                .s(";");
+                .sp();
+            align_toks(t, align.bytes());
         }
         InstKind::Cmp { pred, lhs, rhs } => {
             result(t, " ");
@@ -1005,18 +991,19 @@ fn inst_toks(
                 .s(lt.name())
                 .sp()
                 .t(v(lhs))
-                .end();
-            t.s(",").sp().t(v(rhs)).s(";");
+                .s(",")
+                .end()
+                .sp();
+            t.begin().t(v(rhs)).s(";").end();
         }
         InstKind::Select { cond, t: a, f: b } => {
             result(t, " ");
             t.s("select").sp();
-            typed(t, ty_of(cond), v(cond));
-            t.s(",").sp();
-            typed(t, inst.ty, v(a));
-            t.s(",").sp();
-            typed(t, inst.ty, v(b));
-            t.s(";");
+            typed(t, ty_of(cond), v(cond), ",");
+            t.sp();
+            typed(t, inst.ty, v(a), ",");
+            t.sp();
+            typed(t, inst.ty, v(b), ";");
         }
         InstKind::ExtractElement { vec, idx } => {
             result(t, "  ");
@@ -1026,10 +1013,10 @@ fn inst_toks(
                 .s(ty_of(vec).name())
                 .sp()
                 .t(v(vec))
-                .end();
-            t.s(",").sp();
-            typed(t, ty_of(idx), v(idx));
-            t.s(";");
+                .s(",")
+                .end()
+                .sp();
+            typed(t, ty_of(idx), v(idx), ";");
         }
         InstKind::InsertElement { vec, elt, idx } => {
             result(t, "  ");
@@ -1039,12 +1026,12 @@ fn inst_toks(
                 .s(ty_of(vec).name())
                 .sp()
                 .t(v(vec))
-                .end();
-            t.s(",").sp();
-            typed(t, ty_of(elt), v(elt));
-            t.s(",").sp();
-            typed(t, ty_of(idx), v(idx));
-            t.s(";");
+                .s(",")
+                .end()
+                .sp();
+            typed(t, ty_of(elt), v(elt), ",");
+            t.sp();
+            typed(t, ty_of(idx), v(idx), ";");
         }
         InstKind::Call {
             callee, args, tail, ..
@@ -1062,16 +1049,20 @@ fn inst_toks(
                 .begin()
                 .t(v(callee))
                 .open("(");
-            for (k, &a) in body.span(args).iter().enumerate() {
+            let args = body.span(args);
+            for (k, &a) in args.iter().enumerate() {
                 if k > 0 {
-                    t.s(",").sp();
+                    t.s(",").end().sp();
                 }
-                typed(t, ty_of(a), v(a));
+                t.begin().s(ty_of(a).name()).sp().t(v(a));
             }
-            t.close(")").end().s(";");
+            t.close(")").s(";");
+            if !args.is_empty() {
+                t.end();
+            }
+            t.end();
         }
     }
-    let _ = code;
 }
 
 /// The name of value `id` (`@f3`, `@g1`, `%p0`, `%c2`, `%v7`) inside function `f`'s body.
@@ -1084,7 +1075,14 @@ pub fn inst_text(m: &Module, f: u32, body: &crate::ir::Body, i: usize) -> String
     let names = Names::of_model(m, f, body);
     let mut t = Toks::new();
     let mut extra = Vec::new();
-    inst_toks(&mut t, &mut extra, 0, m, f, body, i, &names, 0);
+    let ty_of = |id: u32| m.value_type_in(body, id);
+    // The values defined before this one.
+    let k = body.insts[..i].iter().filter(|x| !x.ty.is_void()).count();
+    let id = m.num_global_values()
+        + m.fn_type(f).params.len() as u32
+        + body.consts.len() as u32
+        + k as u32;
+    inst_toks(&mut t, &mut extra, 0, body, i, &names, &ty_of, id);
     fn emit(out: &mut String, toks: &[Tok]) {
         for tok in toks {
             match tok {
