@@ -277,15 +277,8 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
     let t0 = std::time::Instant::now();
     let runtime = runtime_objects(opts.target)?;
     let lld = tool(crate::tools::LD_LLD, "lld-14")?;
-    let dir = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
     let work = tempfile::tempdir().map_err(|e| err("link", e.to_string()))?;
-    let tmp = tempfile::Builder::new()
-        .prefix(".pnacl-translate")
-        .tempfile_in(&dir)
-        .map_err(|e| err("output", format!("{}: {e}", dir.display())))?;
+    let tmp = crate::cli::PendingFile::create(out, true).map_err(|e| err("output", e))?;
     let plan = plan(m, opts);
     let objpaths: Vec<PathBuf> = (0..object_count(&plan))
         .map(|k| work.path().join(format!("pexe{k}.o")))
@@ -303,7 +296,7 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
         let log_file = std::fs::File::create(&log).map_err(|e| err("link", e.to_string()))?;
         let child = Command::new(&lld)
             .args(["-static", "--no-pie", "-e", "_start", "--gc-sections", "-o"])
-            .arg(tmp.path())
+            .arg(tmp.temp_path())
             .args(objpaths)
             .args(&runtime)
             .stdin(std::process::Stdio::null())
@@ -336,11 +329,9 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
         let msg = std::fs::read_to_string(&log).unwrap_or_default();
         return Err(err("link", msg.trim_end().to_string()));
     }
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755))
-        .map_err(|e| err("output", e.to_string()))?;
-    tmp.persist(out)
-        .map_err(|e| err("output", format!("{}: {}", out.display(), e.error)))?;
+    // ld.lld replaced the file with its own, executable as a new file is (0777 less the
+    // umask).
+    tmp.commit().map_err(|e| err("output", e))?;
     if std::env::var_os("PNACL_TIME").is_some() {
         eprintln!(
             "compile {:?}, link {:?} (objects through {})",

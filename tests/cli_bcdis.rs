@@ -129,3 +129,41 @@ fn record_text_reassembles_bit_for_bit() {
         assert!(back.get_output().stdout == data, "{}", p.display());
     }
 }
+
+/// Every valid real pexe disassembles to exactly what Google's 2014 pnacl-bcdis printed
+/// (`../shared/pexes/bcdis/NAME.dis.gz`), to standard output and with `-o`.
+#[test]
+fn dumps_are_the_historical_tools_byte_for_byte() {
+    use std::io::Read;
+    let golden_dir = common::pexes_dir().join("bcdis");
+    let dir = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for p in common::valid_pexes() {
+        let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+        let gz = golden_dir.join(format!("{stem}.dis.gz"));
+        let mut golden = Vec::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(&gz).unwrap())
+            .read_to_end(&mut golden)
+            .unwrap();
+        let a = bcdis().arg(&p).assert().success();
+        let got = &a.get_output().stdout;
+        if got != &golden {
+            let at = common::first_difference(got, &golden);
+            let line = golden[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+            let show = |b: &[u8]| {
+                String::from_utf8_lossy(b.split(|&c| c == b'\n').nth(line - 1).unwrap_or(&[]))
+                    .into_owned()
+            };
+            panic!(
+                "{stem}: differs from the 2014 dump at line {line}:\n  2014: {}\n  ours: {}",
+                show(&golden),
+                show(got)
+            );
+        }
+        let out = dir.path().join(format!("{stem}.dis"));
+        bcdis().arg(&p).arg("-o").arg(&out).assert().success();
+        assert!(std::fs::read(&out).unwrap() == golden, "{stem}: -o differs");
+        checked += 1;
+    }
+    assert_eq!(checked, 21);
+}

@@ -341,7 +341,7 @@ fn function_rules(
                 fname: fname.clone(),
                 msg: format!(
                     "Function {fname} disallowed: {r}:    {}",
-                    crate::dis::inst_text(m, f, body, i)
+                    crate::ir::asm::inst_text(m, f, body, i)
                 ),
                 rule,
                 pos: body.inst_pos(i),
@@ -399,7 +399,7 @@ fn ssa_rule(
             msg: format!(
                 "Function {fname} disallowed: {}:    {}",
                 malformed_reason(m, f, body, u.kind),
-                crate::dis::inst_text(m, f, body, u.inst)
+                crate::ir::asm::inst_text(m, f, body, u.inst)
             ),
             fname,
             rule: SSA_RULE,
@@ -426,11 +426,11 @@ pub fn malformed_reason(
     match kind {
         Undominated(v) => format!(
             "Instruction does not dominate all uses ({}'s definition does not dominate this use)",
-            crate::dis::value_name(m, f, body, v)
+            crate::ir::asm::value_name(m, f, body, v)
         ),
         OwnValue(v) => format!(
             "Only PHI nodes may reference their own value ({})",
-            crate::dis::value_name(m, f, body, v)
+            crate::ir::asm::value_name(m, f, body, v)
         ),
         PhiMissing(p) => format!(
             "PHINode should have one entry for each predecessor of its parent basic block (none for %b{p})"

@@ -1,11 +1,10 @@
 //! pnacl-bcasm: records as text (the record column of pnacl-bcdis) → a pexe.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
 use pnacl::bitstream::text;
-use pnacl::cli::{self, Output};
+use pnacl::cli;
 
 /// Assemble a bitcode file from records written as text, one `A: <code, values…>` per
 /// line, as the record column of pnacl-bcdis shows them (whole dump lines are accepted).
@@ -42,20 +41,5 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let result = Output::new(args.output.as_deref()).and_then(|mut out| {
-        if out.is_terminal() {
-            return Err(std::io::Error::other(
-                "refusing to write binary output to a terminal",
-            ));
-        }
-        out.write_all(&bytes)?;
-        out.commit()
-    });
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            cli::report_msg("pnacl-bcasm", e);
-            ExitCode::from(1)
-        }
-    }
+    cli::write_output("pnacl-bcasm", args.output.as_deref(), &bytes, true)
 }

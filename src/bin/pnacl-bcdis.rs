@@ -68,10 +68,7 @@ fn main() -> ExitCode {
     let mut out = match Output::new(args.output.as_deref()) {
         Ok(o) => o,
         Err(e) => {
-            cli::report_msg(
-                "pnacl-bcdis",
-                format!("{}: {e}", args.output.unwrap_or_default()),
-            );
+            cli::report_msg("pnacl-bcdis", e);
             return ExitCode::from(1);
         }
     };

@@ -91,7 +91,11 @@ fn main() -> ExitCode {
     } else {
         llmod.write_bitcode_to_memory().as_slice().to_vec()
     };
-    match out.write_all(&bytes).and_then(|_| out.commit()) {
+    let written = out
+        .write_all(&bytes)
+        .map_err(|e| cli::io_reason(&e))
+        .and_then(|_| out.commit());
+    match written {
         Ok(()) => {
             // Tearing down the LLVM module and the model would cost a tenth of the run;
             // the process ends here anyway.

@@ -14,7 +14,7 @@ use crate::bitcode::header;
 use crate::bitstream::Reader;
 use crate::error::Error;
 
-pub use printer::{fmt_g, inst_text, value_name, AbbrevCounts, Printer};
+pub use printer::{AbbrevCounts, Printer};
 
 /// Output options.
 #[derive(Debug, Clone)]
@@ -60,13 +60,13 @@ pub fn disassemble<W: Write>(data: &[u8], opts: &Options, out: &mut W) -> io::Re
             "Bitcode stream should be a multiple of 4 bytes in length.",
         );
         p.error(&e)?;
-        return Ok(p.finish_stopped());
+        return p.finish_stopped();
     }
     let hdr = match header::parse(data) {
         Ok(h) => h,
         Err(e) => {
             p.error(&e)?;
-            return Ok(p.finish_stopped());
+            return p.finish_stopped();
         }
     };
     p.header(&data[..hdr.size], &hdr)?;
@@ -74,7 +74,7 @@ pub fn disassemble<W: Write>(data: &[u8], opts: &Options, out: &mut W) -> io::Re
         Ok(r) => r,
         Err(e) => {
             p.error(&e)?;
-            return Ok(p.finish_stopped());
+            return p.finish_stopped();
         }
     };
     let mut parser = crate::bitcode::Parser::new(&hdr);
@@ -93,12 +93,12 @@ pub fn disassemble<W: Write>(data: &[u8], opts: &Options, out: &mut W) -> io::Re
             Ok(item) => item,
             Err(e) => {
                 p.error(&e)?;
-                return Ok(p.finish_stopped());
+                return p.finish_stopped();
             }
         };
         if let Some(d) = refused {
             // Inside a block the parser refused: show the records as they are.
-            p.raw_item(pos, depth, &item, counts)?;
+            p.raw_item(pos, depth, &item)?;
             if matches!(item, crate::bitstream::Item::Exit) && depth == d + 1 {
                 refused = None;
             }
@@ -110,11 +110,11 @@ pub fn disassemble<W: Write>(data: &[u8], opts: &Options, out: &mut W) -> io::Re
         }
         p.item(pos, depth, &item, counts, &result, &parser)?;
         if p.too_many_errors() {
-            return Ok(p.finish_stopped());
+            return p.finish_stopped();
         }
     }
     if let Err(m) = parser.check_complete() {
         p.error(&Error::new(reader.pos(), m.to_string()))?;
     }
-    Ok(p.finish())
+    p.finish()
 }

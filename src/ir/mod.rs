@@ -8,6 +8,7 @@
 //! handful of vectors for the whole module: reading a function allocates nothing, and a
 //! body is a view (`Body`) of its part of them.
 
+pub mod asm;
 pub mod dom;
 mod inst;
 mod types;

@@ -703,7 +703,7 @@ impl<'m> Exporter<'m> {
                 format!(
                     "{}:    {}",
                     crate::abi::check::malformed_reason(m, f, body, u.kind),
-                    crate::dis::inst_text(m, f, body, u.inst)
+                    crate::ir::asm::inst_text(m, f, body, u.inst)
                 ),
             );
         }

@@ -43,6 +43,16 @@ pub fn all_pexes() -> Vec<PathBuf> {
     v
 }
 
+/// The real pexes not written with pnacl-freeze's own abbreviations (pnacl-compress's
+/// file-specific ones, or an older writer's set): their records come back from the model,
+/// their bits do not.
+pub const OTHER_ABBREVIATIONS: [&str; 3] = ["simple.pexe", "star.pexe", "stockfish.pexe"];
+
+/// Whether pnacl-freeze's abbreviations wrote `p` (its bits come back from the model).
+pub fn freeze_wrote(p: &std::path::Path) -> bool {
+    !OTHER_ABBREVIATIONS.contains(&name(p).as_str())
+}
+
 pub fn name(p: &std::path::Path) -> String {
     p.file_name().unwrap().to_string_lossy().into_owned()
 }
