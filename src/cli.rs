@@ -300,14 +300,17 @@ pub fn write_output(
 
 /// The end of pnacl-freeze and pnacl-finalize: the LLVM module numbered as pnacl-freeze
 /// numbered modules, written as a pexe to `dest`; problems reported, status returned.
+/// `symtab_metadata`: follow the symbol-table order the module's `pnacl.symtab` metadata
+/// records (pnacl-freeze), or ignore it like all metadata (pnacl-finalize).
 #[cfg(feature = "llvm")]
 pub fn freeze_to(
     tool: &str,
     name: &str,
     module: &inkwell::module::Module<'_>,
     dest: Option<&str>,
+    symtab_metadata: bool,
 ) -> std::process::ExitCode {
-    let model = match crate::llvm::import(module) {
+    let model = match crate::llvm::import::import_with(module, symtab_metadata) {
         Ok(m) => m,
         Err(e) => {
             for p in &e.problems {

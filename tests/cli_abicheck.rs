@@ -58,13 +58,15 @@ fn exit_status_is_0_clean_1_broken_2_unreadable() {
         .arg(dir.path().join("missing.ll"))
         .assert()
         .code(2);
-    // A module LLVM's verifier rejects cannot be checked: status 2, as for unreadable input.
+    // A module LLVM's verifier rejects breaks a rule (a pexe is a valid LLVM module): status
+    // 1, the verifier's words as a finding.
     let undominated = write(&dir, "undominated.ll", UNDOMINATED);
-    let a = abicheck().arg(&undominated).assert().code(2);
-    let stderr = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    let a = abicheck().arg(&undominated).assert().code(1);
+    let stdout = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
     assert!(
-        stderr.contains("not a valid LLVM module: Instruction does not dominate all uses!"),
-        "{stderr}"
+        stdout
+            .contains("Module is not a valid LLVM module: Instruction does not dominate all uses!"),
+        "{stdout}"
     );
 }
 

@@ -48,7 +48,11 @@ fn frozen_le32_modules_have_the_pexes_records() {
     let mut failures = Vec::new();
     for p in common::valid_pexes() {
         let original = std::fs::read(&p).unwrap();
-        let bc = tool("pnacl-llvm").arg(&p).assert().success();
+        let bc = tool("pnacl-llvm")
+            .args(["--target", "le32"])
+            .arg(&p)
+            .assert()
+            .success();
         let frozen = tool("pnacl-freeze")
             .write_stdin(bc.get_output().stdout.clone())
             .assert()
@@ -65,18 +69,10 @@ fn frozen_le32_modules_have_the_pexes_records() {
             ));
             continue;
         }
-        // Bit for bit with the original symbol order, for files pnacl-freeze wrote.
-        let m = pnacl::bitcode::read(&original).unwrap();
-        let mut back = pnacl::bitcode::read(&frozen).unwrap();
-        back.symbol_order = m.symbol_order.clone();
-        let rewritten = pnacl::bitcode::write(&back).unwrap();
-        let compressed = !common::freeze_wrote(&p);
-        if (rewritten == original) == compressed {
-            failures.push(format!(
-                "{}: bit identity is {}",
-                p.display(),
-                rewritten == original
-            ));
+        // Bit for bit, for files pnacl-freeze wrote: the le32 module records the symbol
+        // table's order (`pnacl.symtab` metadata), which pnacl-freeze follows.
+        if common::freeze_wrote(&p) && frozen != original {
+            failures.push(format!("{}: not bit for bit", p.display()));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

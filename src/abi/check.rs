@@ -325,6 +325,17 @@ fn function_rules(
             } => {
                 let args = body.span(args);
                 call_rules(funcs, opts, &const_int, callee, args, indirect, &mut set);
+                // An indirect call's signature is the function type it calls through:
+                // the same rule as a function's own type (the reader builds any).
+                if indirect
+                    && !(valid_param(inst.ty, true)
+                        && args.iter().all(|&a| valid_param(ty(a), false)))
+                {
+                    set(
+                        "bad function callee operand",
+                        "Functions: disallowed function type",
+                    );
+                }
             }
             _ => {}
         }

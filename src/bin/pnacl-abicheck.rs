@@ -57,28 +57,36 @@ fn check_file(data: &[u8], name: &str, args: &Args) -> Outcome {
         };
     }
     let ctx = Context::create();
+    let opts = pnacl::llvm::abicheck::Options {
+        allow_debug_metadata: args.allow_debug_metadata,
+        historical_strictness: args.strict_2014,
+        ignore_named_metadata: false,
+    };
     let outcome = match pnacl::llvm::parse_ir(&ctx, data, name) {
-        // LLVM's own rules first, as pnacl-finalize holds them: a module LLVM rejects (a
-        // use its definition does not dominate, …) is no module to check.
-        Ok(m) => match m.verify() {
-            Err(e) => Outcome::Unreadable(format!(
-                "{name}: not a valid LLVM module: {}",
-                e.to_string().trim_end().replace('\n', "; ")
-            )),
-            Ok(()) => Outcome::Checked(pnacl::llvm::abicheck::check(
-                &m,
-                &pnacl::llvm::abicheck::Options {
-                    allow_debug_metadata: args.allow_debug_metadata,
-                    historical_strictness: args.strict_2014,
-                    ignore_named_metadata: false,
-                },
-            )),
-        },
-        // `LINE:COL: message` from the text parser, a bare message from the bitcode one.
-        Err(e) if e.starts_with(|c: char| c.is_ascii_digit()) => {
-            Outcome::Unreadable(format!("{name}:{e}"))
+        // A module LLVM's verifier rejects (a use its definition does not dominate, the
+        // address of an intrinsic, …) breaks the rule that a pexe is a valid LLVM module:
+        // that is the first finding, and the ABI rules are checked all the same, on the
+        // module as LLVM read it.
+        Ok(m) => {
+            let mut findings = Vec::new();
+            if let Err(e) = m.verify() {
+                findings.push(Finding {
+                    scope: Scope::Module,
+                    fname: String::new(),
+                    msg: format!(
+                        "Module is not a valid LLVM module: {}",
+                        e.to_string().trim_end().replace('\n', "; ")
+                    ),
+                    rule: abi::check::SSA_RULE,
+                    pos: None,
+                    warning: false,
+                });
+            }
+            findings.extend(pnacl::llvm::abicheck::check(&m, &opts));
+            Outcome::Checked(findings)
         }
-        Err(e) => Outcome::Unreadable(format!("{name}: {e}")),
+        // `LINE:COL: message` from the text parser, a bare message from the bitcode one.
+        Err(e) => Outcome::Unreadable(cli::llvm_message(name, &e)),
     };
     outcome
 }

@@ -7,6 +7,61 @@
 //! after each insertion a rebuild at double size when more than 3/4 full (a rebuild walks
 //! the old buckets in index order and re-probes each entry from its new home bucket).
 
+use crate::ir::{Module, ValueId};
+
+/// The name of the LLVM named metadata that carries a module symbol table's order through
+/// an LLVM module (`pnacl-llvm --target le32` writes it where the order is not the one
+/// `derived` gives; `pnacl-freeze` follows it): one node of one string per entry.
+pub const METADATA: &str = "pnacl.symtab";
+
+/// The order pnacl-freeze gives the symbol table of `m` when nothing says otherwise: every
+/// named function, then every named global, inserted in module order into a fresh
+/// StringMap.
+pub fn derived(m: &Module) -> Vec<ValueId> {
+    let nf = m.functions.len();
+    let named: Vec<(ValueId, &[u8])> = m
+        .functions
+        .iter()
+        .map(|f| f.name.as_deref())
+        .chain(m.globals.iter().map(|g| g.name.as_deref()))
+        .enumerate()
+        .filter_map(|(i, n)| n.map(|n| (i as ValueId, n)))
+        .collect();
+    debug_assert!(named
+        .iter()
+        .all(|&(i, _)| (i as usize) < nf + m.globals.len()));
+    let names: Vec<&[u8]> = named.iter().map(|(_, n)| *n).collect();
+    stringmap_order(&names)
+        .into_iter()
+        .map(|k| named[k].0)
+        .collect()
+}
+
+/// `order` (names, as the metadata gives them) as value ids of `m`, if it names every
+/// named function and global of `m` exactly once and nothing else.
+pub fn from_names(m: &Module, order: &[Vec<u8>]) -> Option<Vec<ValueId>> {
+    let mut by_name = std::collections::HashMap::new();
+    for (i, n) in m
+        .functions
+        .iter()
+        .map(|f| f.name.as_deref())
+        .chain(m.globals.iter().map(|g| g.name.as_deref()))
+        .enumerate()
+    {
+        if let Some(n) = n {
+            by_name.insert(n, i as ValueId);
+        }
+    }
+    if order.len() != by_name.len() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(order.len());
+    for n in order {
+        out.push(by_name.remove(n.as_slice())?);
+    }
+    Some(out)
+}
+
 /// Bernstein hash over unsigned bytes, as LLVM 3.3's `HashString`.
 pub fn hash(name: &[u8]) -> u32 {
     name.iter()

@@ -519,14 +519,14 @@ pub fn inst(t: &mut Tokens, cx: &InstCx, body: &Body, inst: &Inst) {
         }
         InstKind::Phi { incoming } => {
             result(t, false);
-            t.s("phi").sp().s(inst.ty.name()).sp();
+            t.s("phi").sp().s(inst.ty.name());
             let pairs = body.phi_pairs(incoming);
             let n = pairs.len() / 2;
+            if n == 0 {
+                t.s(";");
+            }
             for (k, pair) in pairs.chunks(2).enumerate() {
-                if k > 0 {
-                    t.sp();
-                }
-                t.begin().s("[");
+                t.sp().begin().s("[");
                 names
                     .value(t, pair[0])
                     .s(",")

@@ -356,7 +356,45 @@ impl<'m> Exporter<'m> {
         if self.target.is_native() && self.owns_globals() {
             self.entry_thunk();
         }
+        if self.target == Target::Le32 && self.partition.is_none() {
+            self.symtab_metadata();
+        }
         Ok(())
+    }
+
+    /// The symbol table's order as `pnacl.symtab` metadata, where it is not the order
+    /// pnacl-freeze derives from the module (an LLVM module holds no such order: this is
+    /// what makes `pnacl-llvm | pnacl-freeze` give the pexe back bit for bit).
+    fn symtab_metadata(&mut self) {
+        use crate::bitcode::symtab_order;
+        let m = self.m;
+        if m.symbol_order.is_empty() || m.symbol_order == symtab_order::derived(m) {
+            return;
+        }
+        let nf = m.functions.len();
+        // SAFETY: the context and module are live; each MDString copies its bytes.
+        unsafe {
+            let mut names: Vec<LLVMMetadataRef> = m
+                .symbol_order
+                .iter()
+                .map(|&id| {
+                    let id = id as usize;
+                    let n: &[u8] = if id < nf {
+                        m.functions[id].name.as_deref()
+                    } else {
+                        m.globals[id - nf].name.as_deref()
+                    }
+                    .unwrap_or_default();
+                    LLVMMDStringInContext2(self.ctx, n.as_ptr() as *const _, n.len())
+                })
+                .collect();
+            let node = LLVMMDNodeInContext2(self.ctx, names.as_mut_ptr(), names.len());
+            LLVMAddNamedMetadataOperand(
+                self.module,
+                cstr(symtab_order::METADATA).as_ptr(),
+                LLVMMetadataAsValue(self.ctx, node),
+            );
+        }
     }
 
     /// Whether this module defines function `f`'s body.

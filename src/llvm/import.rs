@@ -302,11 +302,21 @@ impl Types {
     }
 }
 
-/// Converts an LLVM 14 module into the model pnacl-freeze would have written for it.
+/// Converts an LLVM 14 module into the model pnacl-freeze would have written for it,
+/// following the symbol-table order its `pnacl.symtab` metadata records, if any.
 pub fn import(m: &inkwell::module::Module<'_>) -> Result<Module, ImportError> {
+    import_with(m, true)
+}
+
+/// `import`; with `symtab_metadata` false the metadata is ignored like all other metadata
+/// (pnacl-finalize, which strips names), and the symbol table takes StringMap order.
+pub fn import_with(
+    m: &inkwell::module::Module<'_>,
+    symtab_metadata: bool,
+) -> Result<Module, ImportError> {
     let raw = m.as_mut_ptr();
     let mut problems = Vec::new();
-    match import_raw(raw, &mut problems) {
+    match import_raw(raw, symtab_metadata, &mut problems) {
         Ok(module) if problems.is_empty() => Ok(module),
         Ok(_) => Err(ImportError { problems }),
         Err(e) => {
@@ -316,7 +326,37 @@ pub fn import(m: &inkwell::module::Module<'_>) -> Result<Module, ImportError> {
     }
 }
 
-fn import_raw(raw: LLVMModuleRef, problems: &mut Vec<String>) -> R<Module> {
+/// The names of the `pnacl.symtab` named metadata, in order.
+fn symtab_metadata(m: LLVMModuleRef) -> Option<Vec<Vec<u8>>> {
+    let name = std::ffi::CString::new(crate::bitcode::symtab_order::METADATA).ok()?;
+    // SAFETY: `m` is a live module; the operand arrays are sized by the counts LLVM gives,
+    // and the strings are copied before anything else touches the module.
+    unsafe {
+        let n = LLVMGetNamedMetadataNumOperands(m, name.as_ptr());
+        if n != 1 {
+            return None;
+        }
+        let mut nodes = vec![std::ptr::null_mut(); 1];
+        LLVMGetNamedMetadataOperands(m, name.as_ptr(), nodes.as_mut_ptr());
+        let node = nodes[0];
+        let k = LLVMGetMDNodeNumOperands(node) as usize;
+        let mut ops = vec![std::ptr::null_mut(); k];
+        LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
+        ops.into_iter()
+            .map(|op| {
+                if op.is_null() {
+                    return None;
+                }
+                let mut len = 0;
+                let p = LLVMGetMDString(op, &mut len);
+                (!p.is_null())
+                    .then(|| std::slice::from_raw_parts(p as *const u8, len as usize).to_vec())
+            })
+            .collect()
+    }
+}
+
+fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<String>) -> R<Module> {
     let mut ctx = Ctx {
         i32: unsafe { LLVMInt32TypeInContext(LLVMGetModuleContext(raw)) },
         functions: Vec::new(),
@@ -512,21 +552,14 @@ fn import_raw(raw: LLVMModuleRef, problems: &mut Vec<String>) -> R<Module> {
             )),
         }
     }
-    // The symbol table: every named function and global, in StringMap order.
-    let named: Vec<(ValueId, &[u8])> = module
-        .functions
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| f.name.as_deref().map(|n| (i as ValueId, n)))
-        .chain(module.globals.iter().enumerate().filter_map(|(i, g)| {
-            g.name
-                .as_deref()
-                .map(|n| ((module.functions.len() + i) as ValueId, n))
-        }))
-        .collect();
-    let names: Vec<&[u8]> = named.iter().map(|(_, n)| *n).collect();
-    let order = crate::bitcode::symtab_order::stringmap_order(&names);
-    module.symbol_order = order.into_iter().map(|k| named[k].0).collect();
+    // The symbol table: in the order the module's metadata records, when it names exactly
+    // the named functions and globals (a le32 module from pnacl-llvm), else in StringMap
+    // order.
+    module.symbol_order = symtab_metadata
+        .then(|| self::symtab_metadata(raw))
+        .flatten()
+        .and_then(|names| crate::bitcode::symtab_order::from_names(&module, &names))
+        .unwrap_or_else(|| crate::bitcode::symtab_order::derived(&module));
     Ok(module)
 }
 
