@@ -30,11 +30,20 @@ fn main() {
         ("PNACL_TOOL_CLANG", get("native", "clang")),
         ("PNACL_TOOL_LD_LLD", get("native", "ld-lld")),
         ("PNACL_TOOL_QEMU_ARM", get("native", "qemu-arm")),
-        ("PNACL_DEFAULT_TARGET", get("defaults", "target")),
     ];
     for (k, v) in vars {
         println!("cargo:rustc-env={k}={v}");
     }
+    // The LLVM version the tools are built with, for `--version`: llvm-config's word, or
+    // the major version where it cannot be run.
+    let version = std::process::Command::new(get("llvm", "llvm-config"))
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| get("llvm", "major"));
+    println!("cargo:rustc-env=PNACL_LLVM_VERSION={version}");
     warn_if_tuning_overridden();
 }
 

@@ -27,3 +27,5 @@ for var in ['HOME', 'TMPDIR', 'LANG']:
 
 config.substitutions.append(('%pexes', os.path.join(os.path.dirname(root), 'shared', 'pexes')))
 config.substitutions.append(('%inputs', os.path.join(config.test_source_root, 'Inputs')))
+config.substitutions.append(('%bindir', bindir))
+config.substitutions.append(('%root', root))

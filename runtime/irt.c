@@ -726,7 +726,16 @@ static const struct {
     {"nacl-irt-random-0.1", random, sizeof random},
 };
 
+static int has_prefix(const char *s, const char *prefix) {
+    while (*prefix && *s == *prefix) s++, prefix++;
+    return !*prefix;
+}
+
 static size_t irt_query(const char *name, void *table, size_t tablesize) {
+    /* A browser plugin asks for the PPAPI start-up hook first: there is no browser here. */
+    if (has_prefix(name, "nacl-irt-ppapihook"))
+        fatal("this pexe is a browser plugin (PPAPI): it needs Chrome's PPAPI interfaces "
+              "(graphics, input, messaging with its page), which a translated program does not have");
     for (size_t i = 0; i < sizeof interfaces / sizeof interfaces[0]; i++) {
         if (streq(name, interfaces[i].name)) {
             size_t n = interfaces[i].size;

@@ -8,6 +8,123 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 
+/// What every tool prints for `--version`: its version and the LLVM it was built with.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (LLVM ",
+    env!("PNACL_LLVM_VERSION"),
+    ")"
+);
+
+/// What a file is, by its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputKind {
+    Empty,
+    Pexe,
+    LlvmBitcode,
+    /// LLVM IR text (it has a definition, a declaration or a target line).
+    LlvmText,
+    /// Other text.
+    Text,
+    /// An ELF file; `true` for a relocatable object.
+    Elf {
+        object: bool,
+    },
+    Other,
+}
+
+impl InputKind {
+    pub fn of(data: &[u8]) -> InputKind {
+        const WRAPPER: [u8; 4] = [0xde, 0xc0, 0x17, 0x0b];
+        if data.is_empty() {
+            InputKind::Empty
+        } else if data.starts_with(b"PEXE") {
+            InputKind::Pexe
+        } else if data.starts_with(b"BC\xc0\xde") || data.starts_with(&WRAPPER) {
+            InputKind::LlvmBitcode
+        } else if data.starts_with(b"\x7fELF") {
+            // e_type, little-endian, at byte 16: 1 is ET_REL.
+            InputKind::Elf {
+                object: data.get(16..18) == Some(&[1, 0]),
+            }
+        } else if !data[..data.len().min(4096)].contains(&0)
+            && std::str::from_utf8(&data[..data.len().min(4096)]).is_ok()
+        {
+            let text = String::from_utf8_lossy(&data[..data.len().min(1 << 16)]);
+            let llvm = [
+                "define ",
+                "declare ",
+                "target triple",
+                "target datalayout",
+                "source_filename",
+                "; ModuleID",
+            ]
+            .iter()
+            .any(|k| text.contains(k));
+            if llvm {
+                InputKind::LlvmText
+            } else {
+                InputKind::Text
+            }
+        } else {
+            InputKind::Other
+        }
+    }
+
+    /// The name of the kind, for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            InputKind::Empty => "an empty file",
+            InputKind::Pexe => "a pexe",
+            InputKind::LlvmBitcode => "LLVM bitcode",
+            InputKind::LlvmText => "LLVM IR text",
+            InputKind::Text => "a text file",
+            InputKind::Elf { object: true } => "an ELF object file",
+            InputKind::Elf { object: false } => "an ELF file",
+            InputKind::Other => "not a pexe",
+        }
+    }
+}
+
+/// The message for a tool that reads pexes given something else, naming the tool to use;
+/// `None` for a pexe (or what may be one: its own errors say more).
+pub fn not_a_pexe(name: &str, data: &[u8]) -> Option<String> {
+    let kind = InputKind::of(data);
+    let advice = match kind {
+        InputKind::Pexe | InputKind::Other => return None,
+        InputKind::Empty | InputKind::Text => "a pexe was expected",
+        InputKind::LlvmBitcode | InputKind::LlvmText => {
+            "an LLVM module becomes a pexe with pnacl-finalize (or pnacl-freeze)"
+        }
+        InputKind::Elf { object: true } => {
+            "pnacl-translate links an object that llc made from pnacl-llvm's module"
+        }
+        InputKind::Elf { object: false } => "a pexe was expected",
+    };
+    Some(format!("{name}: {}, not a pexe: {advice}", kind.describe()))
+}
+
+/// The message for a tool that reads LLVM modules given something else; `None` for what
+/// may be one.
+pub fn not_llvm(name: &str, data: &[u8]) -> Option<String> {
+    let kind = InputKind::of(data);
+    let advice = match kind {
+        // Text may be LLVM IR all the same: LLVM's parser says what is wrong with it.
+        InputKind::LlvmBitcode | InputKind::LlvmText | InputKind::Text | InputKind::Other => {
+            return None
+        }
+        InputKind::Empty => "an LLVM module (.ll or .bc) was expected",
+        InputKind::Pexe => {
+            "it is finalized already (pnacl-llvm --target le32 turns a pexe back into an LLVM module)"
+        }
+        InputKind::Elf { .. } => "an LLVM module (.ll or .bc) was expected",
+    };
+    Some(format!(
+        "{name}: {}, not an LLVM module: {advice}",
+        kind.describe()
+    ))
+}
+
 /// Where the input came from, for messages (`<stdin>` for standard input).
 pub fn display_name(input: &str) -> String {
     if input == "-" {
@@ -202,6 +319,10 @@ impl Write for Output {
 /// `TOOL: error: FILE:BYTE:BIT: message` (the ABI rules only when `check`). Returns the
 /// module, or `None` after reporting.
 pub fn read_checked(tool: &str, name: &str, data: &[u8], check: bool) -> Option<crate::ir::Module> {
+    if let Some(m) = not_a_pexe(name, data) {
+        report_msg(tool, m);
+        return None;
+    }
     let m = match crate::bitcode::read(data) {
         Ok(m) => m,
         Err(e) => {
@@ -336,6 +457,10 @@ pub fn parse_llvm_or_report<'ctx>(
     ctx: &'ctx inkwell::context::Context,
     data: &[u8],
 ) -> Option<inkwell::module::Module<'ctx>> {
+    if let Some(m) = not_llvm(name, data) {
+        report_msg(tool, m);
+        return None;
+    }
     match crate::llvm::parse_ir(ctx, data, name) {
         Ok(m) => Some(m),
         Err(e) => {

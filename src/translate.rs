@@ -149,6 +149,7 @@ pub struct Options {
     pub verify: bool,
     /// The module passed `abi::check_ssa` (`ExportOptions::ssa_checked`).
     pub ssa_checked: bool,
+    pub progress: Progress,
 }
 
 fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Result<Vec<u8>, Error> {
@@ -226,9 +227,13 @@ fn object_count(plan: &Plan) -> usize {
 fn compile_planned(m: &Module, opts: &Options, plan: Plan) -> Result<Vec<Vec<u8>>, Error> {
     PROCESS_START.get_or_init(std::time::Instant::now);
     let Some((owners, size)) = plan else {
+        opts.progress.say("generating code");
         return Ok(vec![compile_one(m, opts, None)?]);
     };
     let parts = size.len();
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    opts.progress
+        .say(&format!("generating code: 0 of {parts} parts"));
     // The queue hands out the largest partition first.
     let mut order: Vec<u32> = (0..parts as u32).collect();
     order.sort_by_key(|&k| std::cmp::Reverse(size[k as usize]));
@@ -241,6 +246,9 @@ fn compile_planned(m: &Module, opts: &Options, plan: Plan) -> Result<Vec<Vec<u8>
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(&k) = order.get(i) else { break };
                 let r = compile_one(m, opts, Some((k, &owners)));
+                let n = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                opts.progress
+                    .say(&format!("generating code: {n} of {parts} parts"));
                 let failed = r.is_err();
                 *results[k as usize].lock().unwrap() = Some(r);
                 if failed {
@@ -292,22 +300,11 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
         }
     }
     let log = work.path().join("ld.log");
-    let link = |objpaths: &[PathBuf]| -> Result<Linker, Error> {
-        let log_file = std::fs::File::create(&log).map_err(|e| err("link", e.to_string()))?;
-        let child = Command::new(&lld)
-            .args(["-static", "--no-pie", "-e", "_start", "--gc-sections", "-o"])
-            .arg(tmp.temp_path())
-            .args(objpaths)
-            .args(&runtime)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(log_file)
-            .spawn()
-            .map_err(|e| err("link", format!("running {}: {e}", lld.display())))?;
-        Ok(Linker { child })
-    };
+    let link =
+        |objpaths: &[PathBuf]| Linker::start(&lld, tmp.temp_path(), objpaths, &runtime, &log);
     let linker = if piped { Some(link(&objpaths)?) } else { None };
     let objs = compile_planned(m, opts, plan)?;
+    opts.progress.say("linking");
     let t1 = std::time::Instant::now();
     let mut linker = match linker {
         Some(mut l) => {
@@ -321,14 +318,7 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
             link(&objpaths)?
         }
     };
-    let status = linker
-        .child
-        .wait()
-        .map_err(|e| err("link", format!("waiting for {}: {e}", lld.display())))?;
-    if !status.success() {
-        let msg = std::fs::read_to_string(&log).unwrap_or_default();
-        return Err(err("link", msg.trim_end().to_string()));
-    }
+    linker.finish(&lld, &log)?;
     // ld.lld replaced the file with its own, executable as a new file is (0777 less the
     // umask).
     tmp.commit().map_err(|e| err("output", e))?;
@@ -341,6 +331,81 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
         );
     }
     Ok(())
+}
+
+/// The architecture of an ELF relocatable object, if it is one these tools link.
+pub fn object_target(obj: &[u8]) -> Result<Target, String> {
+    if !obj.starts_with(b"\x7fELF") || obj.get(16..18) != Some(&[1, 0]) {
+        return Err("not an ELF relocatable object".into());
+    }
+    // EI_CLASS (1: 32-bit), then e_machine (little-endian) at byte 18.
+    match (obj.get(4), obj.get(18..20)) {
+        (Some(1), Some([3, 0])) => Ok(Target::X86_32),
+        (Some(1), Some([40, 0])) => Ok(Target::Arm),
+        (Some(2), _) => Err(
+            "a 64-bit object: translated pexes are 32-bit (compile pnacl-llvm's \
+             module as it is: its triple says i686 or armv7)"
+                .into(),
+        ),
+        _ => Err("an object for an architecture other than x86-32 and 32-bit ARM".into()),
+    }
+}
+
+/// Links `obj`, an object made by llc from `pnacl-llvm`'s native module, with the runtime
+/// into the executable `out` (written whole or not at all).
+pub fn link_object(obj: &Path, target: Target, out: &Path) -> Result<(), Error> {
+    let runtime = runtime_objects(target)?;
+    let lld = tool(crate::tools::LD_LLD, "lld-14")?;
+    let work = tempfile::tempdir().map_err(|e| err("link", e.to_string()))?;
+    let tmp = crate::cli::PendingFile::create(out, true).map_err(|e| err("output", e))?;
+    let log = work.path().join("ld.log");
+    Linker::start(&lld, tmp.temp_path(), &[obj.to_path_buf()], &runtime, &log)?
+        .finish(&lld, &log)?;
+    tmp.commit().map_err(|e| err("output", e))
+}
+
+/// The PPAPI interfaces a pexe asks for by name (`PPB_Core;1.0`, …): the strings of its
+/// global data that name one. A pexe that asks for any is a browser plugin.
+pub fn ppapi_interfaces(m: &Module) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for g in &m.globals {
+        for init in &g.inits {
+            let crate::ir::Init::Data(bytes) = init else {
+                continue;
+            };
+            for s in bytes.split(|&b| b == 0) {
+                let is_interface = (s.starts_with(b"PPB_") || s.starts_with(b"PPP_"))
+                    && s.len() < 64
+                    && s.iter().all(|&b| b.is_ascii_graphic());
+                if is_interface {
+                    out.push(String::from_utf8_lossy(s).into_owned());
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Progress on standard error, for a terminal: one line, rewritten as the work goes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Progress {
+    pub enabled: bool,
+}
+
+impl Progress {
+    pub fn say(&self, what: &str) {
+        if self.enabled {
+            eprint!("\r\x1b[Kpnacl-translate: {what}");
+        }
+    }
+
+    pub fn done(&self) {
+        if self.enabled {
+            eprint!("\r\x1b[K");
+        }
+    }
 }
 
 /// Makes a named pipe at `p`; false if it cannot.
@@ -371,6 +436,41 @@ impl Drop for Linker {
 }
 
 impl Linker {
+    /// Starts ld.lld on `objs` and the runtime, writing `out`, its messages to `log`.
+    fn start(
+        lld: &Path,
+        out: &Path,
+        objs: &[PathBuf],
+        runtime: &[PathBuf],
+        log: &Path,
+    ) -> Result<Linker, Error> {
+        let log_file = std::fs::File::create(log).map_err(|e| err("link", e.to_string()))?;
+        let child = Command::new(lld)
+            .args(["-static", "--no-pie", "-e", "_start", "--gc-sections", "-o"])
+            .arg(out)
+            .args(objs)
+            .args(runtime)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(log_file)
+            .spawn()
+            .map_err(|e| err("link", format!("running {}: {e}", lld.display())))?;
+        Ok(Linker { child })
+    }
+
+    /// Waits for the linker; its messages are the error if it failed.
+    fn finish(&mut self, lld: &Path, log: &Path) -> Result<(), Error> {
+        let status = self
+            .child
+            .wait()
+            .map_err(|e| err("link", format!("waiting for {}: {e}", lld.display())))?;
+        if !status.success() {
+            let msg = std::fs::read_to_string(log).unwrap_or_default();
+            return Err(err("link", msg.trim_end().to_string()));
+        }
+        Ok(())
+    }
+
     /// Writes each object into its pipe, in whatever order the linker opens them, without
     /// ever blocking on a linker that has stopped.
     fn feed(&mut self, paths: &[PathBuf], objs: &[Vec<u8>]) -> Result<(), Error> {

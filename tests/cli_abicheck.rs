@@ -189,7 +189,7 @@ fn le32_modules_of_the_real_pexes_are_clean() {
         for text in [false, true] {
             let out = dir.path().join(if text { "m.ll" } else { "m.bc" });
             let mut c = Command::cargo_bin("pnacl-llvm").unwrap();
-            c.arg(&p).arg("-o").arg(&out);
+            c.args(["--target", "le32"]).arg(&p).arg("-o").arg(&out);
             if text {
                 c.arg("-S");
             }

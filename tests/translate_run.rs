@@ -56,6 +56,7 @@ fn translate_and_run(
         threads: 2,
         verify: true,
         ssa_checked: false,
+        progress: Default::default(),
     };
     if let Err(e) = translate(m, &opts, exe) {
         return Some(format!("translation failed: {e}"));

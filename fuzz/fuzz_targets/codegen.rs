@@ -29,6 +29,7 @@ fuzz_target!(|data: &[u8]| {
         threads: 1,
         verify: true,
         ssa_checked: true,
+        progress: Default::default(),
     };
     if let Err(e) = compile(&m, &opts) {
         panic!("{target:?} {opt:?}: a module the checks pass does not compile: {e}");

@@ -12,7 +12,7 @@ use pnacl::cli;
 /// a line, in the historical pnacl-abicheck's wording; then a summary line per file.
 /// Exit status: 0 clean, 1 a rule is broken, 2 a file cannot be read.
 #[derive(Parser)]
-#[command(name = "pnacl-abicheck", version)]
+#[command(name = "pnacl-abicheck", version = pnacl::cli::VERSION)]
 struct Args {
     /// Files to check (standard input when none).
     files: Vec<String>,
@@ -45,6 +45,13 @@ enum Outcome {
 }
 
 fn check_file(data: &[u8], name: &str, args: &Args) -> Outcome {
+    use cli::InputKind;
+    if let k @ (InputKind::Empty | InputKind::Elf { .. }) = InputKind::of(data) {
+        return Outcome::Unreadable(format!(
+            "{name}: {}, neither a pexe nor an LLVM module",
+            k.describe()
+        ));
+    }
     if data.starts_with(b"PEXE") {
         return match pnacl::bitcode::read(data) {
             Ok(m) => Outcome::Checked(abi::check_all(

@@ -10,7 +10,7 @@ use pnacl::cli;
 /// line, as the record column of pnacl-bcdis shows them (whole dump lines are accepted).
 /// Writes exactly the records given, valid or not: for building test inputs.
 #[derive(Parser)]
-#[command(name = "pnacl-bcasm", version)]
+#[command(name = "pnacl-bcasm", version = pnacl::cli::VERSION)]
 struct Args {
     /// The records (`-` or nothing: standard input).
     #[arg(default_value = "-")]

@@ -10,7 +10,7 @@ use pnacl::dis::{self, Options};
 /// abbreviations, and PNaClAsm, the three columns of the PNaCl bitcode specification.
 /// Problems are reported inline after the record they concern, as `Error(BYTE:BIT): …`.
 #[derive(Parser)]
-#[command(name = "pnacl-bcdis", version)]
+#[command(name = "pnacl-bcdis", version = pnacl::cli::VERSION)]
 struct Args {
     /// The pexe to read (`-` or nothing: standard input).
     #[arg(default_value = "-")]
@@ -50,6 +50,10 @@ fn main() -> ExitCode {
     let Some((name, data)) = cli::read_or_report("pnacl-bcdis", &args.input) else {
         return ExitCode::from(1);
     };
+    if let Some(m) = cli::not_a_pexe(&name, &data) {
+        cli::report_msg("pnacl-bcdis", m);
+        return ExitCode::from(1);
+    }
     if args.record_text {
         return match pnacl::bitstream::text::records_text(&data, args.ignore_abbrevs) {
             Ok(t) => cli::write_output("pnacl-bcdis", args.output.as_deref(), t.as_bytes(), false),

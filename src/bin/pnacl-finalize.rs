@@ -17,7 +17,7 @@ use pnacl::llvm::finalize;
 /// (pnacl-abicheck's rules); then write it as pnacl-freeze does. A module outside the
 /// subset gets every violation listed, and no output file.
 #[derive(Parser)]
-#[command(name = "pnacl-finalize", version)]
+#[command(name = "pnacl-finalize", version = pnacl::cli::VERSION)]
 struct Args {
     /// The LLVM module (`-` or nothing: standard input).
     #[arg(default_value = "-")]

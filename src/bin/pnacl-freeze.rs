@@ -13,7 +13,7 @@ use pnacl::cli;
 /// rules are pnacl-finalize's (and pnacl-abicheck's) business, so this can also write the
 /// rule-breaking pexes that tests of readers need.
 #[derive(Parser)]
-#[command(name = "pnacl-freeze", version)]
+#[command(name = "pnacl-freeze", version = pnacl::cli::VERSION)]
 struct Args {
     /// The LLVM module (`-` or nothing: standard input).
     #[arg(default_value = "-")]

@@ -8,11 +8,13 @@ use inkwell::context::Context;
 use pnacl::cli::{self, Output};
 use pnacl::llvm::{self, ExportOptions, Target};
 
-/// Convert a PNaCl pexe into an LLVM 14 module: the neutral le32 module (what
-/// pnacl-freeze turns back into the same pexe) or one ready for native code generation,
-/// with the PNaCl intrinsics lowered, for x86-32 or ARM.
+/// Convert a PNaCl pexe into an LLVM 14 module: by default one ready for native code
+/// generation on this machine's family (x86-32 here; `pnacl-llvm X.pexe | llc-14
+/// -filetype=obj -o X.o`, then `pnacl-translate X.o -o X` links it), with the PNaCl
+/// intrinsics lowered; with `--target le32` the neutral module, which pnacl-freeze turns
+/// back into the same pexe.
 #[derive(Parser)]
-#[command(name = "pnacl-llvm", version)]
+#[command(name = "pnacl-llvm", version = pnacl::cli::VERSION)]
 struct Args {
     /// The pexe (`-` or nothing: standard input).
     #[arg(default_value = "-")]
@@ -23,8 +25,8 @@ struct Args {
     /// Write textual LLVM IR instead of bitcode.
     #[arg(short = 'S')]
     text: bool,
-    /// le32 (neutral), x86-32 or arm.
-    #[arg(long, default_value = "le32")]
+    /// x86-32, arm, or le32 (the neutral module). Default: this machine's family.
+    #[arg(long, default_value_t = Target::host())]
     target: Target,
     /// Convert even when the pexe breaks ABI rules the reader does not enforce (no `_start`,
     /// a disallowed alignment, …): for fragments such as the specification's examples.

@@ -1,5 +1,6 @@
 //! pnacl-translate: a pexe → a native executable (x86-32 or ARM), linked with the runtime.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -7,21 +8,24 @@ use clap::Parser;
 use pnacl::cli;
 use pnacl::llvm::codegen::OptLevel;
 use pnacl::llvm::Target;
-use pnacl::translate::{self, Options};
+use pnacl::translate::{self, Options, Progress};
 
 /// Translate a PNaCl pexe into a static Linux executable for x86-32 or 32-bit ARM,
-/// linked with the project's runtime (the NaCl IRT interfaces newlib needs).
+/// linked with the project's runtime (the NaCl IRT interfaces newlib needs), which
+/// confines it (README: Security). The input may also be an ELF object that llc made from
+/// pnacl-llvm's module (`pnacl-llvm X.pexe | llc-14 -filetype=obj -o X.o`): it is linked
+/// with the runtime as it is.
 #[derive(Parser)]
-#[command(name = "pnacl-translate", version)]
+#[command(name = "pnacl-translate", version = pnacl::cli::VERSION)]
 struct Args {
-    /// The pexe (`-` for standard input).
+    /// The pexe or object (`-` for standard input).
     input: String,
     /// The executable to write.
     #[arg(short, long)]
     output: PathBuf,
-    /// x86-32 or arm.
-    #[arg(long, default_value = env!("PNACL_DEFAULT_TARGET"))]
-    arch: Target,
+    /// x86-32 or arm (default: this machine's family; an object's own).
+    #[arg(long)]
+    arch: Option<Target>,
     /// Optimization level: -O0, -O1 or -O2.
     #[arg(short = 'O', value_parser = parse_opt, default_value = "2")]
     opt: OptLevel,
@@ -49,32 +53,112 @@ fn main() -> ExitCode {
     // SIGPIPE stays ignored (Rust's default): the objects go to the linker through pipes,
     // and a linker that stops must give an error, not end this process.
     let args = Args::parse();
-    if !args.arch.is_native() {
+    if args.output.as_os_str() == "-" {
+        cli::report_msg(
+            TOOL,
+            "cannot write an executable to standard output (-o -): give it a file name",
+        );
+        return ExitCode::from(1);
+    }
+    if args.arch == Some(Target::Le32) {
         cli::report_msg(TOOL, "le32 is not a native architecture (x86-32 or arm)");
         return ExitCode::from(1);
     }
     let Some((name, data)) = cli::read_or_report(TOOL, &args.input) else {
         return ExitCode::from(1);
     };
+    if let cli::InputKind::Elf { object: true } = cli::InputKind::of(&data) {
+        return link_object(&args, &name, &data);
+    }
+    let progress = Progress {
+        enabled: std::io::stderr().is_terminal(),
+    };
+    progress.say(&format!("reading {name}"));
     let t = std::time::Instant::now();
     let Some(module) = cli::read_checked(TOOL, &name, &data, true) else {
+        progress.done();
         return ExitCode::from(1);
     };
     if std::env::var_os("PNACL_TIME").is_some() {
         eprintln!("read and check {:?}", t.elapsed());
     }
+    let ppapi = translate::ppapi_interfaces(&module);
+    if !ppapi.is_empty() {
+        progress.done();
+        let shown: Vec<&str> = ppapi.iter().take(6).map(|s| s.as_str()).collect();
+        let more = match ppapi.len() - shown.len() {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        eprintln!(
+            "{TOOL}: warning: {name} is a browser plugin (PPAPI): it asks for {}{more}. \
+             A translated program has no browser: it will stop at start-up",
+            shown.join(", ")
+        );
+    }
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let opts = Options {
-        target: args.arch,
+        target: args.arch.unwrap_or_else(Target::host),
         opt: args.opt,
         threads,
         verify: args.verify,
         // `read_checked` ran `abi::check_all`.
         ssa_checked: true,
+        progress,
     };
-    match translate::translate(&module, &opts, &args.output) {
+    let result = translate::translate(&module, &opts, &args.output);
+    progress.done();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            cli::report_msg(TOOL, format!("{name}: {e}"));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// An object file from llc: linked with the runtime of its architecture.
+fn link_object(args: &Args, name: &str, data: &[u8]) -> ExitCode {
+    let target = match translate::object_target(data) {
+        Ok(t) => t,
+        Err(e) => {
+            cli::report_msg(TOOL, format!("{name}: {e}"));
+            return ExitCode::from(1);
+        }
+    };
+    if args.arch.is_some_and(|a| a != target) {
+        cli::report_msg(
+            TOOL,
+            format!("{name}: an object for {target}, not {}", args.arch.unwrap()),
+        );
+        return ExitCode::from(1);
+    }
+    let path = if args.input == "-" {
+        None
+    } else {
+        Some(PathBuf::from(&args.input))
+    };
+    // Standard input goes to a temporary file for the linker.
+    let held;
+    let obj = match &path {
+        Some(p) => p.as_path(),
+        None => {
+            held = match tempfile::NamedTempFile::new().and_then(|mut f| {
+                std::io::Write::write_all(&mut f, data)?;
+                Ok(f)
+            }) {
+                Ok(f) => f,
+                Err(e) => {
+                    cli::report_msg(TOOL, format!("{name}: {}", cli::io_reason(&e)));
+                    return ExitCode::from(1);
+                }
+            };
+            held.path()
+        }
+    };
+    match translate::link_object(obj, target, &args.output) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             cli::report_msg(TOOL, format!("{name}: {e}"));

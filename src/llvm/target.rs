@@ -52,6 +52,17 @@ impl Target {
         }
     }
 
+    /// The native target of the machine the tools run on, in its 32-bit form: ARM on ARM
+    /// hosts, x86-32 on the others (what `llc-14` compiles a module for by its triple, and
+    /// what runs here).
+    pub fn host() -> Target {
+        if cfg!(any(target_arch = "arm", target_arch = "aarch64")) {
+            Target::Arm
+        } else {
+            Target::X86_32
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Target::Le32 => "le32",
