@@ -7,7 +7,7 @@
  * STACK_SIZE; its descriptor sits at the bottom of the region, so the current thread's
  * descriptor (and the pexe's thread pointer) is found from the stack pointer.
  */
-#include "sys.h"
+#include "sandbox.h"
 
 #define STACK_SIZE (16u << 20)
 #define PAGE 4096u
@@ -262,7 +262,7 @@ static int irt_sysconf(int name, int *value) {
     switch (name) {
     case 1: { /* _SC_NPROCESSORS_ONLN */
         u32 mask[32];
-        long r = __pnacl_syscall(242 /* sched_getaffinity */, 0, sizeof mask, (long)mask, 0, 0, 0);
+        long r = sys3(SYS_sched_getaffinity, 0, sizeof mask, mask);
         int n = 0;
         if (!SYS_FAILED(r))
             for (long i = 0; i < r / 4; i++)
@@ -320,8 +320,11 @@ static int irt_mmap(void **addr, size_t len, int prot, int flags, int fd, i64 of
 
 static int irt_munmap(void *addr, size_t len) { return err_of(sys2(SYS_munmap, addr, len)); }
 
+/* Memory is never executable: no code can be written and then run (the sandbox kills
+   the process that asks the kernel itself). */
 static int irt_mprotect(void *addr, size_t len, int prot) {
-    if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) return NACL_EINVAL;
+    if (prot & PROT_EXEC) return NACL_EACCES;
+    if (prot & ~(PROT_READ | PROT_WRITE)) return NACL_EINVAL;
     return err_of(sys3(SYS_mprotect, addr, len, prot));
 }
 
@@ -344,7 +347,8 @@ static void forbid(int fd) {
 }
 
 static int irt_mmap(void **addr, size_t len, int prot, int flags, int fd, i64 off) {
-    if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) return NACL_EINVAL;
+    if (prot & PROT_EXEC) return NACL_EACCES; /* see irt_mprotect */
+    if (prot & ~(PROT_READ | PROT_WRITE)) return NACL_EINVAL;
     if (flags & ~(MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS)) return NACL_EINVAL;
     if (!(flags & MAP_ANONYMOUS)) {
         if (!allowed(fd)) return NACL_EBADF;
@@ -757,6 +761,12 @@ static void main_thread(void *info) {
     exit_process(0); /* a _start that returns ends the process */
 }
 
+/* The value of environment entry `e` if it is `key` (which ends in '='), else NULL. */
+static const char *env_value(const char *e, const char *key) {
+    while (*key && *e == *key) e++, key++;
+    return *key ? NULL : e;
+}
+
 /* Called by _start with the kernel's initial stack: argc, argv..., 0, envp..., 0, auxv. */
 void __pnacl_main(long *sp) {
     int argc = (int)sp[0];
@@ -765,14 +775,33 @@ void __pnacl_main(long *sp) {
     int envc = 0;
     while (envp[envc]) envc++;
 
+    int readonly = 0, unsandboxed = 0;
     for (int i = 0; i < envc; i++) {
-        const char *e = envp[i], *k = "PNACL_FS_ROOT=";
-        while (*k && *e == *k) e++, k++;
-        if (!*k && *e) {
-            long r = sys4(SYS_openat, AT_FDCWD, e, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+        const char *root = env_value(envp[i], "PNACL_FS_ROOT=");
+        if (root && *root) {
+            long r = sys4(SYS_openat, AT_FDCWD, root, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
             if (SYS_FAILED(r)) fatal("PNACL_FS_ROOT does not name a directory");
+            if (fs_root >= 0) sys1(SYS_close, fs_root);
             fs_root = (int)r;
         }
+        const char *ro = env_value(envp[i], "PNACL_FS_READONLY=");
+        if (ro) readonly = streq(ro, "1");
+        const char *un = env_value(envp[i], "PNACL_ALLOW_UNSANDBOXED=");
+        if (un) unsandboxed = streq(un, "1");
+    }
+
+    /* The outer sandbox, before anything of the pexe runs (sandbox.c). */
+    const char *why = sandbox_install(fs_root, readonly);
+    if (why) {
+        if (!unsandboxed) {
+            write_str(2, "pnacl runtime: cannot contain this program: ");
+            write_str(2, why);
+            write_str(2, " (PNACL_ALLOW_UNSANDBOXED=1 runs it uncontained)\n");
+            exit_process(126);
+        }
+        write_str(2, "pnacl runtime: warning: running uncontained (PNACL_ALLOW_UNSANDBOXED=1): ");
+        write_str(2, why);
+        write_str(2, "\n");
     }
 
     /* The NaCl start-up vector (runtime.md §1.2): fini, envc, argc, argv, 0, envp, 0, auxv. */

@@ -54,8 +54,9 @@ def main():
     for n, _ in cmds:
         med = statistics.median(times[n])
         rate = f"  {a.bytes / med / 1e6:7.3f} MB/s" if a.bytes else ""
+        prec = 3 if ref_median < 0.01 else 1
         print(
-            f"  {n:{width}}  median {med * 1e3:9.1f} ms  best {min(times[n]) * 1e3:9.1f} ms"
+            f"  {n:{width}}  median {med * 1e3:9.{prec}f} ms  best {min(times[n]) * 1e3:9.{prec}f} ms"
             f"  peak RSS {rss[n] / 1024:7.1f} MiB{rate}  {med / ref_median:5.2f}x {ref}"
         )
 

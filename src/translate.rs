@@ -16,6 +16,8 @@ use crate::llvm::{export, ExportOptions, Target};
 const SOURCES: &[(&str, &str)] = &[
     ("sys.h", include_str!("../runtime/sys.h")),
     ("irt.c", include_str!("../runtime/irt.c")),
+    ("sandbox.h", include_str!("../runtime/sandbox.h")),
+    ("sandbox.c", include_str!("../runtime/sandbox.c")),
     ("builtins.c", include_str!("../runtime/builtins.c")),
     ("arch_i386.S", include_str!("../runtime/arch_i386.S")),
     ("arch_arm.S", include_str!("../runtime/arch_arm.S")),
@@ -76,26 +78,51 @@ fn cache_dir() -> PathBuf {
     base.join("pnacl")
 }
 
-/// The runtime objects for `target`, compiled once and cached (keyed by their sources).
+/// The runtime objects for `target`, compiled once and cached.
 pub fn runtime_objects(target: Target) -> Result<Vec<PathBuf>, Error> {
+    runtime_objects_with(target, &[])
+}
+
+/// The flags every runtime unit is compiled with (beyond the target's).
+const RUNTIME_FLAGS: &[&str] = &[
+    "-O2",
+    "-ffreestanding",
+    "-fno-builtin",
+    "-nostdlib",
+    "-fno-stack-protector",
+    "-fno-pic",
+    "-fno-pie",
+    "-fno-asynchronous-unwind-tables",
+    "-Wall",
+    "-mllvm",
+    "-disable-loop-idiom-all",
+];
+
+/// The runtime objects for `target` compiled with `extra` flags too (the containment
+/// tests build their control group with `-DPNACL_NO_SANDBOX`), cached by everything that
+/// makes them: the sources, every flag, and the compiler's own version.
+pub fn runtime_objects_with(target: Target, extra: &[&str]) -> Result<Vec<PathBuf>, Error> {
+    let clang = tool(crate::tools::CLANG, "clang-14")?;
     let mut h = DefaultHasher::new();
     for (n, s) in SOURCES {
         n.hash(&mut h);
         s.hash(&mut h);
     }
     clang_flags(target).hash(&mut h);
+    RUNTIME_FLAGS.hash(&mut h);
+    extra.hash(&mut h);
+    clang_version(&clang)?.hash(&mut h);
     let dir = cache_dir().join(format!("runtime-{}-{:016x}", target.name(), h.finish()));
     let arch_src = if target == Target::Arm {
         "arch_arm.S"
     } else {
         "arch_i386.S"
     };
-    let units = ["irt.c", "builtins.c", arch_src];
+    let units = ["irt.c", "sandbox.c", "builtins.c", arch_src];
     let objs: Vec<PathBuf> = units.iter().map(|u| dir.join(format!("{u}.o"))).collect();
     if objs.iter().all(|o| o.is_file()) {
         return Ok(objs);
     }
-    let clang = tool(crate::tools::CLANG, "clang-14")?;
     std::fs::create_dir_all(&dir).map_err(|e| err("runtime", format!("{}: {e}", dir.display())))?;
     let work = tempfile::tempdir_in(&dir).map_err(|e| err("runtime", e.to_string()))?;
     for (n, s) in SOURCES {
@@ -105,20 +132,9 @@ pub fn runtime_objects(target: Target) -> Result<Vec<PathBuf>, Error> {
         let tmp = work.path().join(format!("{u}.o"));
         let out = Command::new(&clang)
             .args(clang_flags(target))
-            .args([
-                "-O2",
-                "-ffreestanding",
-                "-fno-builtin",
-                "-nostdlib",
-                "-fno-stack-protector",
-                "-fno-pic",
-                "-fno-pie",
-                "-fno-asynchronous-unwind-tables",
-                "-Wall",
-                "-mllvm",
-                "-disable-loop-idiom-all",
-                "-c",
-            ])
+            .args(RUNTIME_FLAGS)
+            .args(extra)
+            .arg("-c")
             .arg(work.path().join(u))
             .arg("-o")
             .arg(&tmp)
@@ -136,6 +152,20 @@ pub fn runtime_objects(target: Target) -> Result<Vec<PathBuf>, Error> {
         std::fs::rename(&tmp, obj).map_err(|e| err("runtime", e.to_string()))?;
     }
     Ok(objs)
+}
+
+/// What identifies the compiler itself: its resolved path, size and modification time
+/// (a package upgrade changes them; cheaper than running it for its version).
+fn clang_version(clang: &Path) -> Result<String, Error> {
+    let real = std::fs::canonicalize(clang).unwrap_or_else(|_| clang.to_path_buf());
+    let meta =
+        std::fs::metadata(&real).map_err(|e| err("runtime", format!("{}: {e}", real.display())))?;
+    Ok(format!(
+        "{} {} {:?}",
+        real.display(),
+        meta.len(),
+        meta.modified().ok()
+    ))
 }
 
 /// Options of a translation.

@@ -65,3 +65,104 @@ pub fn first_difference<T: PartialEq>(a: &[T], b: &[T]) -> usize {
         .position(|(x, y)| x != y)
         .unwrap_or(a.len().min(b.len()))
 }
+
+/// Enough of a 32-bit little-endian ELF file for the tests: its symbols, the bytes at an
+/// address, and its sections.
+pub struct Elf32 {
+    data: Vec<u8>,
+}
+
+impl Elf32 {
+    pub fn read(path: &std::path::Path) -> Elf32 {
+        let data = std::fs::read(path).unwrap();
+        assert!(data.starts_with(b"\x7fELF") && data[4] == 1, "not ELF32");
+        Elf32 { data }
+    }
+
+    fn u16(&self, o: usize) -> usize {
+        u16::from_le_bytes([self.data[o], self.data[o + 1]]) as usize
+    }
+
+    fn u32(&self, o: usize) -> usize {
+        u32::from_le_bytes(self.data[o..o + 4].try_into().unwrap()) as usize
+    }
+
+    /// Each section: name, address, file offset, size, type.
+    pub fn sections(&self) -> Vec<(String, usize, usize, usize, usize)> {
+        let (shoff, shentsize, shnum, shstrndx) =
+            (self.u32(32), self.u16(46), self.u16(48), self.u16(50));
+        let hdr = |i: usize| shoff + i * shentsize;
+        let strs = self.u32(hdr(shstrndx) + 16);
+        (0..shnum)
+            .map(|i| {
+                let h = hdr(i);
+                let name = self.cstr(strs + self.u32(h));
+                (
+                    name,
+                    self.u32(h + 12),
+                    self.u32(h + 16),
+                    self.u32(h + 20),
+                    self.u32(h + 4),
+                )
+            })
+            .collect()
+    }
+
+    fn cstr(&self, o: usize) -> String {
+        let end = self.data[o..].iter().position(|&b| b == 0).unwrap();
+        String::from_utf8_lossy(&self.data[o..o + end]).into_owned()
+    }
+
+    /// The bytes of section `name`.
+    pub fn section_bytes(&self, name: &str) -> Vec<u8> {
+        let s = self.sections().into_iter().find(|s| s.0 == name).unwrap();
+        self.data[s.2..s.2 + s.3].to_vec()
+    }
+
+    /// The address of symbol `name`.
+    pub fn symbol(&self, name: &str) -> usize {
+        let secs = self.sections();
+        let (_, _, off, size, _) = secs.iter().find(|s| s.4 == 2).cloned().expect("symtab");
+        let strtab = secs.iter().find(|s| s.0 == ".strtab").unwrap().2;
+        (0..size / 16)
+            .map(|k| off + 16 * k)
+            .find(|&e| self.cstr(strtab + self.u32(e)) == name)
+            .map(|e| self.u32(e + 4))
+            .unwrap_or_else(|| panic!("no symbol {name}"))
+    }
+
+    /// Each program header: its type and flags (1 X, 2 W, 4 R).
+    pub fn segments(&self) -> Vec<(usize, usize)> {
+        let (phoff, phentsize, phnum) = (self.u32(28), self.u16(42), self.u16(44));
+        (0..phnum)
+            .map(|i| {
+                let h = phoff + i * phentsize;
+                (self.u32(h), self.u32(h + 24))
+            })
+            .collect()
+    }
+
+    /// `n` bytes at address `addr` of a loaded segment.
+    pub fn bytes_at(&self, addr: usize, n: usize) -> Vec<u8> {
+        let (phoff, phentsize, phnum) = (self.u32(28), self.u16(42), self.u16(44));
+        for i in 0..phnum {
+            let h = phoff + i * phentsize;
+            let (ty, off, va, filesz) = (
+                self.u32(h),
+                self.u32(h + 4),
+                self.u32(h + 8),
+                self.u32(h + 16),
+            );
+            if ty == 1 && va <= addr && addr + n <= va + filesz {
+                let o = off + addr - va;
+                return self.data[o..o + n].to_vec();
+            }
+        }
+        panic!("address {addr:#x} is in no segment");
+    }
+}
+
+/// Bytes as lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,12 +1,30 @@
 /*
- * A stand-in for a pexe, linked directly with the runtime: it finds the IRT query function
- * in the start-up vector as newlib does, then exercises the file-name interface.
- *   probe fs       try paths in and around $PNACL_FS_ROOT, print each result
- *   probe rename   call an IRT entry that is not implemented
+ * A stand-in for a pexe, linked directly with the runtime (tests/runtime_sandbox.rs): it
+ * finds the IRT query function in the start-up vector as newlib does, and, as an attacker
+ * who controls the process would, also calls the runtime's raw system-call function.
+ *   probe fs              IRT opens of paths in and around $PNACL_FS_ROOT, each result
+ *   probe rename          an IRT entry that is not implemented
+ *   probe raw PATH        raw openat(AT_FDCWD, PATH): the error, or what it reads
+ *   probe rawroot PATH    raw openat(the root's descriptor, PATH)
+ *   probe readfd N        raw read of descriptor N (one inherited from the parent)
+ *   probe write PATH      IRT open(PATH, O_WRONLY | O_CREAT) and a write
+ *   probe race PATH N     N IRT opens of PATH, printing what each reads
+ *   probe call NR A B C   raw system call NR (a forbidden one ends the process)
+ *   probe filter ARCH     the seccomp program for i386 or arm, one instruction a line
+ *   probe ruleset ABI RO  the Landlock rule set for that ABI, read-only or not
  */
 typedef unsigned int u32;
+typedef unsigned long long u64;
 typedef unsigned int size_t;
 typedef size_t (*query_fn)(const char *, void *, size_t);
+
+long __pnacl_syscall(long n, long a, long b, long c, long d, long e, long f);
+
+struct sock_filter { unsigned short code; unsigned char jt, jf; u32 k; };
+struct landlock_ruleset_attr { u64 fs, net, scoped; };
+int sandbox_filter(int arm, struct sock_filter *out, int max);
+void sandbox_ruleset(int abi, int readonly, struct landlock_ruleset_attr *attr, u64 *root_access,
+                     u32 *attr_size);
 
 static size_t slen(const char *s) { size_t n = 0; while (s[n]) n++; return n; }
 
@@ -16,12 +34,34 @@ static int (*fn_open)(const char *, int, u32, int *);
 static void (*exit_fn)(int);
 
 static void out(const char *s) { size_t n; fd_write(1, s, slen(s), &n); }
-static void num(int v) {
-    char b[16]; int i = 15; b[i] = 0;
-    unsigned u = v < 0 ? -v : v;
+static void unum(u64 u) {
+    char b[24]; int i = 23; b[i] = 0;
     do { b[--i] = '0' + u % 10; u /= 10; } while (u);
-    if (v < 0) b[--i] = '-';
     out(b + i);
+}
+static void num(long v) {
+    if (v < 0) { out("-"); unum((u64)-v); } else unum((u64)v);
+}
+static long parse(const char *s) {
+    long v = 0, neg = *s == '-';
+    if (neg) s++;
+    while (*s >= '0' && *s <= '9') v = v * 10 + (*s++ - '0');
+    return neg ? -v : v;
+}
+static int streq(const char *a, const char *b) {
+    while (*a && *a == *b) a++, b++;
+    return *a == *b;
+}
+
+/* Prints what descriptor `fd` reads, after `what`. */
+static void show(const char *what, long fd) {
+    out(what); out(": ");
+    if (fd < 0) { out("error "); num(-fd); out("\n"); return; }
+    char buf[64];
+    long n = __pnacl_syscall(3, fd, (long)buf, sizeof buf - 1, 0, 0, 0);
+    if (n < 0) { out("read error "); num(-n); out("\n"); return; }
+    buf[n] = 0;
+    out("read \""); out(buf); out("\"\n");
 }
 
 static void try_open(const char *path) {
@@ -33,6 +73,23 @@ static void try_open(const char *path) {
     fd_read(fd, buf, sizeof buf - 1, &n);
     buf[n] = 0;
     out("read \""); out(buf); out("\"\n");
+}
+
+#if defined(__arm__)
+#define NR_OPENAT 322
+#define NR_STATX 397
+#else
+#define NR_OPENAT 295
+#define NR_STATX 383
+#endif
+
+/* The root's descriptor: the only one above 2 the runtime leaves open. */
+static int root_fd(void) {
+    char st[256];
+    for (int fd = 3; fd < 1024; fd++)
+        if (__pnacl_syscall(NR_STATX, fd, (long)"", 0x1000 /* AT_EMPTY_PATH */, 0, (long)st, 0) == 0)
+            return fd;
+    return -1;
 }
 
 void __pnacl_entry(u32 info) {
@@ -50,19 +107,56 @@ void __pnacl_entry(u32 info) {
     fd_read = (int (*)(int, void *, size_t, size_t *))fdio[3];
     fd_write = (int (*)(int, const void *, size_t, size_t *))fdio[4];
     fn_open = (int (*)(const char *, int, u32, int *))names[0];
-    if (argc > 1 && argv[1][0] == 'r') {
+    const char *mode = argc > 1 ? argv[1] : "fs";
+    if (streq(mode, "rename")) {
         int (*rename)(const char *, const char *) = (int (*)(const char *, const char *))names[10];
         rename("a", "b");
         out("rename returned\n");
-        exit_fn(0);
+    } else if (streq(mode, "raw")) {
+        show(argv[2], __pnacl_syscall(NR_OPENAT, -100, (long)argv[2], 0, 0, 0, 0));
+    } else if (streq(mode, "rawroot")) {
+        show(argv[2], __pnacl_syscall(NR_OPENAT, root_fd(), (long)argv[2], 0, 0, 0, 0));
+    } else if (streq(mode, "readfd")) {
+        show(argv[2], parse(argv[2]));
+    } else if (streq(mode, "write")) {
+        int fd = -1;
+        int e = fn_open(argv[2], 0101 /* O_WRONLY | O_CREAT */, 0644, &fd);
+        out(argv[2]); out(": ");
+        if (e) { out("error "); num(e); out("\n"); }
+        else { size_t n; fd_write(fd, "written\n", 8, &n); out("written\n"); }
+    } else if (streq(mode, "race")) {
+        long n = parse(argv[3]);
+        for (long i = 0; i < n; i++) {
+            int fd = -1;
+            if (fn_open(argv[2], 0, 0, &fd) == 0) show("opened", fd);
+        }
+        out("done\n");
+    } else if (streq(mode, "call")) {
+        long r = __pnacl_syscall(parse(argv[2]), parse(argv[3]), parse(argv[4]), parse(argv[5]), 0, 0, 0);
+        out("returned "); num(r); out("\n");
+    } else if (streq(mode, "filter")) {
+        static struct sock_filter f[512];
+        int n = sandbox_filter(streq(argv[2], "arm"), f, 512);
+        for (int i = 0; i < n; i++) {
+            unum(f[i].code); out(" "); unum(f[i].jt); out(" "); unum(f[i].jf); out(" ");
+            unum(f[i].k); out("\n");
+        }
+    } else if (streq(mode, "ruleset")) {
+        struct landlock_ruleset_attr a;
+        u64 root;
+        u32 size;
+        sandbox_ruleset(parse(argv[2]), parse(argv[3]), &a, &root, &size);
+        unum(a.fs); out(" "); unum(a.net); out(" "); unum(a.scoped); out(" "); unum(root);
+        out(" "); unum(size); out("\n");
+    } else {
+        try_open("inside.txt");
+        try_open("./sub/deeper.txt");
+        try_open("sub/../inside.txt");
+        try_open("../outside.txt");
+        try_open("/etc/hostname");
+        try_open("link_out/outside.txt");
+        try_open("link_file");
+        try_open("missing.txt");
     }
-    try_open("inside.txt");
-    try_open("./sub/deeper.txt");
-    try_open("sub/../inside.txt");
-    try_open("../outside.txt");
-    try_open("/etc/hostname");
-    try_open("link_out/outside.txt");
-    try_open("link_file");
-    try_open("missing.txt");
     exit_fn(0);
 }
