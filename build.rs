@@ -19,14 +19,7 @@ fn main() {
             .unwrap_or_else(|| panic!("toolchain.toml: [{section}] {key} is missing"))
     };
     let vars = [
-        ("PNACL_LLVM_MAJOR", get("llvm", "major")),
-        ("PNACL_LLVM_PREFIX", get("llvm", "prefix")),
-        ("PNACL_TOOL_LLVM_CONFIG", get("llvm", "llvm-config")),
         ("PNACL_TOOL_LLC", get("llvm", "llc")),
-        ("PNACL_TOOL_OPT", get("llvm", "opt")),
-        ("PNACL_TOOL_LLVM_AS", get("llvm", "llvm-as")),
-        ("PNACL_TOOL_LLVM_DIS", get("llvm", "llvm-dis")),
-        ("PNACL_TOOL_FILECHECK", get("llvm", "filecheck")),
         ("PNACL_TOOL_CLANG", get("native", "clang")),
         ("PNACL_TOOL_LD_LLD", get("native", "ld-lld")),
         ("PNACL_TOOL_QEMU_ARM", get("native", "qemu-arm")),
@@ -44,26 +37,4 @@ fn main() {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_else(|| get("llvm", "major"));
     println!("cargo:rustc-env=PNACL_LLVM_VERSION={version}");
-    warn_if_tuning_overridden();
-}
-
-/// `.cargo/config.toml` gives x86-64 Linux builds a code-generation flag the reader's
-/// speed was measured with (no jump tables). Cargo drops it, silently, whenever RUSTFLAGS
-/// (or another rustflags source) is set: say so, once per build, in an optimized build
-/// that is not a fuzzing one (cargo-fuzz sets its own flags, on purpose).
-fn warn_if_tuning_overridden() {
-    let var = |k: &str| std::env::var(k).unwrap_or_default();
-    let flags = var("CARGO_ENCODED_RUSTFLAGS");
-    if var("CARGO_CFG_TARGET_ARCH") == "x86_64"
-        && var("CARGO_CFG_TARGET_OS") == "linux"
-        && var("PROFILE") == "release"
-        && !flags.contains("fuzzing")
-        && !flags.contains("min-jump-table-entries")
-    {
-        println!(
-            "cargo:warning=RUSTFLAGS replaced the flags of .cargo/config.toml \
-             (-C llvm-args=-min-jump-table-entries=64): the reader will be some 3% slower \
-             than measured; add that flag to RUSTFLAGS to keep it"
-        );
-    }
 }

@@ -13,6 +13,7 @@ pub mod error;
 pub mod ir;
 #[cfg(feature = "llvm")]
 pub mod llvm;
+pub mod output;
 pub mod tools;
 #[cfg(feature = "llvm")]
 pub mod translate;

@@ -1,15 +1,7 @@
 //! Paths of the external tools, as `toolchain.toml` names them (through build.rs).
 
-/// `llc` of LLVM 14.
+/// `llc` of LLVM 14 (the tests compile pnacl-llvm's modules with it).
 pub const LLC: &str = env!("PNACL_TOOL_LLC");
-/// `opt` of LLVM 14.
-pub const OPT: &str = env!("PNACL_TOOL_OPT");
-/// `llvm-as` of LLVM 14.
-pub const LLVM_AS: &str = env!("PNACL_TOOL_LLVM_AS");
-/// `llvm-dis` of LLVM 14.
-pub const LLVM_DIS: &str = env!("PNACL_TOOL_LLVM_DIS");
-/// `FileCheck` of LLVM 14.
-pub const FILECHECK: &str = env!("PNACL_TOOL_FILECHECK");
 /// `clang` for the runtime (freestanding C).
 pub const CLANG: &str = env!("PNACL_TOOL_CLANG");
 /// `ld.lld` to link translated programs.

@@ -316,7 +316,7 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
     let runtime = runtime_objects(opts.target)?;
     let lld = tool(crate::tools::LD_LLD, "lld-14")?;
     let work = tempfile::tempdir().map_err(|e| err("link", e.to_string()))?;
-    let tmp = crate::cli::PendingFile::create(out, true).map_err(|e| err("output", e))?;
+    let tmp = crate::output::PendingFile::create(out, true).map_err(|e| err("output", e))?;
     let plan = plan(m, opts);
     let objpaths: Vec<PathBuf> = (0..object_count(&plan))
         .map(|k| work.path().join(format!("pexe{k}.o")))
@@ -387,7 +387,7 @@ pub fn link_object(obj: &Path, target: Target, out: &Path) -> Result<(), Error> 
     let runtime = runtime_objects(target)?;
     let lld = tool(crate::tools::LD_LLD, "lld-14")?;
     let work = tempfile::tempdir().map_err(|e| err("link", e.to_string()))?;
-    let tmp = crate::cli::PendingFile::create(out, true).map_err(|e| err("output", e))?;
+    let tmp = crate::output::PendingFile::create(out, true).map_err(|e| err("output", e))?;
     let log = work.path().join("ld.log");
     Linker::start(&lld, tmp.temp_path(), &[obj.to_path_buf()], &runtime, &log)?
         .finish(&lld, &log)?;

@@ -204,11 +204,11 @@ fn counts_claimed_by_the_file_are_not_trusted() {
         "1: <65535, 8, 2>\n3: <1, 1>\n1: <65535, 19, 2>\n3: <5, 4294967295>\n0: <65534>\n0: <65534>\n",
     ];
     for c in cases {
-        let recs = pnacl::bitstream::text::parse(&format!(
+        let recs = pnacl::bitcode::text::parse(&format!(
             "<65532, 80, 69, 88, 69, 1, 0, 8, 0, 17, 0, 4, 0, 2, 0, 0, 0>\n{c}"
         ))
         .unwrap();
-        let data = pnacl::bitstream::text::assemble(&recs, false).unwrap();
+        let data = pnacl::bitcode::text::assemble(&recs, false).unwrap();
         check(&data, "claimed count", 0, "handmade file", true);
         assert!(bitcode::read(&data).is_err());
     }

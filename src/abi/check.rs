@@ -1,7 +1,7 @@
 //! The ABI rules of spec/001 checked on the model (what a pexe can express), with the
 //! historical pnacl-abicheck's wording and order (abicheck.md §2, §4).
 
-use super::intrinsics::{self, Kind};
+use crate::ir::intrinsics::{self, Kind};
 use crate::ir::{Body, ConstValue, Function, Init, InstKind, Linkage, Module, ValueType};
 
 /// Where a finding belongs.
@@ -284,23 +284,23 @@ fn function_rules(
                 set("switch on i1 not allowed", "switch");
             }
             InstKind::Load { align, .. } => {
-                if super::allowed_alignments(inst.ty).is_empty() {
+                if inst.ty.load_store_alignments().is_empty() {
                     set(
                         "bad pointer",
                         "load, store: loads and stores of i1 are not supported",
                     );
-                } else if !super::allowed_alignments(inst.ty).contains(&align.bytes()) {
+                } else if !inst.ty.load_store_alignments().contains(&align.bytes()) {
                     set("bad alignment", "load, store: alignment");
                 }
             }
             InstKind::Store { val, align, .. } => {
                 let t = ty(val);
-                if super::allowed_alignments(t).is_empty() {
+                if t.load_store_alignments().is_empty() {
                     set(
                         "bad pointer",
                         "load, store: loads and stores of i1 are not supported",
                     );
-                } else if !super::allowed_alignments(t).contains(&align.bytes()) {
+                } else if !t.load_store_alignments().contains(&align.bytes()) {
                     set("bad alignment", "load, store: alignment");
                 }
             }

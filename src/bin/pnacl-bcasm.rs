@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use pnacl::bitstream::text;
+use pnacl::bitcode::text;
 use pnacl::cli;
 
 /// Assemble a bitcode file from records written as text, one `A: <code, values…>` per

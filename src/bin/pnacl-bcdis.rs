@@ -55,7 +55,7 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     }
     if args.record_text {
-        return match pnacl::bitstream::text::records_text(&data, args.ignore_abbrevs) {
+        return match pnacl::bitcode::text::records_text(&data, args.ignore_abbrevs) {
             Ok(t) => cli::write_output("pnacl-bcdis", args.output.as_deref(), t.as_bytes(), false),
             Err(e) => {
                 cli::report("pnacl-bcdis", &name, &e);

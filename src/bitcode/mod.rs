@@ -5,6 +5,7 @@ pub mod codes;
 pub mod header;
 pub mod read;
 pub mod symtab_order;
+pub mod text;
 pub mod write;
 
 pub use header::Header;

@@ -1298,7 +1298,7 @@ impl Parser {
                     return Err(msg!("Value {id} is named twice in the value symbol table"));
                 }
                 if id < nf {
-                    if let Some(intr) = crate::abi::intrinsics::lookup(&name) {
+                    if let Some(intr) = crate::ir::intrinsics::lookup(&name) {
                         let have = self.module.fn_type(id);
                         let want = intr.pexe_type();
                         check_intrinsic_type(&intr.name, have, &want)?;

@@ -4,7 +4,6 @@
 mod abbrev;
 mod cursor;
 mod reader;
-pub mod text;
 mod writer;
 
 pub use abbrev::{

@@ -13,6 +13,7 @@ use crate::bitcode::{Event, Header, Parser};
 use crate::bitstream::{Abbrev, AbbrevOp, Item, UNABBREV_RECORD};
 use crate::error::{Error, Result};
 use crate::ir::asm::{self, InstCx, Names, Tokens};
+use crate::ir::InstKind;
 
 /// The record column's width beside the assembly column, and alone.
 const RECORD_WIDTH: usize = 40;
@@ -314,8 +315,8 @@ impl<'o, W: Write> Printer<'o, W> {
         if let Err(e) = result {
             self.error(e)?;
         } else if let Ok(Event::Inst(i)) = result {
-            if let Some((f, body)) = parser.current_body() {
-                for msg in crate::abi::inst_findings(m, f, &body, *i as usize) {
+            if let Some((_, body)) = parser.current_body() {
+                for msg in inst_findings(m, &body, *i as usize) {
                     self.error(&Error::new(pos, msg))?;
                 }
             }
@@ -523,6 +524,34 @@ impl<'o, W: Write> Printer<'o, W> {
             self.buf.push(b'\n');
         }
         Ok(())
+    }
+}
+
+/// What pnacl-bcdis checks of an instruction beyond the reader (writer.md §10.4): the
+/// alignment of loads and stores, and loads and stores of i1.
+fn inst_findings(m: &crate::ir::Module, body: &crate::ir::Body, i: usize) -> Vec<String> {
+    let inst = body.insts[i];
+    let (what, ty, align) = match inst.kind {
+        InstKind::Load { align, .. } => ("load", inst.ty, align),
+        InstKind::Store { val, align, .. } => match m.value_type_in(body, val) {
+            Some(t) => ("store", t, align),
+            None => return Vec::new(),
+        },
+        _ => return Vec::new(),
+    };
+    let ok = ty.load_store_alignments();
+    if ok.is_empty() {
+        vec![format!(
+            "{what}: Illegal type {ty} (i1 values and i1 vectors cannot be loaded or stored)"
+        )]
+    } else if !ok.contains(&align.bytes()) {
+        let expects: Vec<String> = ok.iter().map(|a| a.to_string()).collect();
+        vec![format!(
+            "{what}: Illegal alignment for {ty}. Expects: {}",
+            expects.join(" or ")
+        )]
+    } else {
+        Vec::new()
     }
 }
 

@@ -11,6 +11,7 @@
 pub mod asm;
 pub mod dom;
 mod inst;
+pub mod intrinsics;
 mod types;
 
 pub use inst::{BinOp, CastOp, Inst, InstKind, Pred, Span, SwitchCase};

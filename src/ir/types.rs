@@ -150,6 +150,20 @@ impl ValueType {
         self.bits().div_ceil(8)
     }
 
+    /// The alignments spec/001 allows for a load or store of this type (abicheck.md §4.5):
+    /// none for void and the i1 types, which cannot be loaded or stored.
+    pub fn load_store_alignments(self) -> &'static [u64] {
+        match self {
+            ValueType::I8 | ValueType::I16 | ValueType::I32 | ValueType::I64 => &[1],
+            ValueType::Float => &[1, 4],
+            ValueType::Double => &[1, 8],
+            ValueType::V16I8 => &[1],
+            ValueType::V8I16 => &[2],
+            ValueType::V4I32 | ValueType::V4Float => &[4],
+            _ => &[],
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             ValueType::Void => "void",

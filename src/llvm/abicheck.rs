@@ -13,8 +13,8 @@ use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMUnnamedAddr, LLVMVisibility};
 
-use crate::abi::intrinsics::{self, Kind};
 use crate::abi::{Finding, Scope};
+use crate::ir::intrinsics::{self, Kind};
 
 use super::target::Target;
 

@@ -47,7 +47,7 @@ use llvm_sys::{
 };
 
 use super::target::{runtime, Target};
-use crate::abi::intrinsics::{self, Intrinsic, Kind};
+use crate::ir::intrinsics::{self, Intrinsic, Kind};
 use crate::ir::{
     BinOp, Body, CastOp, ConstValue, FnType, Init, InstKind, Linkage, Module, Pred, ValueId,
     ValueType,

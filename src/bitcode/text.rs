@@ -8,9 +8,7 @@
 //! `1: <65535, id, width>` enter block, `0: <65534>` exit block,
 //! `2: <65533, fields…>` define abbreviation; inside BLOCKINFO `1: <1, id>` is SETBID.
 
-use super::abbrev::{Abbrev, AbbrevOp};
-use super::writer::Writer;
-use super::BLOCKINFO_BLOCK_ID;
+use crate::bitstream::{Abbrev, AbbrevOp, Writer, BLOCKINFO_BLOCK_ID};
 
 /// One parsed record line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -254,9 +252,9 @@ pub fn assemble(recs: &[TextRecord], quirks: bool) -> Result<Vec<u8>, String> {
 /// abbreviation width — leaving the records' values: two files that differ only in how
 /// they abbreviate give the same text.
 pub fn records_text(data: &[u8], ignore_abbrevs: bool) -> crate::error::Result<String> {
-    use super::reader::{Item, Reader};
+    use crate::bitstream::{Item, Reader};
     use std::fmt::Write;
-    let header = crate::bitcode::header::parse(data)?;
+    let header = super::header::parse(data)?;
     let mut out = String::new();
     let hb: Vec<String> = data[..header.size].iter().map(|b| b.to_string()).collect();
     let _ = writeln!(out, "<65532, {}>", hb.join(", "));
