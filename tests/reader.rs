@@ -25,8 +25,6 @@ fn every_real_pexe_reads() {
                 p.display()
             );
         }
-        // The instructions the ABI check visits are the ones it must.
-        assert_eq!(m.attention_mismatch(), None, "{}", p.display());
         let c = m.counts();
         assert!(c.functions > 0 && c.types > 0, "{}: {c:?}", p.display());
         assert!(

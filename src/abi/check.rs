@@ -1,6 +1,7 @@
 //! The ABI rules of spec/001 checked on the model (what a pexe can express), with the
 //! historical pnacl-abicheck's wording and order (abicheck.md §2, §4).
 
+use super::Rule;
 use crate::ir::intrinsics::{self, Kind};
 use crate::ir::{Body, ConstValue, Function, Init, InstKind, Linkage, Module, ValueType};
 
@@ -21,7 +22,7 @@ pub struct Finding {
     /// The line as the historical checker printed it.
     pub msg: String,
     /// The spec/001 rule (section name).
-    pub rule: &'static str,
+    pub rule: Rule,
     /// Bit position of the record in the pexe, when known.
     pub pos: Option<u64>,
     /// A warning (debug metadata), not an error.
@@ -54,7 +55,7 @@ fn valid_param(t: ValueType, is_ret: bool) -> bool {
 /// Whether `m`'s function `f` has a type ordinary functions may have.
 pub fn valid_fn_type(m: &Module, f: u32) -> bool {
     let sig = m.fn_type(f);
-    valid_param(sig.ret, true) && sig.params.iter().all(|p| valid_param(*p, false))
+    !sig.vararg && valid_param(sig.ret, true) && sig.params.iter().all(|p| valid_param(*p, false))
 }
 
 /// Checks every rule the model can express; returns all findings, module ones first,
@@ -114,7 +115,7 @@ impl Funcs {
 }
 
 fn module_rules(m: &Module, opts: &Options, funcs: &Funcs, out: &mut Vec<Finding>) {
-    let mut push = |msg: String, rule: &'static str, pos: u64| {
+    let mut push = |msg: String, rule: Rule, pos: u64| {
         out.push(Finding {
             scope: Scope::Module,
             fname: String::new(),
@@ -126,7 +127,7 @@ fn module_rules(m: &Module, opts: &Options, funcs: &Funcs, out: &mut Vec<Finding
         })
     };
     // (b) global variables: only the flattened initializer forms; a compound needs more
-    // than one element (spec/001 "Global Variables").
+    // than one element (spec/001 Rule::GlobalVariables).
     for (g, glob) in m.globals.iter().enumerate() {
         if glob.compound && glob.inits.len() < 2 {
             let name = glob
@@ -146,7 +147,7 @@ fn module_rules(m: &Module, opts: &Options, funcs: &Funcs, out: &mut Vec<Finding
                 .join(", ");
             push(
                 format!("Global variable {name} has non-flattened initializer (disallowed): <{{ {c} }}>"),
-                "Global Variables",
+                Rule::GlobalVariables,
                 glob.pos,
             );
             let _ = g;
@@ -163,7 +164,7 @@ fn module_rules(m: &Module, opts: &Options, funcs: &Funcs, out: &mut Vec<Finding
             if !ok {
                 push(
                     format!("Function {name} is a disallowed LLVM intrinsic"),
-                    "Intrinsic Functions",
+                    Rule::Intrinsics,
                     func.pos,
                 );
             }
@@ -175,7 +176,7 @@ fn module_rules(m: &Module, opts: &Options, funcs: &Funcs, out: &mut Vec<Finding
                     "Function {name} has disallowed type: {}",
                     m.fn_type(i as u32)
                 ),
-                "Functions / Scalar types",
+                Rule::FunctionTypes,
                 func.pos,
             );
         }
@@ -183,7 +184,7 @@ fn module_rules(m: &Module, opts: &Options, funcs: &Funcs, out: &mut Vec<Finding
         if !defined {
             push(
                 format!("Function {name} is declared but not defined (disallowed)"),
-                "Linkage Types",
+                Rule::EntryPoints,
                 func.pos,
             );
         }
@@ -193,14 +194,14 @@ fn module_rules(m: &Module, opts: &Options, funcs: &Funcs, out: &mut Vec<Finding
                 if entry_points > 1 {
                     push(
                         "Module has multiple entry points (disallowed)".into(),
-                        "Linkage Types",
+                        Rule::EntryPoints,
                         func.pos,
                     );
                 }
             } else {
                 push(
                     format!("{name} is not a valid external symbol (disallowed)"),
-                    "Linkage Types",
+                    Rule::EntryPoints,
                     func.pos,
                 );
             }
@@ -209,7 +210,7 @@ fn module_rules(m: &Module, opts: &Options, funcs: &Funcs, out: &mut Vec<Finding
     if entry_points == 0 {
         push(
             "Module has no entry point (disallowed)".into(),
-            "Linkage Types",
+            Rule::EntryPoints,
             0,
         );
     }
@@ -257,14 +258,12 @@ fn function_rules(
         }
     };
     let ty = |id: u32| m.value_type_in(body, id).unwrap_or(ValueType::Void);
-    // Only the instructions in `attention` can break a rule: the others are of kinds with
-    // no rule here but the one on intrinsic addresses, and no operand of theirs is a
-    // function address.
-    for &i in body.attention {
-        let i = i as usize;
-        let inst = &body.insts[i];
-        let mut reason: Option<(&'static str, &'static str)> = None;
-        let mut set = |r: &'static str, rule: &'static str| {
+    // Every instruction: the kinds with rules of their own, and any with an intrinsic's
+    // address as an operand. (The list is derived here, from the body itself, so that a
+    // `Module` built by any means is checked whole.)
+    for (i, inst) in body.insts.iter().enumerate() {
+        let mut reason: Option<(&'static str, Rule)> = None;
+        let mut set = |r: &'static str, rule: Rule| {
             if reason.is_none() {
                 reason = Some((r, rule));
             }
@@ -275,44 +274,43 @@ fn function_rules(
             InstKind::Cmp { pred, lhs, .. }
                 if !pred.is_float() && ty(lhs).elem() == ValueType::I1 =>
             {
-                set(
-                    "Invalid integer arithmetic type",
-                    "icmp: integer arithmetic types",
-                );
+                set("Invalid integer arithmetic type", Rule::IntegerArithmetic);
+            }
+            InstKind::Binop { op, lhs, .. }
+                if !op.allows_i1() && ty(lhs).elem() == ValueType::I1 =>
+            {
+                set("Invalid integer arithmetic type", Rule::IntegerArithmetic);
+            }
+            InstKind::Alloca { size, .. } if ty(size) != ValueType::I32 => {
+                set("alloca array size is not i32", Rule::Alloca);
             }
             InstKind::Switch { cond, .. } if ty(cond) == ValueType::I1 => {
-                set("switch on i1 not allowed", "switch");
+                set("switch on i1 not allowed", Rule::Switch);
             }
             InstKind::Load { align, .. } => {
                 if inst.ty.load_store_alignments().is_empty() {
-                    set(
-                        "bad pointer",
-                        "load, store: loads and stores of i1 are not supported",
-                    );
+                    set("bad pointer", Rule::LoadStoreI1);
                 } else if !inst.ty.load_store_alignments().contains(&align.bytes()) {
-                    set("bad alignment", "load, store: alignment");
+                    set("bad alignment", Rule::LoadStoreAlignment);
                 }
             }
             InstKind::Store { val, align, .. } => {
                 let t = ty(val);
                 if t.load_store_alignments().is_empty() {
-                    set(
-                        "bad pointer",
-                        "load, store: loads and stores of i1 are not supported",
-                    );
+                    set("bad pointer", Rule::LoadStoreI1);
                 } else if !t.load_store_alignments().contains(&align.bytes()) {
-                    set("bad alignment", "load, store: alignment");
+                    set("bad alignment", Rule::LoadStoreAlignment);
                 }
             }
             InstKind::ExtractElement { vec, idx } | InstKind::InsertElement { vec, idx, .. } => {
                 match const_int(idx) {
                     None => set(
                         "non-constant vector insert/extract index",
-                        "insertelement, extractelement",
+                        Rule::VectorIndex,
                     ),
                     Some(k) if k >= ty(vec).count() as u64 => set(
                         "out of range vector insert/extract index",
-                        "insertelement, extractelement",
+                        Rule::VectorIndex,
                     ),
                     _ => {}
                 }
@@ -331,20 +329,14 @@ fn function_rules(
                     && !(valid_param(inst.ty, true)
                         && args.iter().all(|&a| valid_param(ty(a), false)))
                 {
-                    set(
-                        "bad function callee operand",
-                        "Functions: disallowed function type",
-                    );
+                    set("bad function callee operand", Rule::FunctionTypes);
                 }
             }
             _ => {}
         }
         let intrinsic_operand = body.any_operand(inst, |id| funcs.is_llvm(id));
         if intrinsic_operand {
-            set(
-                "bad operand",
-                "Intrinsic Functions: the address of an intrinsic cannot be taken",
-            );
+            set("bad operand", Rule::IntrinsicAddress);
         }
         if let Some((r, rule)) = reason {
             out.push(Finding {
@@ -413,17 +405,12 @@ fn ssa_rule(
                 crate::ir::asm::inst_text(m, f, body, u.inst)
             ),
             fname,
-            rule: SSA_RULE,
+            rule: Rule::WellFormed,
             pos: body.inst_pos(u.inst),
             warning: false,
         });
     }
 }
-
-/// The rule a use its definition does not dominate breaks: spec/001 makes a pexe an LLVM
-/// IR module, and spec/004 "Well-Formedness" holds those to SSA form.
-pub const SSA_RULE: &str =
-    "High Level Structure: a pexe is an LLVM IR module, in SSA form (spec/004 Well-Formedness)";
 
 /// What `ir::dom::check` found wrong in function `f`'s body, in LLVM's verifier's words
 /// and with the value's or block's name.
@@ -458,7 +445,7 @@ fn call_rules(
     callee: u32,
     args: &[u32],
     indirect: bool,
-    set: &mut dyn FnMut(&'static str, &'static str),
+    set: &mut dyn FnMut(&'static str, Rule),
 ) {
     let intr = if !indirect {
         funcs.intrinsic[callee as usize]
@@ -468,10 +455,13 @@ fn call_rules(
     if let Some(intr) = intr {
         match intr.kind {
             Kind::Memcpy | Kind::Memmove | Kind::Memset if const_int(args[3]) != Some(1) => {
-                set("bad alignment", "llvm.memcpy, llvm.memmove, llvm.memset");
+                set("bad alignment", Rule::MemIntrinsicAlignment);
             }
             Kind::AtomicIsLockFree if !matches!(const_int(args[0]), Some(1 | 2 | 4 | 8)) => {
-                set("invalid atomic lock-free byte size", "Atomic intrinsics");
+                set(
+                    "invalid atomic lock-free byte size",
+                    Rule::AtomicLockFreeSize,
+                );
             }
             _ => {}
         }
@@ -486,23 +476,16 @@ fn call_rules(
                 None => false,
             };
             if !ok {
-                set(
-                    "invalid memory order",
-                    "Atomic intrinsics: memory orderings",
-                );
+                set("invalid memory order", Rule::AtomicMemoryOrder);
             }
         }
         if intr.kind == Kind::AtomicRmw && !matches!(const_int(args[0]), Some(1..=6)) {
-            set(
-                "invalid atomicRMW operation",
-                "Atomic intrinsics: read-modify-write operations",
-            );
+            set("invalid atomicRMW operation", Rule::AtomicRmwOperation);
         }
-    } else if !indirect && !funcs.valid_type[callee as usize] {
-        set(
-            "bad function callee operand",
-            "Functions: disallowed function type",
-        );
+    } else if !indirect && !funcs.valid_type[callee as usize] && !funcs.is_llvm(callee) {
+        // (A disallowed intrinsic is the module's finding; its calls are not checked
+        // again, as on LLVM modules.)
+        set("bad function callee operand", Rule::FunctionTypes);
     }
 }
 
@@ -528,7 +511,7 @@ pub fn render(findings: &[Finding]) -> String {
         s.push_str(&fd.msg);
         if let Some(rule) = fd.unclear_rule() {
             s.push_str("  [spec/001: ");
-            s.push_str(rule);
+            s.push_str(rule.name());
             s.push(']');
         }
         s.push('\n');
@@ -557,7 +540,7 @@ const TERSE_REASONS: &[&str] = &[
 impl Finding {
     /// The rule's name when the message's reason is one of the historical tool's terse
     /// ones (`bad operand`, `bad pointer`, …).
-    pub fn unclear_rule(&self) -> Option<&'static str> {
+    pub fn unclear_rule(&self) -> Option<Rule> {
         let (_, rest) = self.msg.split_once(" disallowed: ")?;
         TERSE_REASONS
             .iter()

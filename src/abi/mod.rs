@@ -2,5 +2,7 @@
 //! `llvm::import`).
 
 pub mod check;
+mod rule;
 
 pub use check::{check, check_all, check_ssa, render, Finding, Options, Scope};
+pub use rule::Rule;

@@ -84,7 +84,7 @@ fn check_file(data: &[u8], name: &str, args: &Args) -> Outcome {
                         "Module is not a valid LLVM module: {}",
                         e.to_string().trim_end().replace('\n', "; ")
                     ),
-                    rule: abi::check::SSA_RULE,
+                    rule: abi::Rule::WellFormed,
                     pos: None,
                     warning: false,
                 });
@@ -127,7 +127,7 @@ fn json_findings(findings: &[Finding]) -> String {
                 "{{\"severity\": {}, \"scope\": \"{scope}\", \"function\": {func}, \"message\": {}, \"rule\": {}, \"position\": {pos}}}",
                 json_str(if f.warning { "warning" } else { "error" }),
                 json_str(&f.msg),
-                json_str(f.rule)
+                json_str(f.rule.name())
             )
         })
         .collect();

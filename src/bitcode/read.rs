@@ -6,7 +6,6 @@
 //! errors. Every handler checks before it changes anything, so a rejected record leaves the
 //! parser as it was.
 
-use std::cell::Cell;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -182,8 +181,6 @@ struct FnState {
     block_pos: u64,
     /// Absolute id of the first parameter.
     first_local: u32,
-    /// Whether the instruction being read has a function address as an operand.
-    addr_use: Cell<bool>,
     num_params: u32,
     /// Absolute id the next value-producing instruction gets (NextValueNo).
     next_value: u32,
@@ -669,8 +666,6 @@ impl Parser {
                 code.local_types.reserve(est + num_params as usize);
                 // Basic blocks: about one for every four instructions.
                 code.block_starts.reserve(est / 4);
-                // The instructions the ABI rules look at: about every other one.
-                code.attention.reserve(est / 2);
                 // Phi pairs and call arguments: about one for every two instructions.
                 code.operands.reserve(est / 2);
                 // Function constants: one for every ~320 bits of function blocks in
@@ -689,7 +684,6 @@ impl Parser {
                     num_blocks: 0,
                     block_pos: self.pos,
                     first_local,
-                    addr_use: Cell::new(false),
                     num_params,
                     next_value: first_local + num_params,
                     declared_blocks: false,
@@ -1068,12 +1062,13 @@ impl Parser {
                             .into(),
                     );
                 }
-                if ops[0] != 0 {
-                    return Err(
-                        "Invalid TYPE_CODE_FUNCTION record: vararg functions are not allowed"
-                            .into(),
-                    );
-                }
+                // The vararg flag: Google's reader took it, the ABI forbids it (a
+                // pnacl-abicheck finding).
+                let vararg = match ops[0] {
+                    0 => false,
+                    1 => true,
+                    v => return Err(msg!("Invalid TYPE_CODE_FUNCTION record: vararg flag {v}")),
+                };
                 let ret = self
                     .value_type_of(ops[1])
                     .map_err(|m| msg!("invalid type in function type: {m}"))?;
@@ -1089,7 +1084,11 @@ impl Parser {
                     }
                     params.push(t);
                 }
-                Type::Function(FnType { ret, params })
+                Type::Function(FnType {
+                    ret,
+                    params,
+                    vararg,
+                })
             }
             _ => return Err(msg!("Unknown type code in type table: {code}")),
         };
@@ -1496,19 +1495,14 @@ impl Parser {
         Ok(Event::ForwardRef { id, ty })
     }
 
-    /// Appends an instruction to the body being read, with its position (and to
-    /// `attention` if `attend` or if one of its operands is a function address): its
-    /// index.
+    /// Appends an instruction to the body being read, with its position: its index.
     #[inline(always)]
-    fn push_inst(&mut self, inst: Inst, attend: bool) -> u32 {
+    fn push_inst(&mut self, inst: Inst) -> u32 {
         let c = &mut self.cur;
         let idx = (c.code.insts.len() - c.base.insts) as u32;
         c.code.insts.push(inst);
         // (Truncated in a block of more than 4 Gbit, whose offsets `exit` then discards.)
         c.code.inst_offsets.push((self.pos - c.block_pos) as u32);
-        if attend | c.addr_use.replace(false) {
-            c.code.attention.push(idx);
-        }
         idx
     }
 
@@ -1516,12 +1510,12 @@ impl Parser {
     /// next value id is its. (Each kind of instruction calls the step that fits it, so
     /// that nothing branches on the kind again.)
     #[inline(always)]
-    fn emit_value(&mut self, inst: Inst, phi: bool, attend: bool) -> R<()> {
+    fn emit_value(&mut self, inst: Inst, phi: bool) -> R<()> {
         debug_assert!(!inst.ty.is_void());
         if !self.cur.forward.is_empty() {
             self.resolve_forward(inst.ty)?;
         }
-        self.push_inst(inst, attend);
+        self.push_inst(inst);
         let c = &mut self.cur;
         c.code.local_types.push(inst.ty);
         c.next_value += 1;
@@ -1531,16 +1525,16 @@ impl Parser {
 
     /// Appends an instruction that defines no value and does not end its block.
     #[inline(always)]
-    fn emit_void(&mut self, inst: Inst, attend: bool) -> R<()> {
-        self.push_inst(inst, attend);
+    fn emit_void(&mut self, inst: Inst) -> R<()> {
+        self.push_inst(inst);
         self.cur.past_phis = true;
         Ok(())
     }
 
     /// Appends a terminator: the next instruction is in the next block.
     #[inline(always)]
-    fn emit_terminator(&mut self, inst: Inst, attend: bool) -> R<()> {
-        let idx = self.push_inst(inst, attend);
+    fn emit_terminator(&mut self, inst: Inst) -> R<()> {
+        let idx = self.push_inst(inst);
         let c = &mut self.cur;
         c.cur_block += 1;
         c.past_phis = false;
@@ -1610,11 +1604,6 @@ impl Parser {
             return Some(t);
         }
         if id < c.first_local {
-            // A function address as an operand: the instruction goes into `attention`.
-            // (A direct call's callee too, harmlessly: every call goes there.)
-            if (id as usize) < self.module.functions.len() {
-                c.addr_use.set(true);
-            }
             return Some(ValueType::I32);
         }
         if c.forward.is_empty() {
@@ -1713,7 +1702,6 @@ impl Parser {
                         ty: ta,
                     },
                     false,
-                    false,
                 )
             }
             fc::CAST => {
@@ -1738,7 +1726,6 @@ impl Parser {
                         ty: to,
                     },
                     false,
-                    false,
                 )
             }
             fc::RET => {
@@ -1759,12 +1746,12 @@ impl Parser {
                     }
                     _ => return Err("Invalid RET record: more than one operand".into()),
                 };
-                self.emit_terminator(void(InstKind::Ret { val }), false)
+                self.emit_terminator(void(InstKind::Ret { val }))
             }
             fc::BR => match *ops {
                 [bb] => {
                     let target = self.block_target(bb, "Invalid BR record")?;
-                    self.emit_terminator(void(InstKind::Br { target }), false)
+                    self.emit_terminator(void(InstKind::Br { target }))
                 }
                 [t, f, cnd] => {
                     let t = self.block_target(t, "Invalid BR record")?;
@@ -1773,19 +1760,19 @@ impl Parser {
                     if ct != ValueType::I1 {
                         return Err(msg!("Invalid BR record: the condition is {ct}, not i1"));
                     }
-                    self.emit_terminator(void(InstKind::CondBr { cond, t, f }), false)
+                    self.emit_terminator(void(InstKind::CondBr { cond, t, f }))
                 }
                 _ => Err("Invalid BR record: expected 1 or 3 operands".into()),
             },
             fc::SWITCH => {
                 let inst = self.switch(ops)?;
-                self.emit_terminator(inst, true)
+                self.emit_terminator(inst)
             }
             fc::UNREACHABLE => {
                 if !ops.is_empty() {
                     return Err("Invalid UNREACHABLE record: expected no operands".into());
                 }
-                self.emit_terminator(void(InstKind::Unreachable), false)
+                self.emit_terminator(void(InstKind::Unreachable))
             }
             fc::PHI => {
                 let inst = self.phi(ops)?;
@@ -1796,15 +1783,19 @@ impl Parser {
                 if c.past_phis {
                     return Err("Phi instructions must come first in their basic block".into());
                 }
-                self.emit_value(inst, true, false)
+                self.emit_value(inst, true)
             }
             fc::ALLOCA => {
                 let [s, a] = *ops else {
                     return Err("Invalid ALLOCA record: expected size and alignment".into());
                 };
                 let (size, st) = self.operand(s)?;
-                if st != ValueType::I32 {
-                    return Err(msg!("Invalid ALLOCA record: the size is {st}, not i32"));
+                // Any integer size is valid LLVM, and Google's reader took it; the ABI
+                // wants i32 (a pnacl-abicheck finding, `Rule::Alloca`).
+                if !st.is_int() {
+                    return Err(msg!(
+                        "Invalid ALLOCA record: the size is {st}, not an integer"
+                    ));
                 }
                 let align = decode_align(a)?;
                 self.emit_value(
@@ -1812,7 +1803,6 @@ impl Parser {
                         kind: InstKind::Alloca { size, align },
                         ty: ValueType::I32,
                     },
-                    false,
                     false,
                 )
             }
@@ -1837,7 +1827,6 @@ impl Parser {
                         ty,
                     },
                     false,
-                    true,
                 )
             }
             fc::STORE => {
@@ -1852,7 +1841,7 @@ impl Parser {
                     return Err(msg!("Invalid STORE record: the pointer is {pt}, not i32"));
                 }
                 let align = decode_align(a)?;
-                self.emit_void(void(InstKind::Store { ptr, val, align }), true)
+                self.emit_void(void(InstKind::Store { ptr, val, align }))
             }
             fc::CMP2 => {
                 let [a, b, p] = *ops else {
@@ -1888,7 +1877,6 @@ impl Parser {
                         ty: ta.bool_of(),
                     },
                     false,
-                    true,
                 )
             }
             fc::VSELECT => {
@@ -1919,7 +1907,6 @@ impl Parser {
                         ty: tt,
                     },
                     false,
-                    false,
                 )
             }
             fc::EXTRACTELT => {
@@ -1940,7 +1927,6 @@ impl Parser {
                         ty: vt.elem(),
                     },
                     false,
-                    true,
                 )
             }
             fc::INSERTELT => {
@@ -1967,15 +1953,14 @@ impl Parser {
                         ty: vt,
                     },
                     false,
-                    true,
                 )
             }
             fc::CALL | fc::CALL_INDIRECT => {
                 let inst = self.call(code == fc::CALL_INDIRECT, ops, nf)?;
                 if inst.ty.is_void() {
-                    self.emit_void(inst, true)
+                    self.emit_void(inst)
                 } else {
-                    self.emit_value(inst, false, true)
+                    self.emit_value(inst, false)
                 }
             }
             _ => Err(msg!("Unknown instruction record: code {code}")),
@@ -2328,12 +2313,9 @@ fn binop_check(opc: u64, ta: ValueType, tb: ValueType) -> R<BinOp> {
         }
     } else if !e.is_int() {
         return Err(msg!("Invalid BINOP record: {} on {ta}", op.name(false)));
-    } else if e == ValueType::I1 && !op.allows_i1() {
-        return Err(msg!(
-            "Invalid BINOP record: {} is not allowed on {ta}",
-            op.name(false)
-        ));
     }
+    // Arithmetic on i1 (`add i1`) is valid LLVM and Google's reader took it; the ABI
+    // forbids it, so it is pnacl-abicheck's finding (`Rule::IntegerArithmetic`).
     Ok(op)
 }
 

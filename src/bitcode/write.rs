@@ -247,7 +247,7 @@ impl State<'_> {
                 }
                 Type::Function(f) => {
                     self.abbrev_id(ab::TYPE_FUNCTION, W_TYPE);
-                    self.w.bits.emit(0, 1);
+                    self.w.bits.emit(u64::from(f.vararg), 1);
                     self.w.bits.emit_vbr(f.params.len() as u64 + 1, 6);
                     let ret = self.type_id(f.ret)?;
                     self.ty.emit(&mut self.w.bits, ret);

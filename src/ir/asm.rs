@@ -251,8 +251,9 @@ pub fn type_(t: &mut Tokens, ty: &Type) {
 /// `ret (params)`, the parameter list one cluster.
 pub fn fn_type(t: &mut Tokens, f: &FnType) {
     t.s(f.ret.name()).sp().begin();
-    params(t, f.params.len(), |t, i| {
-        t.s(f.params[i].name());
+    let n = f.params.len();
+    params(t, n + usize::from(f.vararg), |t, i| {
+        t.s(f.params.get(i).map_or("...", |p| p.name()));
     });
     t.end();
 }

@@ -68,6 +68,7 @@ impl Intrinsic {
         FnType {
             ret: self.ret.pexe(),
             params: self.params.iter().map(|p| p.pexe()).collect(),
+            vararg: false,
         }
     }
 

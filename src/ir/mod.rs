@@ -173,7 +173,6 @@ pub struct Code {
     pub operands: Vec<u32>,
     pub cases: Vec<SwitchCase>,
     pub inst_offsets: Vec<u32>,
-    pub attention: Vec<u32>,
 }
 
 /// A length of each of `Code`'s vectors: where a body's parts start, or end.
@@ -186,7 +185,6 @@ pub struct CodeLens {
     pub operands: usize,
     pub cases: usize,
     pub inst_offsets: usize,
-    pub attention: usize,
 }
 
 /// Where a function body lies in `Module::code`, with what is not in it.
@@ -211,7 +209,6 @@ impl Code {
             operands: self.operands.len(),
             cases: self.cases.len(),
             inst_offsets: self.inst_offsets.len(),
-            attention: self.attention.len(),
         }
     }
 
@@ -231,7 +228,6 @@ impl Code {
             operands: &self.operands[start.operands..end.operands],
             cases: &self.cases[start.cases..end.cases],
             inst_offsets: &self.inst_offsets[start.inst_offsets..end.inst_offsets],
-            attention: &self.attention[start.attention..end.attention],
             pos,
         }
     }
@@ -246,7 +242,6 @@ impl Code {
         self.operands.extend_from_slice(b.operands);
         self.cases.extend_from_slice(b.cases);
         self.inst_offsets.extend_from_slice(b.inst_offsets);
-        self.attention.extend_from_slice(b.attention);
         BodyLoc {
             num_blocks: b.num_blocks,
             pos: b.pos,
@@ -278,13 +273,6 @@ pub struct Body<'m> {
     /// bytes, not eight: the reader writes one for every instruction, and the bytes it
     /// writes are much of its time.)
     pub inst_offsets: &'m [u32],
-    /// Indices into `insts`, in order, of the instructions that spec/001's rules look at
-    /// beyond the types reading checks (`Body::needs_attention`; `Body::attention_of`
-    /// computes the list): compares, switches, loads, stores, calls, vector element
-    /// accesses, and any instruction with a function address as an operand (a direct
-    /// call's callee aside). The reader lists them as it goes, so that the ABI check need
-    /// not visit every instruction.
-    pub attention: &'m [u32],
     /// Bit position of the function block, when read from a file.
     pub pos: u64,
 }
@@ -316,20 +304,6 @@ impl<'m> Body<'m> {
         &self.cases[s.start as usize..(s.start + s.len) as usize]
     }
 
-    /// Whether `inst` (of this body, in a module of `nf` functions) belongs in `attention`.
-    pub fn needs_attention(&self, inst: &Inst, nf: u32) -> bool {
-        match inst.kind {
-            InstKind::Cmp { .. }
-            | InstKind::Switch { .. }
-            | InstKind::Load { .. }
-            | InstKind::Store { .. }
-            | InstKind::Call { .. }
-            | InstKind::ExtractElement { .. }
-            | InstKind::InsertElement { .. } => true,
-            _ => self.any_operand(inst, |id| id < nf),
-        }
-    }
-
     /// Whether `pred` holds for one of `inst`'s value operands (a direct call's callee
     /// is not one: it names the function called, it passes no value).
     pub fn any_operand(&self, inst: &Inst, mut pred: impl FnMut(ValueId) -> bool) -> bool {
@@ -358,13 +332,6 @@ impl<'m> Body<'m> {
             }
             InstKind::Ret { val: None } | InstKind::Br { .. } | InstKind::Unreachable => false,
         }
-    }
-
-    /// What `attention` must be (in a module of `nf` functions).
-    pub fn attention_of(&self, nf: u32) -> Vec<u32> {
-        (0..self.insts.len() as u32)
-            .filter(|&i| self.needs_attention(&self.insts[i as usize], nf))
-            .collect()
     }
 
     /// Instruction index range of basic block `b`.
@@ -437,16 +404,6 @@ impl Module {
     pub fn set_body(&mut self, f: u32, b: &BodyBuf) {
         let loc = self.code.push(&b.view());
         self.functions[f as usize].body = Some(loc);
-    }
-
-    /// The first function whose body's `attention` is not what `Body::attention_of` says
-    /// it must be (for tests of whatever builds bodies).
-    pub fn attention_mismatch(&self) -> Option<u32> {
-        let nf = self.functions.len() as u32;
-        (0..nf).find(|&f| {
-            self.body(f)
-                .is_some_and(|b| b.attention != b.attention_of(nf).as_slice())
-        })
     }
 
     /// Number of module-level values (function and global addresses).

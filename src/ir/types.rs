@@ -196,6 +196,9 @@ impl fmt::Display for ValueType {
 pub struct FnType {
     pub ret: ValueType,
     pub params: Vec<ValueType>,
+    /// Takes more arguments than `params` (`...`): a pexe may say so (Google's reader
+    /// took the flag; the ABI forbids it), though pnacl-freeze never writes it.
+    pub vararg: bool,
 }
 
 impl fmt::Display for FnType {
@@ -206,6 +209,11 @@ impl fmt::Display for FnType {
                 f.write_str(", ")?;
             }
             write!(f, "{p}")?;
+        }
+        match (self.vararg, self.params.is_empty()) {
+            (true, true) => f.write_str("...")?,
+            (true, false) => f.write_str(", ...")?,
+            _ => {}
         }
         f.write_str(")")
     }

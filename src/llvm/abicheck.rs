@@ -13,7 +13,7 @@ use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMUnnamedAddr, LLVMVisibility};
 
-use crate::abi::{Finding, Scope};
+use crate::abi::{Finding, Rule, Scope};
 use crate::ir::intrinsics::{self, Kind};
 
 use super::target::Target;
@@ -30,7 +30,7 @@ pub struct Options {
     pub ignore_named_metadata: bool,
 }
 
-/// Whether the module's data layout describes the PNaCl data model (spec/001 "Data Model"):
+/// Whether the module's data layout describes the PNaCl data model (spec/001 Rule::DataModel):
 /// little-endian, 32-bit pointers, and the natural ABI alignment of every scalar (in
 /// particular i64 and double at 8, which i386 layouts do not give). Layouts spelt
 /// differently (clang's `e-p:32:32-i64:64` for le32) describe the same model.
@@ -595,7 +595,7 @@ struct Checker {
 }
 
 impl Checker {
-    fn module_finding(&mut self, msg: String, rule: &'static str) {
+    fn module_finding(&mut self, msg: String, rule: Rule) {
         self.out.push(Finding {
             scope: Scope::Module,
             fname: String::new(),
@@ -620,7 +620,7 @@ impl Checker {
                         "{kind} {n} has disallowed linkage type: {}",
                         linkage_name(l)
                     ),
-                    "Linkage Types",
+                    Rule::LinkageTypes,
                 );
             }
             if l == LLVMLinkage::LLVMExternalLinkage
@@ -633,24 +633,24 @@ impl Checker {
                     if self.entry_points > 1 {
                         self.module_finding(
                             "Module has multiple entry points (disallowed)".into(),
-                            "Linkage Types",
+                            Rule::EntryPoints,
                         );
                     }
                 } else {
                     self.module_finding(
                         format!("{n} is not a valid external symbol (disallowed)"),
-                        "Linkage Types",
+                        Rule::EntryPoints,
                     );
                 }
             }
             match LLVMGetVisibility(g) {
                 LLVMVisibility::LLVMHiddenVisibility => self.module_finding(
                     format!("{kind} {n} has disallowed visibility: hidden"),
-                    "Visibility Styles",
+                    Rule::VisibilityStyles,
                 ),
                 LLVMVisibility::LLVMProtectedVisibility => self.module_finding(
                     format!("{kind} {n} has disallowed visibility: protected"),
-                    "Visibility Styles",
+                    Rule::VisibilityStyles,
                 ),
                 _ => {}
             }
@@ -658,19 +658,19 @@ impl Checker {
             if !sec.is_null() && *sec != 0 {
                 self.module_finding(
                     format!("{kind} {n} has disallowed \"section\" attribute"),
-                    "Global Variables",
+                    Rule::GlobalAttributes,
                 );
             }
             if LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 0 {
                 self.module_finding(
                     format!("{kind} {n} has addrspace attribute (disallowed)"),
-                    "Pointer types",
+                    Rule::PointerTypes,
                 );
             }
             if LLVMGetUnnamedAddress(g) != LLVMUnnamedAddr::LLVMNoUnnamedAddr {
                 self.module_finding(
                     format!("{kind} {n} has disallowed \"unnamed_addr\" attribute"),
-                    "Global Variables",
+                    Rule::GlobalAttributes,
                 );
             }
         }
@@ -678,14 +678,14 @@ impl Checker {
 
     fn module_pass(&mut self, m: LLVMModuleRef) {
         unsafe {
-            // The data model is fixed (spec/001 "Data Model"); the 2014 tool did not check.
+            // The data model is fixed (spec/001 Rule::DataModel); the 2014 tool did not check.
             let triple = CStr::from_ptr(LLVMGetTarget(m))
                 .to_string_lossy()
                 .into_owned();
             if !triple.is_empty() && !triple.starts_with("le32-") {
                 self.module_finding(
                     format!("Module has disallowed target triple: {triple} (spec/001 Data Model: le32-unknown-nacl)"),
-                    "Data Model",
+                    Rule::DataModel,
                 );
             }
             let dl = CStr::from_ptr(LLVMGetDataLayoutStr(m))
@@ -694,7 +694,7 @@ impl Checker {
             if !dl.is_empty() && dl != Target::Le32.data_layout() && !ilp32_le(m) {
                 self.module_finding(
                     format!("Module has disallowed data layout: {dl} (spec/001 Data Model: little-endian ILP32)"),
-                    "Data Model",
+                    Rule::DataModel,
                 );
             }
             // (a) inline assembly.
@@ -703,7 +703,7 @@ impl Checker {
             if len > 0 && !asm.is_null() {
                 self.module_finding(
                     "Module contains disallowed top-level inline assembly".into(),
-                    "Module-Level Inline Assembly",
+                    Rule::InlineAssembly,
                 );
             }
             // (b) global variables.
@@ -714,7 +714,7 @@ impl Checker {
                 if init.is_null() {
                     self.module_finding(
                         format!("Global variable {n} has no initializer (disallowed)"),
-                        "Global Variables",
+                        Rule::GlobalAttributes,
                     );
                 } else if !is_flattened(init) {
                     self.module_finding(
@@ -722,7 +722,7 @@ impl Checker {
                             "Global variable {n} has non-flattened initializer (disallowed): {}",
                             value_str(init)
                         ),
-                        "Global Variables",
+                        Rule::GlobalVariables,
                     );
                 }
                 self.common_global_checks(g, "Variable");
@@ -732,19 +732,19 @@ impl Checker {
                 if align > 1 << 29 {
                     self.module_finding(
                         format!("Variable {n} has disallowed alignment: {align} (spec/001 Global Variables: at most 536870912)"),
-                        "Global Variables",
+                        Rule::GlobalAttributes,
                     );
                 }
                 if LLVMIsThreadLocal(g) != 0 {
                     self.module_finding(
                         format!("Variable {n} has disallowed \"thread_local\" attribute"),
-                        "Global Variables",
+                        Rule::GlobalAttributes,
                     );
                 }
                 if LLVMIsExternallyInitialized(g) != 0 {
                     self.module_finding(
                         format!("Variable {n} has disallowed \"externally_initialized\" attribute"),
-                        "Global Variables",
+                        Rule::GlobalAttributes,
                     );
                 }
                 g = LLVMGetNextGlobal(g);
@@ -754,7 +754,7 @@ impl Checker {
             while !a.is_null() {
                 self.module_finding(
                     format!("Variable {} is an alias (disallowed)", name(a)),
-                    "Aliases",
+                    Rule::Aliases,
                 );
                 a = LLVMGetNextGlobalAlias(a);
             }
@@ -786,7 +786,7 @@ impl Checker {
                 {
                     self.module_finding(
                         format!("Named metadata node {n} is disallowed"),
-                        "Named Metadata",
+                        Rule::NamedMetadata,
                     );
                 }
                 md = LLVMGetNextNamedMetadata(md);
@@ -795,7 +795,7 @@ impl Checker {
             if self.entry_points == 0 {
                 self.module_finding(
                     "Module has no entry point (disallowed)".into(),
-                    "Linkage Types",
+                    Rule::EntryPoints,
                 );
             }
         }
@@ -815,7 +815,7 @@ impl Checker {
                 if !allowed {
                     self.module_finding(
                         format!("Function {n} is a disallowed LLVM intrinsic"),
-                        "Intrinsic Functions",
+                        Rule::Intrinsics,
                     );
                 }
                 return;
@@ -823,13 +823,13 @@ impl Checker {
             if !is_fn_type(fty) {
                 self.module_finding(
                     format!("Function {n} has disallowed type: {}", type_str(fty)),
-                    "Functions",
+                    Rule::FunctionTypes,
                 );
             }
             if LLVMIsDeclaration(f) != 0 {
                 self.module_finding(
                     format!("Function {n} is declared but not defined (disallowed)"),
-                    "Functions",
+                    Rule::EntryPoints,
                 );
             }
             let attrs = self.attrs.of_function(f);
@@ -839,7 +839,7 @@ impl Checker {
                     s.push(' ');
                     s.push_str(&a);
                 }
-                self.module_finding(s, "Functions");
+                self.module_finding(s, Rule::FunctionAttributes);
             }
             let cc = LLVMGetFunctionCallConv(f);
             if cc != 0 {
@@ -850,7 +850,7 @@ impl Checker {
                 };
                 self.module_finding(
                     format!("Function {n} has disallowed calling convention: {cn} ({cc})"),
-                    "Calling Conventions",
+                    Rule::CallingConventions,
                 );
             }
         }
@@ -859,49 +859,49 @@ impl Checker {
             if !LLVMGetGC(f).is_null() {
                 self.module_finding(
                     format!("Function {n} has disallowed \"gc\" attribute"),
-                    "Functions",
+                    Rule::FunctionAttributes,
                 );
             }
             if LLVMGetAlignment(f) != 0 {
                 self.module_finding(
                     format!("Function {n} has disallowed \"align\" attribute"),
-                    "Functions",
+                    Rule::FunctionAttributes,
                 );
             }
         }
     }
 
     /// The reason instruction `i` is disallowed, if it is (abicheck.md §4.3, §4.4).
-    fn reason(&self, i: LLVMValueRef, text: &str) -> Option<(&'static str, &'static str)> {
+    fn reason(&self, i: LLVMValueRef, text: &str) -> Option<(&'static str, Rule)> {
         use LLVMOpcode::*;
         let op = unsafe { LLVMGetInstructionOpcode(i) };
         let ops = operands(i);
-        let d_check = |skip: Option<usize>| -> Option<(&'static str, &'static str)> {
+        let d_check = |skip: Option<usize>| -> Option<(&'static str, Rule)> {
             for (k, o) in ops.iter().enumerate() {
                 if Some(k) == skip {
                     continue;
                 }
                 if !is_valid_scalar_operand(*o) && !is_valid_vector_operand(*o) {
-                    return Some(("bad operand", "Instruction Reference"));
+                    return Some(("bad operand", Rule::Operands));
                 }
             }
             None
         };
-        let flags = || -> Option<(&'static str, &'static str)> {
+        let flags = || -> Option<(&'static str, Rule)> {
             // `%x = add nuw nsw i32 …`: the flags follow the opcode.
             let after = text.split_once(" = ").map_or(text, |(_, r)| r);
             let words: Vec<&str> = after.split_whitespace().take(4).collect();
             if words.contains(&"nuw") {
-                Some(("has \"nuw\" attribute", "List of allowed instructions"))
+                Some(("has \"nuw\" attribute", Rule::Instructions))
             } else if words.contains(&"nsw") {
-                Some(("has \"nsw\" attribute", "List of allowed instructions"))
+                Some(("has \"nsw\" attribute", Rule::Instructions))
             } else if words.contains(&"exact") {
-                Some(("has \"exact\" attribute", "List of allowed instructions"))
+                Some(("has \"exact\" attribute", Rule::Instructions))
             } else {
                 None
             }
         };
-        let fast_math = || -> Option<(&'static str, &'static str)> {
+        let fast_math = || -> Option<(&'static str, Rule)> {
             let after = text.split_once(" = ").map_or(text, |(_, r)| r);
             let words: Vec<&str> = after.split_whitespace().take(8).collect();
             let fmf = [
@@ -910,20 +910,20 @@ impl Checker {
             words
                 .iter()
                 .any(|w| fmf.contains(w))
-                .then_some(("has fast-math flags", "Fast-Math Flags"))
+                .then_some(("has fast-math flags", Rule::FastMathFlags))
         };
         unsafe {
             match op {
                 LLVMGetElementPtr | LLVMVAArg | LLVMInvoke | LLVMLandingPad | LLVMResume
                 | LLVMIndirectBr | LLVMShuffleVector | LLVMExtractValue | LLVMInsertValue
                 | LLVMAtomicCmpXchg | LLVMAtomicRMW | LLVMFence => {
-                    Some(("bad instruction opcode", "List of allowed instructions"))
+                    Some(("bad instruction opcode", Rule::Instructions))
                 }
                 LLVMRet | LLVMBr | LLVMUnreachable | LLVMAnd | LLVMOr | LLVMXor | LLVMTrunc
                 | LLVMZExt | LLVMSExt | LLVMFPTrunc | LLVMFPExt | LLVMFPToUI | LLVMFPToSI
                 | LLVMUIToFP | LLVMSIToFP | LLVMPHI | LLVMSelect => d_check(None).or_else(flags),
                 LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMFCmp => {
-                    // spec/001 "Fast-Math Flags": not supported (the 2014 tool missed it).
+                    // spec/001 Rule::FastMathFlags: not supported (the 2014 tool missed it).
                     d_check(None).or_else(fast_math)
                 }
                 LLVMICmp | LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem
@@ -931,15 +931,9 @@ impl Checker {
                     let t = LLVMTypeOf(ops[0]);
                     if !is_int_arith(t) {
                         return Some(if is_int_or_int_vector(t) {
-                            (
-                                "Invalid integer arithmetic type",
-                                "List of allowed instructions",
-                            )
+                            ("Invalid integer arithmetic type", Rule::IntegerArithmetic)
                         } else {
-                            (
-                                "Expects integer arithmetic type",
-                                "List of allowed instructions",
-                            )
+                            ("Expects integer arithmetic type", Rule::IntegerArithmetic)
                         });
                     }
                     // The 2014 tool skipped the operand check here, so `add i32 ptrtoint
@@ -953,13 +947,13 @@ impl Checker {
                         None => {
                             return Some((
                                 "non-constant vector insert/extract index",
-                                "insertelement",
+                                Rule::VectorIndex,
                             ))
                         }
                         Some(k) if k >= LLVMGetVectorSize(LLVMTypeOf(ops[0])) as u64 => {
                             return Some((
                                 "out of range vector insert/extract index",
-                                "insertelement",
+                                Rule::VectorIndex,
                             ))
                         }
                         _ => {}
@@ -977,7 +971,7 @@ impl Checker {
                             } else {
                                 "atomic store"
                             },
-                            "load, store",
+                            Rule::VolatileAndAtomicAccess,
                         ));
                     }
                     if LLVMGetVolatile(i) != 0 {
@@ -987,12 +981,20 @@ impl Checker {
                             } else {
                                 "volatile store"
                             },
-                            "load, store",
+                            Rule::VolatileAndAtomicAccess,
                         ));
                     }
                     let ptr = if is_load { ops[0] } else { ops[1] };
                     if !is_normalized_ptr(ptr) {
-                        return Some(("bad pointer", "load, store: normalized pointer"));
+                        // A pointer to i1 is bad for what it points to: the rule is that
+                        // i1 is never loaded or stored (what the same pexe is held to).
+                        let pointee = LLVMGetElementType(LLVMTypeOf(ptr));
+                        let rule = if is_i1_or_i1_vector(pointee) {
+                            Rule::LoadStoreI1
+                        } else {
+                            Rule::LoadStorePointer
+                        };
+                        return Some(("bad pointer", rule));
                     }
                     let t = if is_load {
                         LLVMTypeOf(i)
@@ -1000,7 +1002,7 @@ impl Checker {
                         LLVMTypeOf(ops[0])
                     };
                     if !alignment_ok(t, LLVMGetAlignment(i)) {
-                        return Some(("bad alignment", "load, store: alignment"));
+                        return Some(("bad alignment", Rule::LoadStoreAlignment));
                     }
                     if !is_load {
                         return d_check(Some(1));
@@ -1010,7 +1012,7 @@ impl Checker {
                 LLVMBitCast => {
                     if LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMTypeKind::LLVMPointerTypeKind {
                         if !is_inherent_ptr(ops[0]) {
-                            return Some(("operand not InherentPtr", "bitcast"));
+                            return Some(("operand not InherentPtr", Rule::PointerCasts));
                         }
                         return flags();
                     }
@@ -1018,7 +1020,7 @@ impl Checker {
                 }
                 LLVMIntToPtr => {
                     if int_width(LLVMTypeOf(ops[0])) != Some(32) {
-                        return Some(("non-i32 inttoptr", "inttoptr"));
+                        return Some(("non-i32 inttoptr", Rule::PointerCasts));
                     }
                     d_check(None)
                 }
@@ -1026,19 +1028,24 @@ impl Checker {
                     // The 2014 code demands an inherent pointer where spec/001 says
                     // normalized (abicheck.md §8); the code's rule is the one pexes obey.
                     if !is_inherent_ptr(ops[0]) {
-                        return Some(("operand not InherentPtr", "ptrtoint"));
+                        let rule = if is_intrinsic(ops[0]) {
+                            Rule::IntrinsicAddress
+                        } else {
+                            Rule::PointerCasts
+                        };
+                        return Some(("operand not InherentPtr", rule));
                     }
                     if int_width(LLVMTypeOf(i)) != Some(32) {
-                        return Some(("non-i32 ptrtoint", "ptrtoint"));
+                        return Some(("non-i32 ptrtoint", Rule::PointerCasts));
                     }
                     None
                 }
                 LLVMAlloca => {
                     if int_width(LLVMGetAllocatedType(i)) != Some(8) {
-                        return Some(("non-i8 alloca", "alloca"));
+                        return Some(("non-i8 alloca", Rule::Alloca));
                     }
                     if int_width(LLVMTypeOf(ops[0])) != Some(32) {
-                        return Some(("alloca array size is not i32", "alloca"));
+                        return Some(("alloca array size is not i32", Rule::Alloca));
                     }
                     d_check(None)
                 }
@@ -1046,35 +1053,35 @@ impl Checker {
                 LLVMSwitch => {
                     let c = ops[0];
                     if !is_valid_scalar_operand(c) {
-                        return Some(("bad switch condition", "switch"));
+                        return Some(("bad switch condition", Rule::Switch));
                     }
                     let t = LLVMTypeOf(c);
                     match int_width(t) {
-                        None => return Some(("switch not on integer type", "switch")),
-                        Some(1) => return Some(("switch on i1 not allowed", "switch")),
+                        None => return Some(("switch not on integer type", Rule::Switch)),
+                        Some(1) => return Some(("switch on i1 not allowed", Rule::Switch)),
                         Some(w) if !matches!(w, 8 | 16 | 32 | 64) => {
-                            return Some(("switch disallowed for integer type", "switch"))
+                            return Some(("switch disallowed for integer type", Rule::Switch))
                         }
                         _ => {}
                     }
                     // Case values: operands 2, 4, … (blocks are the odd ones).
                     for k in (2..ops.len()).step_by(2) {
                         if !is_valid_scalar_operand(ops[k]) {
-                            return Some(("bad switch case", "switch"));
+                            return Some(("bad switch case", Rule::Switch));
                         }
                     }
                     None
                 }
-                _ => Some(("unknown instruction opcode", "List of allowed instructions")),
+                _ => Some(("unknown instruction opcode", Rule::Instructions)),
             }
         }
     }
 
-    fn call_reason(&self, i: LLVMValueRef) -> Option<(&'static str, &'static str)> {
+    fn call_reason(&self, i: LLVMValueRef) -> Option<(&'static str, Rule)> {
         unsafe {
             let callee = LLVMGetCalledValue(i);
             if !LLVMIsAInlineAsm(callee).is_null() {
-                return Some(("inline assembly", "Module-Level Inline Assembly"));
+                return Some(("inline assembly", Rule::InlineAssembly));
             }
             let mem = is_intrinsic_fn(callee) && {
                 let n = name(callee);
@@ -1088,19 +1095,19 @@ impl Checker {
                 // and only with N = 1 (abicheck.md §4.4: the alignment must be exactly 1).
                 let (others, aligns) = mem_call_attributes(i);
                 if others > 0 {
-                    return Some(("bad call attributes", "Functions: attributes"));
+                    return Some(("bad call attributes", Rule::FunctionAttributes));
                 }
                 if LLVMGetInstructionCallConv(i) != 0 {
-                    return Some(("bad calling convention", "Calling Conventions"));
+                    return Some(("bad calling convention", Rule::CallingConventions));
                 }
                 if aligns.iter().any(|&a| a != 1) {
-                    return Some(("bad alignment", "llvm.memcpy, llvm.memmove, llvm.memset"));
+                    return Some(("bad alignment", Rule::MemIntrinsicAlignment));
                 }
             } else if call_site_attribute_count(i) > 0 {
-                return Some(("bad call attributes", "Functions: attributes"));
+                return Some(("bad call attributes", Rule::FunctionAttributes));
             }
             if LLVMGetInstructionCallConv(i) != 0 {
-                return Some(("bad calling convention", "Calling Conventions"));
+                return Some(("bad calling convention", Rule::CallingConventions));
             }
             let nargs = LLVMGetNumArgOperands(i) as usize;
             let args: Vec<LLVMValueRef> = (0..nargs as u32).map(|k| LLVMGetOperand(i, k)).collect();
@@ -1114,7 +1121,7 @@ impl Checker {
                         || is_normalized_ptr(*a)
                         || md)
                     {
-                        return Some(("bad intrinsic operand", "Intrinsic Functions"));
+                        return Some(("bad intrinsic operand", Rule::Intrinsics));
                     }
                 }
                 let n = name(callee);
@@ -1132,26 +1139,29 @@ impl Checker {
                             None => false,
                         };
                         if !ok {
-                            return Some(("invalid memory order", "Atomic intrinsics"));
+                            return Some(("invalid memory order", Rule::AtomicMemoryOrder));
                         }
                     }
                     if intr.kind == Kind::AtomicRmw && !matches!(const_int(args[0]), Some(1..=6)) {
-                        return Some(("invalid atomicRMW operation", "Atomic intrinsics"));
+                        return Some(("invalid atomicRMW operation", Rule::AtomicRmwOperation));
                     }
                     if intr.kind == Kind::AtomicIsLockFree
                         && !matches!(const_int(args[0]), Some(1 | 2 | 4 | 8))
                     {
-                        return Some(("invalid atomic lock-free byte size", "Atomic intrinsics"));
+                        return Some((
+                            "invalid atomic lock-free byte size",
+                            Rule::AtomicLockFreeSize,
+                        ));
                     }
                 }
                 return None;
             }
             if !is_normalized_ptr(callee) {
-                return Some(("bad function callee operand", "Functions"));
+                return Some(("bad function callee operand", Rule::FunctionTypes));
             }
             for a in &args {
                 if !is_valid_scalar_operand(*a) && !is_valid_vector_operand(*a) {
-                    return Some(("bad operand", "Instruction Reference"));
+                    return Some(("bad operand", Rule::Operands));
                 }
             }
             None
@@ -1187,7 +1197,7 @@ impl Checker {
                                 && is_intrinsic_fn(LLVMGetCalledValue(i))));
                         if !(is_scalar(t) || is_vector(t) || ptr_ok || op == LLVMOpcode::LLVMAlloca)
                         {
-                            reason = Some(("bad result type", "Type System"));
+                            reason = Some(("bad result type", Rule::TypeSystem));
                             bad_type = Some(type_str(t));
                         }
                     }
@@ -1215,7 +1225,7 @@ impl Checker {
                             msg: format!(
                                 "Function {fname} has disallowed instruction metadata: !{kind}"
                             ),
-                            rule: "Metadata Nodes and Metadata Strings",
+                            rule: Rule::Metadata,
                             pos: None,
                             warning: false,
                         });
@@ -1344,4 +1354,23 @@ pub fn check(m: &inkwell::module::Module<'_>, opts: &Options) -> Vec<Finding> {
         }
     }
     c.out
+}
+
+/// Whether `t` is i1 or a vector of i1.
+fn is_i1_or_i1_vector(t: LLVMTypeRef) -> bool {
+    // SAFETY: `t` is a live type of the module being checked.
+    unsafe {
+        let e = if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMVectorTypeKind {
+            LLVMGetElementType(t)
+        } else {
+            t
+        };
+        int_width(e) == Some(1)
+    }
+}
+
+/// Whether `v` is an `llvm.` function (whose address cannot be taken).
+fn is_intrinsic(v: LLVMValueRef) -> bool {
+    // SAFETY: `v` is a live value of the module being checked.
+    unsafe { !LLVMIsAFunction(v).is_null() && name(v).starts_with("llvm.") }
 }

@@ -284,7 +284,7 @@ impl<'m> Exporter<'m> {
                 self.ty(sig.ret),
                 params.as_mut_ptr(),
                 params.len() as u32,
-                0,
+                i32::from(sig.vararg),
             )
         }
     }

@@ -101,6 +101,8 @@ fn fn_type(t: LLVMTypeRef) -> R<FnType> {
         Ok(FnType {
             ret: value_type(LLVMGetReturnType(t))?,
             params: ps.into_iter().map(value_type).collect::<R<_>>()?,
+            // pnacl-freeze drops the flag (writer.md §4).
+            vararg: false,
         })
     }
 }
@@ -403,6 +405,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
                         ValueType::I32,
                         ValueType::I1,
                     ],
+                    vararg: false,
                 }
             }
             None => match fn_type(unsafe { LLVMGlobalGetValueType(f) }) {
@@ -412,6 +415,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
                     FnType {
                         ret: ValueType::Void,
                         params: vec![],
+                        vararg: false,
                     }
                 }
             },
@@ -919,7 +923,6 @@ fn function(
             bb = LLVMGetNextBasicBlock(bb);
         }
     }
-    body.code.attention = body.view().attention_of(module.functions.len() as u32);
     Ok(body)
 }
 
