@@ -4,6 +4,7 @@
 pub mod codes;
 pub mod header;
 pub mod read;
+pub mod records;
 pub mod symtab_order;
 pub mod text;
 pub mod write;
@@ -12,4 +13,4 @@ pub use header::Header;
 pub use read::{
     decode_signrot, encode_signrot, read, read_itemwise, read_with_plans, Event, Parser,
 };
-pub use write::write;
+pub use write::{write, WriteError};

@@ -15,6 +15,7 @@ use super::codes::{
     block, constants as cst, function as fc, globals as gv, module as mc, types as tc, vst,
 };
 use super::header::{self, Header};
+use super::records::{self as rec, Msg};
 use crate::bitstream::{Item, Pext, Reader, SoftPext};
 use crate::error::{Error, Result};
 use crate::ir::{
@@ -330,38 +331,6 @@ pub struct Parser {
     binop_ok: &'static [u16; ValueType::ALL.len()],
     /// Bit position past the end of the module block (from its length word).
     module_end: u64,
-}
-
-/// The parser's internal error: a message, boxed so results stay in registers.
-// Boxed so that results carrying it stay one register wide on the hot path.
-#[derive(Debug)]
-#[allow(clippy::box_collection)]
-pub struct Msg(Box<String>);
-
-impl From<String> for Msg {
-    #[cold]
-    fn from(s: String) -> Msg {
-        Msg(Box::new(s))
-    }
-}
-
-impl From<&str> for Msg {
-    #[cold]
-    fn from(s: &str) -> Msg {
-        Msg(Box::new(s.to_string()))
-    }
-}
-
-impl Msg {
-    fn into_string(self) -> String {
-        *self.0
-    }
-}
-
-impl std::fmt::Display for Msg {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
 }
 
 macro_rules! msg {
@@ -893,12 +862,13 @@ impl Parser {
                 if self.seen_version {
                     return Err("Multiple MODULE_CODE_VERSION records".into());
                 }
-                if ops.is_empty() {
+                let version = rec::Version::decode(ops)?.version;
+                if version.is_empty() {
                     return Err("Malformed MODULE_CODE_VERSION: no version".into());
                 }
-                if ops != [1] {
+                if version != [1] {
                     return Err(msg!(
-                        "Unknown bitstream version!: {ops:?} (only version 1 exists)"
+                        "Unknown bitstream version!: {version:?} (only version 1 exists)"
                     ));
                 }
                 if self.stage >= Stage::Types {
@@ -906,7 +876,7 @@ impl Parser {
                 }
                 self.stage = self.stage.max(Stage::Version);
                 self.seen_version = true;
-                Ok(Event::Version(ops[0]))
+                Ok(Event::Version(1))
             }
             mc::FUNCTION => {
                 if !self.seen_version {
@@ -920,13 +890,12 @@ impl Parser {
                         "Function address records must come before the globals block".into(),
                     );
                 }
-                let [ty, cc, proto, linkage] = *ops else {
-                    return Err(msg!(
-                        "Invalid MODULE_CODE_FUNCTION record: {} operands, expected 4 (type, \
-                         calling convention, isproto, linkage)",
-                        ops.len()
-                    ));
-                };
+                let rec::FunctionAddr {
+                    ty,
+                    cc,
+                    isproto: proto,
+                    linkage,
+                } = rec::FunctionAddr::decode(ops)?;
                 let tid = self
                     .type_index(ty)
                     .map_err(|e| msg!("Invalid MODULE_CODE_FUNCTION record: {e}"))?;
@@ -1005,9 +974,7 @@ impl Parser {
                     "Invalid TYPE_CODE_NUMENTRY record: the count must come first, once".into(),
                 );
             }
-            let [n] = *ops else {
-                return Err("Invalid TYPE_CODE_NUMENTRY record: expected one operand".into());
-            };
+            let rec::TypeCount { n } = rec::TypeCount::decode(ops)?;
             self.types_expected = Some(n);
             return Ok(Event::TypeCount(n));
         }
@@ -1020,31 +987,26 @@ impl Parser {
             ));
         }
         let ty = match code {
-            tc::VOID | tc::FLOAT | tc::DOUBLE => {
-                if !ops.is_empty() {
-                    let name = ["", "", "VOID", "FLOAT", "DOUBLE"][code as usize];
-                    return Err(msg!(
-                        "Invalid TYPE_CODE_{name} record: expected no operands"
-                    ));
-                }
-                Type::Value(match code {
-                    tc::VOID => ValueType::Void,
-                    tc::FLOAT => ValueType::Float,
-                    _ => ValueType::Double,
-                })
+            tc::VOID => {
+                rec::VoidType::decode(ops)?;
+                Type::Value(ValueType::Void)
+            }
+            tc::FLOAT => {
+                rec::FloatType::decode(ops)?;
+                Type::Value(ValueType::Float)
+            }
+            tc::DOUBLE => {
+                rec::DoubleType::decode(ops)?;
+                Type::Value(ValueType::Double)
             }
             tc::INTEGER => {
-                let [w] = *ops else {
-                    return Err("Invalid TYPE_CODE_INTEGER record: expected one operand".into());
-                };
+                let rec::IntegerType { width: w } = rec::IntegerType::decode(ops)?;
                 Type::Value(ValueType::int(w).ok_or_else(|| {
                     msg!("Invalid integer type i{w}: only i1, i8, i16, i32 and i64 exist")
                 })?)
             }
             tc::VECTOR => {
-                let [n, elt] = *ops else {
-                    return Err("Invalid VECTOR type record: expected two operands".into());
-                };
+                let rec::VectorType { n, elt } = rec::VectorType::decode(ops)?;
                 let e = self
                     .value_type_of(elt)
                     .map_err(|m| msg!("invalid type in vector type: {m}"))?;
@@ -1056,24 +1018,19 @@ impl Parser {
                 })?)
             }
             tc::FUNCTION => {
-                if ops.len() < 2 {
-                    return Err(
-                        "Invalid TYPE_CODE_FUNCTION record: expected vararg flag and return type"
-                            .into(),
-                    );
-                }
+                let r = rec::FunctionType::decode(ops)?;
                 // The vararg flag: Google's reader took it, the ABI forbids it (a
                 // pnacl-abicheck finding).
-                let vararg = match ops[0] {
+                let vararg = match r.vararg {
                     0 => false,
                     1 => true,
                     v => return Err(msg!("Invalid TYPE_CODE_FUNCTION record: vararg flag {v}")),
                 };
                 let ret = self
-                    .value_type_of(ops[1])
+                    .value_type_of(r.ret)
                     .map_err(|m| msg!("invalid type in function type: {m}"))?;
-                let mut params = Vec::with_capacity(ops.len() - 2);
-                for &p in &ops[2..] {
+                let mut params = Vec::with_capacity(r.params.len());
+                for &p in r.params {
                     let t = self
                         .value_type_of(p)
                         .map_err(|m| msg!("invalid type in function type: {m}"))?;
@@ -1106,9 +1063,7 @@ impl Parser {
             if self.globals_expected.is_some() || !self.module.globals.is_empty() {
                 return Err("Invalid global count record: the count must come first, once".into());
             }
-            let [n] = *ops else {
-                return Err("Invalid global count record: expected one operand".into());
-            };
+            let rec::GlobalCount { n } = rec::GlobalCount::decode(ops)?;
             if n > u32::MAX as u64 - self.module.functions.len() as u64 {
                 return Err(msg!("Invalid global count record: {n} globals"));
             }
@@ -1125,9 +1080,7 @@ impl Parser {
                         "Bad GLOBALVAR_VAR record: @g{g} still lacks {n} initializers"
                     ));
                 }
-                let [align, is_const] = *ops else {
-                    return Err("Bad GLOBALVAR_VAR record: expected alignment and constness".into());
-                };
+                let rec::GlobalVar { align, is_const } = rec::GlobalVar::decode(ops)?;
                 if self.module.globals.len() as u32 >= expected {
                     return Err(msg!(
                         "Bad GLOBALVAR_VAR record: more globals than the count record's {expected}"
@@ -1165,9 +1118,7 @@ impl Parser {
                             .into(),
                     );
                 }
-                let [n] = *ops else {
-                    return Err("Bad GLOBALVAR_COMPOUND record: expected one operand".into());
-                };
+                let rec::Compound { n } = rec::Compound::decode(ops)?;
                 if n == 0 {
                     return Err(
                         "No initializer for global variable in global vars block: compound of 0"
@@ -1189,33 +1140,28 @@ impl Parser {
                     return Err("Initializer record with no global address awaiting one".into());
                 };
                 let init = match code {
-                    gv::ZEROFILL => {
-                        let [n] = *ops else {
-                            return Err(
-                                "Bad GLOBALVAR_ZEROFILL record: expected one operand".into()
-                            );
-                        };
-                        Init::Zero(n)
-                    }
+                    gv::ZEROFILL => Init::Zero(rec::ZeroFill::decode(ops)?.n),
                     gv::DATA => {
-                        if ops.is_empty() {
+                        let bytes = rec::Data::decode(ops)?.bytes;
+                        if bytes.is_empty() {
                             return Err("Bad GLOBALVAR_DATA record: no bytes".into());
                         }
-                        if let Some(b) = ops.iter().find(|&&b| b > 255) {
+                        if let Some(b) = bytes.iter().find(|&&b| b > 255) {
                             return Err(msg!("Bad GLOBALVAR_DATA record: {b} is not a byte"));
                         }
-                        Init::Data(ops.iter().map(|&b| b as u8).collect())
+                        Init::Data(bytes.iter().map(|&b| b as u8).collect())
                     }
                     _ => {
-                        let (target, addend) = match *ops {
-                            [t] => (t, 0),
-                            [t, a] => {
+                        let r = rec::Reloc::decode(ops)?;
+                        let (target, addend) = match *r.addend {
+                            [] => (r.target, 0),
+                            [a] => {
                                 if a > u32::MAX as u64 {
                                     return Err(msg!(
                                         "Bad GLOBALVAR_RELOC record: addend {a} does not fit in 32 bits"
                                     ));
                                 }
-                                (t, a as u32 as i32)
+                                (r.target, a as u32 as i32)
                             }
                             _ => {
                                 return Err(
@@ -1267,9 +1213,7 @@ impl Parser {
         let local = self.in_body;
         match code {
             vst::ENTRY => {
-                let Some((&id, chars)) = ops.split_first() else {
-                    return Err("Invalid VST_ENTRY record: no value id".into());
-                };
+                let rec::Entry { id, name: chars } = rec::Entry::decode(ops)?;
                 let name = name_bytes(chars)?;
                 if local {
                     // Accepted only with allow_local_symtabs; names are checked but not kept.
@@ -1326,9 +1270,7 @@ impl Parser {
                 Ok(Event::Symbol(id))
             }
             vst::BBENTRY => {
-                let Some((&bb, chars)) = ops.split_first() else {
-                    return Err("Invalid VST_BBENTRY record: no block id".into());
-                };
+                let rec::BbEntry { bb, name: chars } = rec::BbEntry::decode(ops)?;
                 name_bytes(chars)?;
                 match self.in_body.then_some(&self.cur) {
                     Some(c) if bb < c.num_blocks as u64 => Ok(Event::Symbol(bb as u32)),
@@ -1345,9 +1287,7 @@ impl Parser {
 
     fn const_record(&mut self, code: u32, ops: &[u64]) -> R<Event> {
         if code == cst::SETTYPE {
-            let [t] = *ops else {
-                return Err("Malformed CST_SETTYPE record: expected one operand".into());
-            };
+            let rec::SetType { ty: t } = rec::SetType::decode(ops)?;
             let ty = self
                 .value_type_of(t)
                 .map_err(|m| msg!("Invalid Type ID in CST_SETTYPE record: {m}"))?;
@@ -1363,15 +1303,11 @@ impl Parser {
         let ty = c.const_type.unwrap_or(ValueType::I32);
         let value = match code {
             cst::UNDEF => {
-                if !ops.is_empty() {
-                    return Err("Invalid CST_UNDEF record: expected no operands".into());
-                }
+                rec::Undef::decode(ops)?;
                 ConstValue::Undef
             }
             cst::INTEGER => {
-                let [v] = *ops else {
-                    return Err("Invalid CST_INTEGER record: expected one operand".into());
-                };
+                let rec::Integer { value: v } = rec::Integer::decode(ops)?;
                 if !ty.is_int() {
                     return Err(msg!(
                         "Invalid CST_INTEGER record: the current type {ty} is not an integer type"
@@ -1395,9 +1331,7 @@ impl Parser {
                 ConstValue::Int(s as u64 & mask)
             }
             cst::FLOAT => {
-                let [v] = *ops else {
-                    return Err("Invalid FLOAT record: expected one operand".into());
-                };
+                let rec::Float { bits: v } = rec::Float::decode(ops)?;
                 match ty {
                     ValueType::Float if v > u32::MAX as u64 => {
                         return Err(msg!(
@@ -1451,9 +1385,7 @@ impl Parser {
                     "Invalid DECLAREBLOCKS record: the function already declared its blocks".into(),
                 );
             }
-            let [n] = *ops else {
-                return Err("Invalid DECLAREBLOCKS record: expected one operand".into());
-            };
+            let rec::DeclareBlocks { n } = rec::DeclareBlocks::decode(ops)?;
             if n == 0 || n > u32::MAX as u64 {
                 return Err(msg!("Invalid DECLAREBLOCKS record: {n} blocks"));
             }
@@ -1467,9 +1399,7 @@ impl Parser {
         if !self.cur.declared_blocks {
             return Err(no_declareblocks());
         }
-        let [id, t] = *ops else {
-            return Err("Invalid FORWARDTYPEREF record: expected value id and type".into());
-        };
+        let rec::ForwardTypeRef { id, ty: t } = rec::ForwardTypeRef::decode(ops)?;
         let ty = self
             .value_type_of(t)
             .map_err(|m| msg!("Invalid FORWARDTYPEREF record: {m}"))?;
@@ -1683,12 +1613,7 @@ impl Parser {
                 self.function_header_record(code, ops).map(drop)
             }
             fc::BINOP => {
-                let [a, b, opc] = *ops else {
-                    return Err(msg!(
-                        "Invalid BINOP record: {} operands, expected 3",
-                        ops.len()
-                    ));
-                };
+                let rec::Binop { a, b, opcode: opc } = rec::Binop::decode(ops)?;
                 let (lhs, ta) = self.operand(a)?;
                 let (rhs, tb) = self.operand(b)?;
                 // What `binop_check` allows, from its table (one test, not one per rule).
@@ -1705,9 +1630,11 @@ impl Parser {
                 )
             }
             fc::CAST => {
-                let [v, t, opc] = *ops else {
-                    return Err("Invalid CAST record: bad record size".into());
-                };
+                let rec::Cast {
+                    value: v,
+                    ty: t,
+                    opcode: opc,
+                } = rec::Cast::decode(ops)?;
                 let (val, from) = self.operand(v)?;
                 let to = self
                     .value_type_of(t)
@@ -1730,7 +1657,7 @@ impl Parser {
             }
             fc::RET => {
                 let fn_ret = self.module.fn_type(self.cur.func).ret;
-                let val = match *ops {
+                let val = match *rec::Ret::decode(ops)?.value {
                     [] => {
                         if !fn_ret.is_void() {
                             return Err(msg!("Invalid RET record: the function returns {fn_ret}"));
@@ -1748,12 +1675,15 @@ impl Parser {
                 };
                 self.emit_terminator(void(InstKind::Ret { val }))
             }
-            fc::BR => match *ops {
-                [bb] => {
-                    let target = self.block_target(bb, "Invalid BR record")?;
+            fc::BR => match rec::Br::decode(ops)? {
+                rec::Br { target, rest: [] } => {
+                    let target = self.block_target(target, "Invalid BR record")?;
                     self.emit_terminator(void(InstKind::Br { target }))
                 }
-                [t, f, cnd] => {
+                rec::Br {
+                    target: t,
+                    rest: &[f, cnd],
+                } => {
                     let t = self.block_target(t, "Invalid BR record")?;
                     let f = self.block_target(f, "Invalid BR record")?;
                     let (cond, ct) = self.operand(cnd)?;
@@ -1769,9 +1699,7 @@ impl Parser {
                 self.emit_terminator(inst)
             }
             fc::UNREACHABLE => {
-                if !ops.is_empty() {
-                    return Err("Invalid UNREACHABLE record: expected no operands".into());
-                }
+                rec::Unreachable::decode(ops)?;
                 self.emit_terminator(void(InstKind::Unreachable))
             }
             fc::PHI => {
@@ -1786,9 +1714,7 @@ impl Parser {
                 self.emit_value(inst, true)
             }
             fc::ALLOCA => {
-                let [s, a] = *ops else {
-                    return Err("Invalid ALLOCA record: expected size and alignment".into());
-                };
+                let rec::Alloca { size: s, align: a } = rec::Alloca::decode(ops)?;
                 let (size, st) = self.operand(s)?;
                 // Any integer size is valid LLVM, and Google's reader took it; the ABI
                 // wants i32 (a pnacl-abicheck finding, `Rule::Alloca`).
@@ -1807,9 +1733,11 @@ impl Parser {
                 )
             }
             fc::LOAD => {
-                let [p, a, t] = *ops else {
-                    return Err("Invalid LOAD record: expected pointer, alignment and type".into());
-                };
+                let rec::Load {
+                    ptr: p,
+                    align: a,
+                    ty: t,
+                } = rec::Load::decode(ops)?;
                 let (ptr, pt) = self.operand(p)?;
                 if pt != ValueType::I32 {
                     return Err(msg!("Invalid LOAD record: the pointer is {pt}, not i32"));
@@ -1830,11 +1758,11 @@ impl Parser {
                 )
             }
             fc::STORE => {
-                let [p, v, a] = *ops else {
-                    return Err(
-                        "Invalid STORE record: expected pointer, value and alignment".into(),
-                    );
-                };
+                let rec::Store {
+                    ptr: p,
+                    value: v,
+                    align: a,
+                } = rec::Store::decode(ops)?;
                 let (ptr, pt) = self.operand(p)?;
                 let (val, _) = self.operand(v)?;
                 if pt != ValueType::I32 {
@@ -1844,9 +1772,7 @@ impl Parser {
                 self.emit_void(void(InstKind::Store { ptr, val, align }))
             }
             fc::CMP2 => {
-                let [a, b, p] = *ops else {
-                    return Err("Invalid CMP record: expected 3 operands".into());
-                };
+                let rec::Cmp2 { a, b, predicate: p } = rec::Cmp2::decode(ops)?;
                 let (lhs, ta) = self.operand(a)?;
                 let (rhs, tb) = self.operand(b)?;
                 if ta != tb {
@@ -1880,9 +1806,11 @@ impl Parser {
                 )
             }
             fc::VSELECT => {
-                let [tv, fv, cv] = *ops else {
-                    return Err("Invalid SELECT record: expected 3 operands".into());
-                };
+                let rec::VSelect {
+                    t: tv,
+                    f: fv,
+                    cond: cv,
+                } = rec::VSelect::decode(ops)?;
                 let (t, tt) = self.operand(tv)?;
                 let (f, ft) = self.operand(fv)?;
                 let (cond, ct) = self.operand(cv)?;
@@ -1910,9 +1838,10 @@ impl Parser {
                 )
             }
             fc::EXTRACTELT => {
-                let [v, i] = *ops else {
-                    return Err("Invalid EXTRACTELEMENT record: expected 2 operands".into());
-                };
+                let rec::ExtractElt {
+                    vector: v,
+                    index: i,
+                } = rec::ExtractElt::decode(ops)?;
                 let (vec, vt) = self.operand(v)?;
                 let (idx, it) = self.operand(i)?;
                 if !vt.is_vector() {
@@ -1930,9 +1859,11 @@ impl Parser {
                 )
             }
             fc::INSERTELT => {
-                let [v, e, i] = *ops else {
-                    return Err("Invalid INSERTELEMENT record: expected 3 operands".into());
-                };
+                let rec::InsertElt {
+                    vector: v,
+                    element: e,
+                    index: i,
+                } = rec::InsertElt::decode(ops)?;
                 let (vec, vt) = self.operand(v)?;
                 let (elt, et) = self.operand(e)?;
                 let (idx, it) = self.operand(i)?;
@@ -1968,11 +1899,9 @@ impl Parser {
     }
 
     fn switch(&mut self, ops: &[u64]) -> R<Inst> {
-        if ops.len() < 4 {
-            return Err("Invalid SWITCH record: fewer than 4 operands".into());
-        }
+        let r = rec::Switch::decode(ops)?;
         let ty = self
-            .value_type_of(ops[0])
+            .value_type_of(r.ty)
             .map_err(|m| msg!("Invalid SWITCH record: {m}"))?;
         if !ty.is_int() {
             return Err(msg!(
@@ -1980,15 +1909,15 @@ impl Parser {
             ));
         }
         // The condition is relative modulo 2^64 (writer.md §5.7); its low 32 bits count.
-        let (cond, ct) = self.operand(ops[1] & 0xffff_ffff)?;
+        let (cond, ct) = self.operand(r.cond & 0xffff_ffff)?;
         if ct != ty {
             return Err(msg!(
                 "Invalid SWITCH record: the condition is {ct}, the record says {ty}"
             ));
         }
-        let default = self.block_target(ops[2], "Invalid SWITCH record")?;
-        let n = ops[3];
-        if n > (ops.len() as u64 - 4) / 4 || ops.len() as u64 != 4 + 4 * n {
+        let default = self.block_target(r.default, "Invalid SWITCH record")?;
+        let n = r.n;
+        if n > r.cases.len() as u64 / 4 || r.cases.len() as u64 != 4 * n {
             return Err(msg!(
                 "Invalid SWITCH record: {n} cases need {} operands, the record has {}",
                 4u128 + 4 * n as u128,
@@ -2000,7 +1929,7 @@ impl Parser {
         let mut seen = std::mem::take(&mut self.scratch);
         seen.clear();
         for k in 0..n as usize {
-            let f = &ops[4 + 4 * k..8 + 4 * k];
+            let f = &r.cases[4 * k..4 * k + 4];
             if f[0] != 1 || f[1] != 1 {
                 self.scratch = seen;
                 self.cur.code.cases.truncate(start);
@@ -2053,14 +1982,15 @@ impl Parser {
         // A type and value/block pairs. No pair at all is what Google's reader accepted
         // (and LLVM, in a block nothing branches to); the SSA check holds a phi to an entry
         // for each predecessor.
-        if ops.is_empty() || ops.len().is_multiple_of(2) {
+        let r = rec::Phi::decode(ops)?;
+        if r.pairs.len() % 2 == 1 {
             return Err(msg!(
                 "Invalid PHI record: {} operands (a type, then value/block pairs)",
                 ops.len()
             ));
         }
         let ty = self
-            .value_type_of(ops[0])
+            .value_type_of(r.ty)
             .map_err(|m| msg!("Invalid PHI record: {m}"))?;
         if ty.is_void() {
             return Err("Invalid PHI record: void phi".into());
@@ -2072,9 +2002,9 @@ impl Parser {
         // The pairs are checked and stored in one pass; on an error, what was stored of
         // them is taken back.
         let mut pairs = std::mem::take(&mut self.cur.code.operands);
-        pairs.reserve(ops.len() - 1);
+        pairs.reserve(r.pairs.len());
         let checked = (|| {
-            for pair in ops[1..].chunks_exact(2) {
+            for pair in r.pairs.chunks_exact(2) {
                 let rel = decode_signrot(pair[0]);
                 let id = next
                     .checked_sub(rel)
@@ -2108,7 +2038,7 @@ impl Parser {
             kind: InstKind::Phi {
                 incoming: Span {
                     start: (start - self.cur.base.operands) as u32,
-                    len: (ops.len() / 2) as u32,
+                    len: (r.pairs.len() / 2) as u32,
                 },
             },
             ty,
@@ -2116,11 +2046,15 @@ impl Parser {
     }
 
     fn call(&mut self, indirect: bool, ops: &[u64], nf: u32) -> R<Inst> {
-        let min = if indirect { 3 } else { 2 };
-        if ops.len() < min {
-            return Err(msg!("Invalid CALL record: fewer than {min} operands"));
-        }
-        let cc = ops[0];
+        // The two kinds share their first operands and their list of arguments; only an
+        // indirect call says what it returns.
+        let (cc, callee_op, ret_op, args_ops) = if indirect {
+            let r = rec::CallIndirect::decode(ops)?;
+            (r.cc_tail, r.callee, Some(r.ret), r.args)
+        } else {
+            let r = rec::Call::decode(ops)?;
+            (r.cc_tail, r.callee, None, r.args)
+        };
         if cc >> 1 != 0 {
             return Err(msg!(
                 "Invalid CALL record: calling convention {} (only 0, the C convention)",
@@ -2128,10 +2062,9 @@ impl Parser {
             ));
         }
         let tail = cc & 1 == 1;
-        let (callee, ct) = self.operand(ops[1])?;
-        let args_ops = &ops[if indirect { 3 } else { 2 }..];
+        let (callee, ct) = self.operand(callee_op)?;
         let ret;
-        if indirect {
+        if let Some(ret_op) = ret_op {
             for &a in args_ops {
                 self.operand(a)?;
             }
@@ -2145,7 +2078,7 @@ impl Parser {
             // What an indirect call passes and returns is an ABI rule (pnacl-abicheck
             // reports it), not the reader's: Google's reader built any signature.
             ret = self
-                .value_type_of(ops[2])
+                .value_type_of(ret_op)
                 .map_err(|m| msg!("Invalid CALL record: {m}"))?;
         } else {
             // Each argument is resolved once, and compared with the parameter where the

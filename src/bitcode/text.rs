@@ -231,10 +231,9 @@ pub fn assemble(recs: &[TextRecord], quirks: bool) -> Result<Vec<u8>, String> {
                 if code > u32::MAX as u64 {
                     return Err(err(format!("record code {code} too large")));
                 }
-                if a > 3 && !w.matches(a, code as u32, &v[1..]) {
+                if w.emit_record(a, code as u32, &v[1..]).is_err() {
                     return Err(err(format!("the record does not fit abbreviation {a}")));
                 }
-                w.emit_record(a, code as u32, &v[1..]);
             }
         }
     }

@@ -8,13 +8,11 @@
 
 use std::collections::HashMap;
 
-use super::codes::{block, constants as cc, function as fc, globals as gc, module as mc};
-use super::codes::{types as tc, vst};
+use super::codes::{block, types as tc};
 use super::encode_signrot;
 use super::header;
-use crate::bitstream::{encode_char6, Abbrev, AbbrevOp};
-use crate::bitstream::{BitWriter, Writer};
-use crate::error::{Error, Result};
+use super::records::{self as rec, Record};
+use crate::bitstream::{encode_char6, Abbrev, AbbrevOp, Writer};
 use crate::ir::{Body, ConstValue, Init, InstKind, Module, Type, TypeId, ValueId, ValueType};
 
 /// Block widths (writer.md §3).
@@ -26,11 +24,13 @@ const W_VST: u32 = 3;
 const W_CONSTANTS: u32 = 3;
 const W_FUNCTION: u32 = 4;
 
-/// Abbreviation ids (writer.md §4).
+/// Abbreviation ids (writer.md §4): the k-th abbreviation of a block is id 4 + k, and
+/// `blockinfo_abbrevs` asserts each one where it defines it.
 mod ab {
     pub const VST_ENTRY8: u32 = 4;
     pub const VST_ENTRY7: u32 = 5;
     pub const VST_ENTRY6: u32 = 6;
+    pub const VST_BBENTRY6: u32 = 7;
     pub const CST_SETTYPE: u32 = 4;
     pub const CST_INTEGER: u32 = 5;
     pub const CST_INTEGER_ZERO: u32 = 6;
@@ -49,6 +49,7 @@ mod ab {
     pub const GV_DATA: u32 = 7;
     pub const GV_RELOC: u32 = 8;
     pub const GV_RELOC_ADDEND: u32 = 9;
+    /// Defined in the types block itself.
     pub const TYPE_FUNCTION: u32 = 4;
 }
 
@@ -74,104 +75,127 @@ fn ty_op(nt: usize) -> AbbrevOp {
 pub fn blockinfo_abbrevs(nt: usize) -> Vec<(u32, Vec<Abbrev>)> {
     use crate::bitstream::AbbrevOp::*;
     let ty = ty_op(nt);
-    vec![
-        (
-            block::VALUE_SYMTAB,
-            vec![
-                Abbrev::new(vec![Fixed(3), Vbr(8), Array, Fixed(8)]),
-                Abbrev::new(vec![Literal(1), Vbr(8), Array, Fixed(7)]),
-                Abbrev::new(vec![Literal(1), Vbr(8), Array, Char6]),
-                Abbrev::new(vec![Literal(2), Vbr(8), Array, Char6]),
-            ],
-        ),
-        (
-            block::CONSTANTS,
-            vec![
-                Abbrev::new(vec![Literal(1), ty]),
-                Abbrev::new(vec![Literal(4), Vbr(8)]),
-                Abbrev::new(vec![Literal(4), Literal(0)]),
-                Abbrev::new(vec![Literal(6), Vbr(8)]),
-            ],
-        ),
-        (
-            block::FUNCTION,
-            vec![
-                Abbrev::new(vec![Literal(20), Vbr(6), Vbr(4), Vbr(4)]),
-                Abbrev::new(vec![Literal(2), Vbr(6), Vbr(6), Fixed(4)]),
-                Abbrev::new(vec![Literal(3), Vbr(6), ty, Fixed(4)]),
-                Abbrev::new(vec![Literal(10)]),
-                Abbrev::new(vec![Literal(10), Vbr(6)]),
-                Abbrev::new(vec![Literal(15)]),
-                Abbrev::new(vec![Literal(43), Vbr(6), ty]),
-                Abbrev::new(vec![Literal(24), Vbr(6), Vbr(6), Vbr(4)]),
-            ],
-        ),
-        (
-            block::GLOBALVAR,
-            vec![
-                Abbrev::new(vec![Literal(0), Vbr(6), Fixed(1)]),
-                Abbrev::new(vec![Literal(1), Vbr(8)]),
-                Abbrev::new(vec![Literal(2), Vbr(8)]),
-                Abbrev::new(vec![Literal(3), Array, Fixed(8)]),
-                Abbrev::new(vec![Literal(4), Vbr(6)]),
-                Abbrev::new(vec![Literal(4), Vbr(6), Vbr(6)]),
-            ],
-        ),
-    ]
-}
-
-/// How a type id is written in abbreviated records.
-#[derive(Clone, Copy)]
-enum TyEnc {
-    Fixed(u32),
-    Vbr6,
-}
-
-impl TyEnc {
-    fn emit(self, bits: &mut BitWriter, v: u64) {
-        match self {
-            TyEnc::Fixed(w) => bits.emit(v, w),
-            TyEnc::Vbr6 => bits.emit_vbr(v, 6),
+    let mut out: Vec<(u32, Vec<Abbrev>)> = Vec::new();
+    // Each abbreviation with the id the writer emits it by, asserted (as LLVM's writer
+    // asserts its own): a table out of order fails here, not in a file.
+    let mut def = |block: u32, id: u32, ops: Vec<AbbrevOp>| {
+        if out.last().is_none_or(|(b, _)| *b != block) {
+            out.push((block, Vec::new()));
         }
+        let list = &mut out.last_mut().unwrap().1;
+        assert_eq!(
+            4 + list.len() as u32,
+            id,
+            "abbreviation {id} of block {block}"
+        );
+        list.push(Abbrev::new(ops));
+    };
+    let vst = block::VALUE_SYMTAB;
+    def(vst, ab::VST_ENTRY8, vec![Fixed(3), Vbr(8), Array, Fixed(8)]);
+    def(
+        vst,
+        ab::VST_ENTRY7,
+        vec![Literal(1), Vbr(8), Array, Fixed(7)],
+    );
+    def(vst, ab::VST_ENTRY6, vec![Literal(1), Vbr(8), Array, Char6]);
+    def(
+        vst,
+        ab::VST_BBENTRY6,
+        vec![Literal(2), Vbr(8), Array, Char6],
+    );
+    let cst = block::CONSTANTS;
+    def(cst, ab::CST_SETTYPE, vec![Literal(1), ty]);
+    def(cst, ab::CST_INTEGER, vec![Literal(4), Vbr(8)]);
+    def(cst, ab::CST_INTEGER_ZERO, vec![Literal(4), Literal(0)]);
+    def(cst, ab::CST_FLOAT, vec![Literal(6), Vbr(8)]);
+    let f = block::FUNCTION;
+    def(f, ab::FN_LOAD, vec![Literal(20), Vbr(6), Vbr(4), Vbr(4)]);
+    def(f, ab::FN_BINOP, vec![Literal(2), Vbr(6), Vbr(6), Fixed(4)]);
+    def(f, ab::FN_CAST, vec![Literal(3), Vbr(6), ty, Fixed(4)]);
+    def(f, ab::FN_RET_VOID, vec![Literal(10)]);
+    def(f, ab::FN_RET_VAL, vec![Literal(10), Vbr(6)]);
+    def(f, ab::FN_UNREACHABLE, vec![Literal(15)]);
+    def(f, ab::FN_FORWARDTYPEREF, vec![Literal(43), Vbr(6), ty]);
+    def(f, ab::FN_STORE, vec![Literal(24), Vbr(6), Vbr(6), Vbr(4)]);
+    let g = block::GLOBALVAR;
+    def(g, ab::GV_VAR, vec![Literal(0), Vbr(6), Fixed(1)]);
+    def(g, ab::GV_COMPOUND, vec![Literal(1), Vbr(8)]);
+    def(g, ab::GV_ZEROFILL, vec![Literal(2), Vbr(8)]);
+    def(g, ab::GV_DATA, vec![Literal(3), Array, Fixed(8)]);
+    def(g, ab::GV_RELOC, vec![Literal(4), Vbr(6)]);
+    def(g, ab::GV_RELOC_ADDEND, vec![Literal(4), Vbr(6), Vbr(6)]);
+    out
+}
+
+/// What the writer cannot write: a model no reader could have built (a value used but
+/// never defined, a type missing from the table, a named value with no name, …).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteError(String);
+
+impl WriteError {
+    pub fn msg(&self) -> &str {
+        &self.0
     }
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+type Result<T> = std::result::Result<T, WriteError>;
+
+fn err(msg: impl Into<String>) -> WriteError {
+    WriteError(msg.into())
 }
 
 struct State<'m> {
     m: &'m Module,
-    w: Writer,
-    ty: TyEnc,
-    /// Type id of each value type, and of each function signature's table entry.
+    out: Out,
+    /// Type id of each value type.
     value_type_id: HashMap<ValueType, TypeId>,
-    /// Scratch record operands.
+    /// The list a record ends with, reused.
+    list: Vec<u64>,
+}
+
+/// The bitstream, and a record's operands (reused).
+struct Out {
+    w: Writer,
     ops: Vec<u64>,
+}
+
+impl Out {
+    /// Writes record `r` with abbreviation `abbrev` (3: unabbreviated), through the
+    /// bitstream writer's check that the abbreviation encodes it.
+    fn emit<R: Record>(&mut self, abbrev: u32, r: &R) -> Result<()> {
+        self.ops.clear();
+        r.encode(&mut self.ops);
+        self.w.emit_record(abbrev, R::CODE, &self.ops).map_err(err)
+    }
 }
 
 /// Writes `m` as a pexe, exactly as pnacl-freeze writes the same module.
 pub fn write(m: &Module) -> Result<Vec<u8>> {
-    let nt = m.types.len();
     let mut value_type_id = HashMap::new();
     for (i, t) in m.types.iter().enumerate() {
         if let Type::Value(v) = t {
             value_type_id.entry(*v).or_insert(i as TypeId);
         }
     }
-    let ty = match ty_op(nt) {
-        AbbrevOp::Fixed(w) => TyEnc::Fixed(w as u32),
-        _ => TyEnc::Vbr6,
-    };
     let mut s = State {
         m,
-        w: Writer::with_prefix(&header::encode()),
-        ty,
+        out: Out {
+            w: Writer::with_prefix(&header::encode()),
+            ops: Vec::new(),
+        },
         value_type_id,
-        ops: Vec::new(),
+        list: Vec::new(),
     };
     s.module()?;
-    Ok(s.w.into_bytes())
-}
-
-fn err(msg: impl Into<String>) -> Error {
-    Error::new(0, msg)
+    Ok(s.out.w.into_bytes())
 }
 
 impl State<'_> {
@@ -182,210 +206,213 @@ impl State<'_> {
             .ok_or_else(|| err(format!("type {v} is used but not in the type table")))
     }
 
-    fn abbrev_id(&mut self, id: u32, width: u32) {
-        self.w.bits.emit(id as u64, width);
-    }
-
     fn module(&mut self) -> Result<()> {
         let m = self.m;
-        self.w.enter_block(block::MODULE, W_MODULE);
-        self.w.emit_unabbrev(mc::VERSION, &[1]);
+        self.out.w.enter_block(block::MODULE, W_MODULE);
+        self.out.emit(UNABBREV, &rec::Version { version: &[1] })?;
         self.blockinfo();
         self.types()?;
         for f in &m.functions {
-            let isproto = if f.is_defined { 0 } else { 1 };
-            self.w.emit_unabbrev(
-                mc::FUNCTION,
-                &[f.ty as u64, f.cc as u64, isproto, f.linkage.code()],
-            );
+            let r = rec::FunctionAddr {
+                ty: f.ty as u64,
+                cc: f.cc as u64,
+                isproto: u64::from(!f.is_defined),
+                linkage: f.linkage.code(),
+            };
+            self.out.emit(UNABBREV, &r)?;
         }
         self.globals()?;
-        self.symtab();
+        self.symtab()?;
         for (i, f) in m.functions.iter().enumerate() {
             if let Some(loc) = &f.body {
                 self.function(i as u32, &m.code.body(loc))
-                    .map_err(|e| err(format!("function @f{i}: {}", e.msg())))?;
+                    .map_err(|e| err(format!("function @f{i}: {e}")))?;
             }
         }
-        self.w.exit_block();
+        self.out.w.exit_block();
         Ok(())
     }
 
     fn blockinfo(&mut self) {
-        self.w
+        self.out
+            .w
             .enter_block(crate::bitstream::BLOCKINFO_BLOCK_ID, W_BLOCKINFO);
         for (bid, abbrevs) in blockinfo_abbrevs(self.m.types.len()) {
-            self.w.set_bid(bid);
+            self.out.w.set_bid(bid);
             for a in &abbrevs {
-                self.w.define_abbrev(a);
+                self.out.w.define_abbrev(a);
             }
         }
-        self.w.exit_block();
+        self.out.w.exit_block();
     }
 
     fn types(&mut self) -> Result<()> {
         let m = self.m;
-        self.w.enter_block(block::TYPE, W_TYPE);
-        self.w.define_abbrev(&Abbrev::new(vec![
+        self.out.w.enter_block(block::TYPE, W_TYPE);
+        self.out.w.define_abbrev(&Abbrev::new(vec![
             AbbrevOp::Literal(tc::FUNCTION as u64),
             AbbrevOp::Fixed(1),
             AbbrevOp::Array,
             ty_op(m.types.len()),
         ]));
-        self.w.emit_unabbrev(tc::NUMENTRY, &[m.types.len() as u64]);
+        let n = m.types.len() as u64;
+        self.out.emit(UNABBREV, &rec::TypeCount { n })?;
         for t in &m.types {
             match t {
-                Type::Value(ValueType::Void) => self.w.emit_unabbrev(tc::VOID, &[]),
-                Type::Value(ValueType::Float) => self.w.emit_unabbrev(tc::FLOAT, &[]),
-                Type::Value(ValueType::Double) => self.w.emit_unabbrev(tc::DOUBLE, &[]),
+                Type::Value(ValueType::Void) => self.out.emit(UNABBREV, &rec::VoidType {})?,
+                Type::Value(ValueType::Float) => self.out.emit(UNABBREV, &rec::FloatType {})?,
+                Type::Value(ValueType::Double) => self.out.emit(UNABBREV, &rec::DoubleType {})?,
                 Type::Value(v) if v.is_int() => {
-                    self.w.emit_unabbrev(tc::INTEGER, &[v.bits() as u64])
+                    let width = v.bits() as u64;
+                    self.out.emit(UNABBREV, &rec::IntegerType { width })?
                 }
                 Type::Value(v) => {
                     let elt = self.type_id(v.elem())?;
-                    self.w.emit_unabbrev(tc::VECTOR, &[v.count() as u64, elt]);
+                    let n = v.count() as u64;
+                    self.out.emit(UNABBREV, &rec::VectorType { n, elt })?;
                 }
                 Type::Function(f) => {
-                    self.abbrev_id(ab::TYPE_FUNCTION, W_TYPE);
-                    self.w.bits.emit(u64::from(f.vararg), 1);
-                    self.w.bits.emit_vbr(f.params.len() as u64 + 1, 6);
-                    let ret = self.type_id(f.ret)?;
-                    self.ty.emit(&mut self.w.bits, ret);
+                    self.list.clear();
                     for &p in &f.params {
                         let p = self.type_id(p)?;
-                        self.ty.emit(&mut self.w.bits, p);
+                        self.list.push(p);
                     }
+                    let ret = self.type_id(f.ret)?;
+                    let vararg = u64::from(f.vararg);
+                    let params = &self.list;
+                    let r = rec::FunctionType {
+                        vararg,
+                        ret,
+                        params,
+                    };
+                    self.out.emit(ab::TYPE_FUNCTION, &r)?;
                 }
             }
         }
-        self.w.exit_block();
+        self.out.w.exit_block();
         Ok(())
     }
 
     fn globals(&mut self) -> Result<()> {
         let m = self.m;
-        self.w.enter_block(block::GLOBALVAR, W_GLOBALVAR);
-        self.w.emit_unabbrev(gc::COUNT, &[m.globals.len() as u64]);
+        self.out.w.enter_block(block::GLOBALVAR, W_GLOBALVAR);
+        let n = m.globals.len() as u64;
+        self.out.emit(UNABBREV, &rec::GlobalCount { n })?;
         for g in &m.globals {
-            self.abbrev_id(ab::GV_VAR, W_GLOBALVAR);
-            self.w.bits.emit_vbr(g.align.0 as u64, 6);
-            self.w.bits.emit(g.is_const as u64, 1);
+            let r = rec::GlobalVar {
+                align: g.align.0 as u64,
+                is_const: g.is_const as u64,
+            };
+            self.out.emit(ab::GV_VAR, &r)?;
             if g.compound || g.inits.len() != 1 {
-                self.abbrev_id(ab::GV_COMPOUND, W_GLOBALVAR);
-                self.w.bits.emit_vbr(g.inits.len() as u64, 8);
+                let n = g.inits.len() as u64;
+                self.out.emit(ab::GV_COMPOUND, &rec::Compound { n })?;
             }
             for init in &g.inits {
                 match init {
-                    Init::Zero(n) => {
-                        self.abbrev_id(ab::GV_ZEROFILL, W_GLOBALVAR);
-                        self.w.bits.emit_vbr(*n, 8);
-                    }
+                    Init::Zero(n) => self.out.emit(ab::GV_ZEROFILL, &rec::ZeroFill { n: *n })?,
                     Init::Data(bytes) => {
-                        self.abbrev_id(ab::GV_DATA, W_GLOBALVAR);
-                        self.w.bits.emit_vbr(bytes.len() as u64, 6);
-                        for &b in bytes.iter() {
-                            self.w.bits.emit(b as u64, 8);
-                        }
-                    }
-                    Init::Reloc { target, addend: 0 } => {
-                        self.abbrev_id(ab::GV_RELOC, W_GLOBALVAR);
-                        self.w.bits.emit_vbr(*target as u64, 6);
+                        self.list.clear();
+                        self.list.extend(bytes.iter().map(|&b| b as u64));
+                        self.out
+                            .emit(ab::GV_DATA, &rec::Data { bytes: &self.list })?;
                     }
                     Init::Reloc { target, addend } => {
-                        self.abbrev_id(ab::GV_RELOC_ADDEND, W_GLOBALVAR);
-                        self.w.bits.emit_vbr(*target as u64, 6);
-                        self.w.bits.emit_vbr(*addend as u32 as u64, 6);
+                        let (abbrev, addend) = match *addend {
+                            0 => (ab::GV_RELOC, &[][..]),
+                            a => (ab::GV_RELOC_ADDEND, &[a as u32 as u64][..]),
+                        };
+                        let target = *target as u64;
+                        self.out.emit(abbrev, &rec::Reloc { target, addend })?;
                     }
                 }
             }
         }
-        self.w.exit_block();
+        self.out.w.exit_block();
         Ok(())
     }
 
-    fn symtab(&mut self) {
+    fn symtab(&mut self) -> Result<()> {
         let m = self.m;
         if m.symbol_order.is_empty() {
-            return;
+            return Ok(());
         }
         let nf = m.functions.len() as u32;
-        self.w.enter_block(block::VALUE_SYMTAB, W_VST);
+        self.out.w.enter_block(block::VALUE_SYMTAB, W_VST);
         for &id in &m.symbol_order {
-            let name: &[u8] = if id < nf {
-                m.functions[id as usize].name.as_deref().unwrap_or(&[])
+            let name = if id < nf {
+                m.functions.get(id as usize).and_then(|f| f.name.as_deref())
             } else {
                 m.globals
                     .get((id - nf) as usize)
                     .and_then(|g| g.name.as_deref())
-                    .unwrap_or(&[])
             };
-            let char6 = name.iter().all(|&c| encode_char6(c).is_some());
-            let seven = name.iter().all(|&c| c < 0x80);
-            let (abbrev, width) = if char6 {
-                (ab::VST_ENTRY6, 6)
-            } else if seven {
-                (ab::VST_ENTRY7, 7)
+            let name = name.ok_or_else(|| {
+                err(format!(
+                    "value {id} is in the symbol table's order but has no name"
+                ))
+            })?;
+            // The narrowest of the three encodings that holds every character.
+            let abbrev = if name.iter().all(|&c| encode_char6(c).is_some()) {
+                ab::VST_ENTRY6
+            } else if name.iter().all(|&c| c < 0x80) {
+                ab::VST_ENTRY7
             } else {
-                (ab::VST_ENTRY8, 8)
+                ab::VST_ENTRY8
             };
-            self.abbrev_id(abbrev, W_VST);
-            if abbrev == ab::VST_ENTRY8 {
-                self.w.bits.emit(vst::ENTRY as u64, 3);
-            }
-            self.w.bits.emit_vbr(id as u64, 8);
-            self.w.bits.emit_vbr(name.len() as u64, 6);
-            for &c in name {
-                if char6 {
-                    self.w.bits.emit(encode_char6(c).unwrap(), 6);
-                } else {
-                    self.w.bits.emit(c as u64, width);
-                }
-            }
+            self.list.clear();
+            self.list.extend(name.iter().map(|&c| c as u64));
+            let id = id as u64;
+            self.out.emit(
+                abbrev,
+                &rec::Entry {
+                    id,
+                    name: &self.list,
+                },
+            )?;
         }
-        self.w.exit_block();
+        self.out.w.exit_block();
+        Ok(())
     }
 
     fn function(&mut self, f: u32, body: &Body) -> Result<()> {
         let m = self.m;
         let ng = m.num_global_values();
         let np = m.fn_type(f).params.len() as u32;
-        self.w.enter_block(block::FUNCTION, W_FUNCTION);
+        self.out.w.enter_block(block::FUNCTION, W_FUNCTION);
         if body.num_blocks == 0 {
             // An empty function block (no DECLAREBLOCKS), which the reader accepts as
             // bad/fuzzed3.pexe has one: written back as it was.
-            self.w.exit_block();
+            self.out.w.exit_block();
             return Ok(());
         }
-        self.w
-            .emit_unabbrev(fc::DECLAREBLOCKS, &[body.num_blocks as u64]);
+        let n = body.num_blocks as u64;
+        self.out.emit(UNABBREV, &rec::DeclareBlocks { n })?;
         if !body.consts.is_empty() {
-            self.w.enter_block(block::CONSTANTS, W_CONSTANTS);
+            self.out.w.enter_block(block::CONSTANTS, W_CONSTANTS);
             let mut last: Option<ValueType> = None;
             for c in body.consts {
                 if last != Some(c.ty) {
-                    let t = self.type_id(c.ty)?;
-                    self.abbrev_id(ab::CST_SETTYPE, W_CONSTANTS);
-                    self.ty.emit(&mut self.w.bits, t);
+                    let ty = self.type_id(c.ty)?;
+                    self.out.emit(ab::CST_SETTYPE, &rec::SetType { ty })?;
                     last = Some(c.ty);
                 }
                 match c.value {
-                    ConstValue::Undef => self.w.emit_unabbrev(cc::UNDEF, &[]),
+                    ConstValue::Undef => self.out.emit(UNABBREV, &rec::Undef {})?,
                     ConstValue::Int(_) => {
-                        let v = c.as_signed().unwrap();
-                        if v == 0 {
-                            self.abbrev_id(ab::CST_INTEGER_ZERO, W_CONSTANTS);
-                        } else {
-                            self.abbrev_id(ab::CST_INTEGER, W_CONSTANTS);
-                            self.w.bits.emit_vbr(encode_signrot(v), 8);
-                        }
+                        let value = encode_signrot(c.as_signed().unwrap());
+                        let abbrev = match value {
+                            0 => ab::CST_INTEGER_ZERO,
+                            _ => ab::CST_INTEGER,
+                        };
+                        self.out.emit(abbrev, &rec::Integer { value })?;
                     }
                     ConstValue::Float(bits) => {
-                        self.abbrev_id(ab::CST_FLOAT, W_CONSTANTS);
-                        self.w.bits.emit_vbr(bits, 8);
+                        self.out.emit(ab::CST_FLOAT, &rec::Float { bits })?
                     }
                 }
             }
-            self.w.exit_block();
+            self.out.w.exit_block();
         }
         let mut fw = FnWriter {
             inst_id: ng + np + body.consts.len() as u32,
@@ -398,146 +425,155 @@ impl State<'_> {
                 fw.inst_id += 1;
             }
         }
-        self.w.exit_block();
+        self.out.w.exit_block();
         Ok(())
     }
 
-    /// FORWARDTYPEREF for operand `v` if it is a value not yet defined nor declared.
-    fn forward(&mut self, fw: &mut FnWriter, body: &Body, v: ValueId) -> Result<()> {
-        if v < fw.inst_id {
-            return Ok(());
+    /// FORWARDTYPEREF for each operand in `vs` that is a value not yet defined nor
+    /// declared.
+    fn forward(&mut self, fw: &mut FnWriter, body: &Body, vs: &[ValueId]) -> Result<()> {
+        for &v in vs {
+            if v < fw.inst_id || !fw.declared.insert(v) {
+                continue;
+            }
+            let t = body
+                .local_types
+                .get((v - fw.ng) as usize)
+                .copied()
+                .ok_or_else(|| err(format!("value {v} is used but never defined")))?;
+            let ty = self.type_id(t)?;
+            let id = v as u64;
+            self.out
+                .emit(ab::FN_FORWARDTYPEREF, &rec::ForwardTypeRef { id, ty })?;
         }
-        if fw.declared.contains(&v) {
-            return Ok(());
-        }
-        let t = body
-            .local_types
-            .get((v - fw.ng) as usize)
-            .copied()
-            .ok_or_else(|| err(format!("value {v} is used but never defined")))?;
-        let t = self.type_id(t)?;
-        fw.declared.insert(v);
-        self.abbrev_id(ab::FN_FORWARDTYPEREF, W_FUNCTION);
-        self.w.bits.emit_vbr(v as u64, 6);
-        self.ty.emit(&mut self.w.bits, t);
         Ok(())
     }
 
     fn inst(&mut self, fw: &mut FnWriter, body: &Body, inst: &crate::ir::Inst) -> Result<()> {
-        let rel = |fw: &FnWriter, v: ValueId| fw.inst_id.wrapping_sub(v) as u64;
+        let id = fw.inst_id;
+        let rel = |v: ValueId| id.wrapping_sub(v) as u64;
         match inst.kind {
             InstKind::Binop { op, lhs, rhs } => {
-                self.forward(fw, body, lhs)?;
-                self.forward(fw, body, rhs)?;
-                self.abbrev_id(ab::FN_BINOP, W_FUNCTION);
-                self.w.bits.emit_vbr(rel(fw, lhs), 6);
-                self.w.bits.emit_vbr(rel(fw, rhs), 6);
-                self.w.bits.emit(op.code(), 4);
+                self.forward(fw, body, &[lhs, rhs])?;
+                let (a, b, opcode) = (rel(lhs), rel(rhs), op.code());
+                self.out.emit(ab::FN_BINOP, &rec::Binop { a, b, opcode })
             }
             InstKind::Cast { op, val } => {
-                self.forward(fw, body, val)?;
-                let t = self.type_id(inst.ty)?;
-                self.abbrev_id(ab::FN_CAST, W_FUNCTION);
-                self.w.bits.emit_vbr(rel(fw, val), 6);
-                self.ty.emit(&mut self.w.bits, t);
-                self.w.bits.emit(op.code(), 4);
+                self.forward(fw, body, &[val])?;
+                let ty = self.type_id(inst.ty)?;
+                let (value, opcode) = (rel(val), op.code());
+                self.out.emit(ab::FN_CAST, &rec::Cast { value, ty, opcode })
             }
-            InstKind::Ret { val: None } => self.abbrev_id(ab::FN_RET_VOID, W_FUNCTION),
+            InstKind::Ret { val: None } => self.out.emit(ab::FN_RET_VOID, &rec::Ret { value: &[] }),
             InstKind::Ret { val: Some(v) } => {
-                self.forward(fw, body, v)?;
-                self.abbrev_id(ab::FN_RET_VAL, W_FUNCTION);
-                self.w.bits.emit_vbr(rel(fw, v), 6);
+                self.forward(fw, body, &[v])?;
+                self.out
+                    .emit(ab::FN_RET_VAL, &rec::Ret { value: &[rel(v)] })
             }
-            InstKind::Br { target } => self.w.emit_unabbrev(fc::BR, &[target as u64]),
+            InstKind::Br { target } => {
+                let target = target as u64;
+                self.out.emit(UNABBREV, &rec::Br { target, rest: &[] })
+            }
             InstKind::CondBr { cond, t, f } => {
-                self.forward(fw, body, cond)?;
-                let r = rel(fw, cond);
-                self.w.emit_unabbrev(fc::BR, &[t as u64, f as u64, r]);
+                self.forward(fw, body, &[cond])?;
+                let rest = [f as u64, rel(cond)];
+                self.out.emit(
+                    UNABBREV,
+                    &rec::Br {
+                        target: t as u64,
+                        rest: &rest,
+                    },
+                )
             }
             InstKind::Switch {
                 cond,
                 default,
                 cases,
             } => {
-                self.forward(fw, body, cond)?;
-                let cty = self.m.value_type_in(body, cond).unwrap_or(ValueType::I32);
-                let t = self.type_id(cty)?;
-                // The condition is relative in 64-bit arithmetic (writer.md §5.7).
-                let r = (fw.inst_id as u64).wrapping_sub(cond as u64);
+                self.forward(fw, body, &[cond])?;
+                let cty = self
+                    .m
+                    .value_type_in(body, cond)
+                    .ok_or_else(|| err(format!("the switch's condition {cond} has no type")))?;
                 let cs = body.switch_cases(cases);
-                self.ops.clear();
-                self.ops.extend([t, r, default as u64, cs.len() as u64]);
+                self.list.clear();
                 for c in cs {
-                    self.ops
+                    self.list
                         .extend([1, 1, encode_signrot(c.value), c.target as u64]);
                 }
-                let ops = std::mem::take(&mut self.ops);
-                self.w.emit_unabbrev(fc::SWITCH, &ops);
-                self.ops = ops;
+                let r = rec::Switch {
+                    ty: self.type_id(cty)?,
+                    // Relative in 64-bit arithmetic (writer.md §5.7).
+                    cond: (id as u64).wrapping_sub(cond as u64),
+                    default: default as u64,
+                    n: cs.len() as u64,
+                    cases: &self.list,
+                };
+                self.out.emit(UNABBREV, &r)
             }
-            InstKind::Unreachable => self.abbrev_id(ab::FN_UNREACHABLE, W_FUNCTION),
+            InstKind::Unreachable => self.out.emit(ab::FN_UNREACHABLE, &rec::Unreachable {}),
             InstKind::Phi { incoming } => {
                 let pairs = body.phi_pairs(incoming);
                 for p in pairs.chunks(2) {
-                    self.forward(fw, body, p[0])?;
+                    self.forward(fw, body, &p[..1])?;
                 }
-                let t = self.type_id(inst.ty)?;
-                self.ops.clear();
-                self.ops.push(t);
+                let ty = self.type_id(inst.ty)?;
+                self.list.clear();
                 for p in pairs.chunks(2) {
-                    let d = (fw.inst_id as i32).wrapping_sub(p[0] as i32) as i64;
-                    self.ops.extend([encode_signrot(d), p[1] as u64]);
+                    let d = (id as i32).wrapping_sub(p[0] as i32) as i64;
+                    self.list.extend([encode_signrot(d), p[1] as u64]);
                 }
-                let ops = std::mem::take(&mut self.ops);
-                self.w.emit_unabbrev(fc::PHI, &ops);
-                self.ops = ops;
+                self.out.emit(
+                    UNABBREV,
+                    &rec::Phi {
+                        ty,
+                        pairs: &self.list,
+                    },
+                )
             }
             InstKind::Alloca { size, align } => {
-                self.forward(fw, body, size)?;
-                let r = rel(fw, size);
-                self.w.emit_unabbrev(fc::ALLOCA, &[r, align.0 as u64]);
+                self.forward(fw, body, &[size])?;
+                let (size, align) = (rel(size), align.0 as u64);
+                self.out.emit(UNABBREV, &rec::Alloca { size, align })
             }
             InstKind::Load { ptr, align } => {
-                self.forward(fw, body, ptr)?;
-                let t = self.type_id(inst.ty)?;
-                self.abbrev_id(ab::FN_LOAD, W_FUNCTION);
-                self.w.bits.emit_vbr(rel(fw, ptr), 6);
-                self.w.bits.emit_vbr(align.0 as u64, 4);
-                self.w.bits.emit_vbr(t, 4);
+                self.forward(fw, body, &[ptr])?;
+                let ty = self.type_id(inst.ty)?;
+                let (ptr, align) = (rel(ptr), align.0 as u64);
+                self.out.emit(ab::FN_LOAD, &rec::Load { ptr, align, ty })
             }
             InstKind::Store { ptr, val, align } => {
-                self.forward(fw, body, ptr)?;
-                self.forward(fw, body, val)?;
-                self.abbrev_id(ab::FN_STORE, W_FUNCTION);
-                self.w.bits.emit_vbr(rel(fw, ptr), 6);
-                self.w.bits.emit_vbr(rel(fw, val), 6);
-                self.w.bits.emit_vbr(align.0 as u64, 4);
+                self.forward(fw, body, &[ptr, val])?;
+                let (ptr, value, align) = (rel(ptr), rel(val), align.0 as u64);
+                self.out
+                    .emit(ab::FN_STORE, &rec::Store { ptr, value, align })
             }
             InstKind::Cmp { pred, lhs, rhs } => {
-                self.forward(fw, body, lhs)?;
-                self.forward(fw, body, rhs)?;
-                let ops = [rel(fw, lhs), rel(fw, rhs), pred.0 as u64];
-                self.w.emit_unabbrev(fc::CMP2, &ops);
+                self.forward(fw, body, &[lhs, rhs])?;
+                let (a, b, predicate) = (rel(lhs), rel(rhs), pred.0 as u64);
+                self.out.emit(UNABBREV, &rec::Cmp2 { a, b, predicate })
             }
             InstKind::Select { cond, t, f } => {
-                self.forward(fw, body, t)?;
-                self.forward(fw, body, f)?;
-                self.forward(fw, body, cond)?;
-                let ops = [rel(fw, t), rel(fw, f), rel(fw, cond)];
-                self.w.emit_unabbrev(fc::VSELECT, &ops);
+                self.forward(fw, body, &[t, f, cond])?;
+                let (t, f, cond) = (rel(t), rel(f), rel(cond));
+                self.out.emit(UNABBREV, &rec::VSelect { t, f, cond })
             }
             InstKind::ExtractElement { vec, idx } => {
-                self.forward(fw, body, vec)?;
-                self.forward(fw, body, idx)?;
-                let ops = [rel(fw, vec), rel(fw, idx)];
-                self.w.emit_unabbrev(fc::EXTRACTELT, &ops);
+                self.forward(fw, body, &[vec, idx])?;
+                let (vector, index) = (rel(vec), rel(idx));
+                self.out.emit(UNABBREV, &rec::ExtractElt { vector, index })
             }
             InstKind::InsertElement { vec, elt, idx } => {
-                self.forward(fw, body, vec)?;
-                self.forward(fw, body, elt)?;
-                self.forward(fw, body, idx)?;
-                let ops = [rel(fw, vec), rel(fw, elt), rel(fw, idx)];
-                self.w.emit_unabbrev(fc::INSERTELT, &ops);
+                self.forward(fw, body, &[vec, elt, idx])?;
+                let (vector, element, index) = (rel(vec), rel(elt), rel(idx));
+                self.out.emit(
+                    UNABBREV,
+                    &rec::InsertElt {
+                        vector,
+                        element,
+                        index,
+                    },
+                )
             }
             InstKind::Call {
                 callee,
@@ -545,33 +581,40 @@ impl State<'_> {
                 tail,
                 indirect,
             } => {
-                self.forward(fw, body, callee)?;
-                for &a in body.span(args) {
-                    self.forward(fw, body, a)?;
-                }
-                self.ops.clear();
-                self.ops.push(tail as u64);
-                self.ops.push(rel(fw, callee));
+                let args = body.span(args);
+                self.forward(fw, body, &[callee])?;
+                self.forward(fw, body, args)?;
+                self.list.clear();
+                self.list.extend(args.iter().map(|&a| rel(a)));
+                let (cc_tail, callee) = (tail as u64, rel(callee));
                 if indirect {
-                    let t = self.type_id(inst.ty)?;
-                    self.ops.push(t);
-                }
-                for &a in body.span(args) {
-                    self.ops.push(rel(fw, a));
-                }
-                let code = if indirect {
-                    fc::CALL_INDIRECT
+                    let ret = self.type_id(inst.ty)?;
+                    let args = &self.list;
+                    let r = rec::CallIndirect {
+                        cc_tail,
+                        callee,
+                        ret,
+                        args,
+                    };
+                    self.out.emit(UNABBREV, &r)
                 } else {
-                    fc::CALL
-                };
-                let ops = std::mem::take(&mut self.ops);
-                self.w.emit_unabbrev(code, &ops);
-                self.ops = ops;
+                    let args = &self.list;
+                    self.out.emit(
+                        UNABBREV,
+                        &rec::Call {
+                            cc_tail,
+                            callee,
+                            args,
+                        },
+                    )
+                }
             }
         }
-        Ok(())
     }
 }
+
+/// Unabbreviated records' abbreviation id.
+const UNABBREV: u32 = crate::bitstream::UNABBREV_RECORD;
 
 struct FnWriter {
     /// The id the current instruction's value gets (writer.md §5.5).

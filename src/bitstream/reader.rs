@@ -1365,7 +1365,7 @@ mod tests {
                 AbbrevOp::Vbr(6),
             ]));
             let v = u64::MAX >> (64 - w);
-            wr.emit_record(4, 1, &[v, 5]);
+            wr.emit_record(4, 1, &[v, 5]).unwrap();
             wr.exit_block();
             let bytes = wr.into_bytes();
             for planned in [true, false] {
@@ -1430,7 +1430,7 @@ mod tests {
                         _ => v >> sh,
                     })
                     .collect();
-                w.emit_record(4, 7, &vals);
+                w.emit_record(4, 7, &vals).unwrap();
                 want.push(vals);
             }
             w.exit_block();
@@ -1465,7 +1465,7 @@ mod tests {
                 wr.emit_unabbrev(*code, &vals);
                 want.push((UNABBREV_RECORD, *code, vals));
                 if *abbreviated {
-                    wr.emit_record(4, 5, &[*code as u64]);
+                    wr.emit_record(4, 5, &[*code as u64]).unwrap();
                     want.push((4, 5, vec![*code as u64]));
                 }
             }
@@ -1501,7 +1501,7 @@ mod tests {
             for (f, elts) in &records {
                 let mut vals = vec![f & ((1u64 << fixed) - 1)];
                 vals.extend(elts.iter().map(|&(v, sh)| v >> sh));
-                wr.emit_record(4, 34, &vals);
+                wr.emit_record(4, 34, &vals).unwrap();
                 want.push(vals);
             }
             wr.exit_block();

@@ -218,40 +218,36 @@ impl Writer {
         }
     }
 
-    /// Writes a record with abbreviation `id` (3 = unabbreviated). Panics if the record
-    /// does not match the abbreviation: callers choose abbreviations that fit.
-    pub fn emit_record(&mut self, id: u32, code: u32, ops: &[u64]) {
+    /// Writes a record with abbreviation `id` (3 = unabbreviated), checked: a record that
+    /// the abbreviation cannot encode (or an id the block does not define) is an error,
+    /// and nothing is written.
+    pub fn emit_record(&mut self, id: u32, code: u32, ops: &[u64]) -> Result<(), String> {
         if id == UNABBREV_RECORD {
-            return self.emit_unabbrev(code, ops);
+            self.emit_unabbrev(code, ops);
+            return Ok(());
         }
-        assert!(
-            self.matches(id, code, ops),
-            "record <{code}, {ops:?}> does not fit abbreviation {id}"
-        );
+        if !self.matches(id, code, ops) {
+            return Err(format!(
+                "record <{code}, {ops:?}> does not fit abbreviation {id} of block {}",
+                self.scopes.last().map_or(0, |s| s.id)
+            ));
+        }
         let w = self.width();
-        self.bits.emit(id as u64, w);
-        let a = self.scopes.last().unwrap().abbrevs[id as usize - 4]
-            .ops
-            .clone();
+        let Writer { bits, scopes, .. } = self;
+        bits.emit(id as u64, w);
+        let a = &scopes.last().unwrap().abbrevs[id as usize - 4].ops;
         let mut vals = std::iter::once(code as u64).chain(ops.iter().copied());
-        let mut i = 0;
-        while i < a.len() {
-            match a[i] {
-                AbbrevOp::Array => {
-                    let rest: Vec<u64> = vals.by_ref().collect();
-                    self.bits.emit_vbr(rest.len() as u64, 6);
-                    for v in rest {
-                        self.emit_scalar(a[i + 1], v);
-                    }
-                    break;
+        for (k, &op) in a.iter().enumerate() {
+            if op == AbbrevOp::Array {
+                bits.emit_vbr(ops.len() as u64 + 1 - k as u64, 6);
+                for v in vals.by_ref() {
+                    emit_scalar(bits, a[k + 1], v);
                 }
-                op => {
-                    let v = vals.next().unwrap();
-                    self.emit_scalar(op, v);
-                }
+                break;
             }
-            i += 1;
+            emit_scalar(bits, op, vals.next().unwrap());
         }
+        Ok(())
     }
 
     /// Whether abbreviation `id` of the current block can encode the record.
@@ -262,31 +258,17 @@ impl Writer {
         let Some(a) = s.abbrevs.get((id as usize).wrapping_sub(4)) else {
             return false;
         };
-        let vals: Vec<u64> = std::iter::once(code as u64)
-            .chain(ops.iter().copied())
-            .collect();
-        let mut i = 0;
+        let mut vals = std::iter::once(code as u64).chain(ops.iter().copied());
         for (k, op) in a.ops.iter().enumerate() {
             if *op == AbbrevOp::Array {
-                return vals[i..].iter().all(|&v| scalar_fits(a.ops[k + 1], v));
+                return vals.all(|v| scalar_fits(a.ops[k + 1], v));
             }
-            let Some(&v) = vals.get(i) else { return false };
-            if !scalar_fits(*op, v) {
-                return false;
+            match vals.next() {
+                Some(v) if scalar_fits(*op, v) => {}
+                _ => return false,
             }
-            i += 1;
         }
-        i == vals.len()
-    }
-
-    fn emit_scalar(&mut self, op: AbbrevOp, v: u64) {
-        match op {
-            AbbrevOp::Literal(_) => {}
-            AbbrevOp::Fixed(w) => self.bits.emit(v, w as u32),
-            AbbrevOp::Vbr(w) => self.bits.emit_vbr(v, w as u32),
-            AbbrevOp::Char6 => self.bits.emit(encode_char6(v as u8).unwrap(), 6),
-            AbbrevOp::Array => unreachable!(),
-        }
+        vals.next().is_none()
     }
 
     pub fn depth(&self) -> usize {
@@ -296,6 +278,16 @@ impl Writer {
     pub fn into_bytes(self) -> Vec<u8> {
         assert!(self.scopes.is_empty(), "unclosed blocks");
         self.bits.into_bytes()
+    }
+}
+
+fn emit_scalar(bits: &mut BitWriter, op: AbbrevOp, v: u64) {
+    match op {
+        AbbrevOp::Literal(_) => {}
+        AbbrevOp::Fixed(w) => bits.emit(v, w as u32),
+        AbbrevOp::Vbr(w) => bits.emit_vbr(v, w as u32),
+        AbbrevOp::Char6 => bits.emit(encode_char6(v as u8).unwrap(), 6),
+        AbbrevOp::Array => unreachable!(),
     }
 }
 

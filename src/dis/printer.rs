@@ -9,6 +9,7 @@ use std::io::{self, Write};
 use super::format::{format, Column, Layout};
 use super::Options;
 use crate::bitcode::codes::{block, pseudo, vst};
+use crate::bitcode::records as rec;
 use crate::bitcode::{Event, Header, Parser};
 use crate::bitstream::{Abbrev, AbbrevOp, Item, UNABBREV_RECORD};
 use crate::error::{Error, Result};
@@ -427,13 +428,16 @@ impl<'o, W: Write> Printer<'o, W> {
                 return depth + if glob.compound { 2 } else { 1 };
             }
             Event::Symbol(id) => {
-                if code == vst::BBENTRY {
+                // (The reader made the event of the record: it decodes.)
+                let name = if code == vst::BBENTRY {
                     t.num("%b", id as u64);
+                    rec::BbEntry::decode(ops).map(|r| r.name)
                 } else {
                     names.value(t, id);
-                }
+                    rec::Entry::decode(ops).map(|r| r.name)
+                };
                 t.sp().s(":").sp();
-                symbol_name(t, &ops[1..]);
+                symbol_name(t, name.unwrap_or_default());
             }
             Event::SetType(ty) => {
                 t.tok(|s| {
