@@ -1,6 +1,6 @@
-//! What every program shares: reading the input (a file or `-` for standard input),
-//! writing the output whole or not at all (temporary file, then rename), and reporting
-//! errors as `TOOL: error: FILE:BYTE:BIT: message`.
+//! What every program shares: reading the input (a file or `-` for standard input, its
+//! kind recognised by content), writing the output (`output`), and reporting errors as
+//! `TOOL: error: FILE:BYTE:BIT: message`.
 
 use std::fs;
 use std::io::{self, Read, Write};

@@ -227,17 +227,57 @@ fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Resul
     obj
 }
 
+/// Assigns the defined functions of `m` to partitions for `threads` threads working from
+/// one queue, and returns each function's partition and each partition's size (its
+/// functions' instructions, plus 16 a function).
+///
+/// The partitions shrink as they go (guided self-scheduling): each takes a `1/(2·threads)`
+/// share of the work not yet assigned, but never less than `1/(16·threads)` of the whole,
+/// the largest functions first. The threads start on large partitions and end on small
+/// ones, so they finish close together although code generation time is far from
+/// proportional to a function's size. Partition 0 is the largest.
+pub fn partition(m: &Module, threads: usize) -> (Vec<u32>, Vec<usize>) {
+    let threads = threads.max(1);
+    let mut owners = vec![0u32; m.functions.len()];
+    let mut sizes: Vec<(usize, u32)> = m
+        .functions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            f.body
+                .as_ref()
+                .map(|b| (b.end.insts - b.start.insts + 16, i as u32))
+        })
+        .collect();
+    sizes.sort_by(|a, b| b.cmp(a));
+    let total: usize = sizes.iter().map(|s| s.0).sum();
+    let floor = (total / (16 * threads)).max(1);
+    let mut left = total;
+    let mut loads = vec![0usize];
+    let mut target = (left / (2 * threads)).max(floor);
+    for (size, f) in sizes {
+        if *loads.last().unwrap() >= target {
+            loads.push(0);
+            target = (left / (2 * threads)).max(floor);
+        }
+        owners[f as usize] = (loads.len() - 1) as u32;
+        *loads.last_mut().unwrap() += size;
+        left -= size;
+    }
+    (owners, loads)
+}
+
 /// When `compile` started (the origin of PNACL_TIME's partition timeline).
 static PROCESS_START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
 
 /// Compiles `m` to native object files (in memory): one, or one per partition, each
 /// partition in its own LLVM context, on `opts.threads` threads taking the partitions
-/// from one queue, largest first (see `llvm::partition`).
+/// from one queue, largest first (see `partition`).
 pub fn compile(m: &Module, opts: &Options) -> Result<Vec<Vec<u8>>, Error> {
     compile_planned(m, opts, plan(m, opts))
 }
 
-/// How `compile` cuts `m` (`llvm::partition`): each function's partition and each
+/// How `compile` cuts `m` (`partition`): each function's partition and each
 /// partition's size, or `None` for one module on one thread.
 type Plan = Option<(Vec<u32>, Vec<usize>)>;
 
@@ -245,7 +285,7 @@ fn plan(m: &Module, opts: &Options) -> Plan {
     if opts.threads <= 1 {
         return None;
     }
-    let (owners, sizes) = crate::llvm::partition(m, opts.threads);
+    let (owners, sizes) = partition(m, opts.threads);
     (sizes.len() > 1).then_some((owners, sizes))
 }
 

@@ -65,7 +65,7 @@ fn every_pexe_converts_verifies_and_compiles_for_every_target() {
 fn partitions_cover_every_defined_function_and_shrink() {
     for p in common::valid_pexes() {
         let m = pnacl::bitcode::read(&std::fs::read(&p).unwrap()).unwrap();
-        let (owners, sizes) = pnacl::llvm::partition(&m, 2);
+        let (owners, sizes) = pnacl::translate::partition(&m, 2);
         let n = sizes.len();
         let mut size = vec![0usize; n];
         for f in 0..m.functions.len() {
@@ -100,7 +100,7 @@ fn partitions_declare_only_what_they_use() {
     use inkwell::values::AsValueRef;
     for p in common::valid_pexes() {
         let m = pnacl::bitcode::read(&std::fs::read(&p).unwrap()).unwrap();
-        let (owners, sizes) = pnacl::llvm::partition(&m, 2);
+        let (owners, sizes) = pnacl::translate::partition(&m, 2);
         for k in 0..sizes.len() as u32 {
             let ctx = Context::create();
             let opts = ExportOptions {

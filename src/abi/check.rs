@@ -128,7 +128,7 @@ fn module_rules(m: &Module, opts: &Options, funcs: &Funcs, out: &mut Vec<Finding
     };
     // (b) global variables: only the flattened initializer forms; a compound needs more
     // than one element (spec/001 Rule::GlobalVariables).
-    for (g, glob) in m.globals.iter().enumerate() {
+    for glob in &m.globals {
         if glob.compound && glob.inits.len() < 2 {
             let name = glob
                 .name
@@ -150,7 +150,6 @@ fn module_rules(m: &Module, opts: &Options, funcs: &Funcs, out: &mut Vec<Finding
                 Rule::GlobalVariables,
                 glob.pos,
             );
-            let _ = g;
         }
     }
     // (d) functions.

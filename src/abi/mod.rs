@@ -1,5 +1,5 @@
-//! The ABI rules of spec/001 as checks over the model (the LLVM-only rules live in
-//! `llvm::import`).
+//! The ABI rules of spec/001 (`Rule`) and their check on the model; `llvm::abicheck`
+//! checks the same rules on LLVM modules.
 
 pub mod check;
 mod rule;

@@ -8,7 +8,7 @@
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
 use super::codes::{
@@ -222,7 +222,7 @@ struct Forward {
     first_local: u32,
     /// By local id (`id - first_local`): the declared type, `Void` for none.
     near: Vec<ValueType>,
-    far: HashMap<ValueId, ValueType, BuildHasherDefault<IdHasher>>,
+    far: HashMap<ValueId, ValueType, BuildHasherDefault<crate::ir::hash::IdHasher>>,
     /// Number of declarations not yet resolved.
     count: usize,
     /// Bit position past the end of the function block.
@@ -409,11 +409,6 @@ impl Parser {
     /// The count record of the globals block, once read (bcdis names `@gN` against it).
     pub fn globals_count(&self) -> Option<u32> {
         self.globals_expected
-    }
-
-    /// The function the current function block defines.
-    pub fn current_function(&self) -> Option<u32> {
-        self.in_body.then_some(self.cur.func)
     }
 
     /// The basic block the next instruction belongs to, and the declared block count.
@@ -2133,25 +2128,6 @@ impl Parser {
             },
             ty: ret,
         })
-    }
-}
-
-/// A multiplicative hasher for value ids (the forward-reference table is looked up on
-/// every instruction that defines a value).
-#[derive(Default)]
-pub struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.0 = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }
 

@@ -13,17 +13,6 @@ pub enum AbbrevOp {
     Char6,
 }
 
-impl AbbrevOp {
-    /// The smallest number of bits one value takes with this encoding.
-    pub fn min_bits(self) -> u32 {
-        match self {
-            AbbrevOp::Literal(_) | AbbrevOp::Array => 0,
-            AbbrevOp::Fixed(w) | AbbrevOp::Vbr(w) => w as u32,
-            AbbrevOp::Char6 => 6,
-        }
-    }
-}
-
 /// An abbreviation, with the raw fields it was defined with (for printing, the
 /// `<65533, …>` pseudo-record of pnacl-bcdis).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -250,12 +239,6 @@ impl Abbrev {
             })
             .collect();
         Abbrev { ops, raw }
-    }
-
-    /// The operands as defined, for printing: Fixed(0)/VBR(0) come back as `Fixed(0)`/`Vbr(0)`
-    /// only in `raw`; here they are the literal 0.
-    pub fn is_array_at(&self, i: usize) -> bool {
-        matches!(self.ops.get(i), Some(AbbrevOp::Array))
     }
 }
 

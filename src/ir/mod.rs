@@ -10,6 +10,7 @@
 
 pub mod asm;
 pub mod dom;
+pub mod hash;
 mod inst;
 pub mod intrinsics;
 mod types;
@@ -365,16 +366,6 @@ impl BodyBuf {
     }
 }
 
-/// What an absolute value id denotes, seen from inside a function.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ValueRef {
-    Function(u32),
-    Global(u32),
-    Param(u32),
-    Const(u32),
-    Inst(u32),
-}
-
 impl Module {
     /// The module without the bit positions the reader records: what remains is what two
     /// files holding the same module have in common.
@@ -416,37 +407,6 @@ impl Module {
         self.types[self.functions[f as usize].ty as usize]
             .as_fn()
             .expect("function address with a non-function type")
-    }
-
-    /// Classifies value `id` as seen from inside function `f` (or at module level if `f`
-    /// has no body).
-    pub fn value_ref(&self, f: Option<u32>, id: ValueId) -> Option<ValueRef> {
-        let nf = self.functions.len() as u32;
-        let ng = self.globals.len() as u32;
-        if id < nf {
-            return Some(ValueRef::Function(id));
-        }
-        if id < nf + ng {
-            return Some(ValueRef::Global(id - nf));
-        }
-        let f = f?;
-        let np = self.fn_type(f).params.len() as u32;
-        let body = self.body(f)?;
-        let local = id - nf - ng;
-        if local < np {
-            return Some(ValueRef::Param(local));
-        }
-        let local = local - np;
-        let nc = body.consts.len() as u32;
-        if local < nc {
-            return Some(ValueRef::Const(local));
-        }
-        let local = local - nc;
-        // (The locals are the parameters, the constants, then the instructions' values.)
-        if (local as usize) < body.local_types.len().saturating_sub((np + nc) as usize) {
-            return Some(ValueRef::Inst(local));
-        }
-        None
     }
 
     /// The type of value `id` inside function `f`.

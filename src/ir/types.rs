@@ -125,11 +125,6 @@ impl ValueType {
         matches!(self, ValueType::Float | ValueType::Double)
     }
 
-    /// IsPrimitive: integer or floating point scalar.
-    pub fn is_primitive(self) -> bool {
-        self.is_int() || self.is_float()
-    }
-
     /// IsFcnArgType: primitive or vector, and integers only i32/i64.
     pub fn is_fcn_arg(self) -> bool {
         matches!(self, ValueType::I32 | ValueType::I64) || self.is_float() || self.is_vector()

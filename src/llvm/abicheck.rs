@@ -7,7 +7,6 @@
 //! printed form of the value.
 
 use std::collections::HashMap;
-use std::ffi::CStr;
 
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
@@ -16,6 +15,7 @@ use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMUnnamedAddr, LLVMVisib
 use crate::abi::{Finding, Rule, Scope};
 use crate::ir::intrinsics::{self, Kind};
 
+use super::ffi::{lent, md_string, module_string, module_text, type_text, value_name, value_text};
 use super::target::Target;
 
 /// Options of the LLVM-level checker.
@@ -36,6 +36,7 @@ pub struct Options {
 /// differently (clang's `e-p:32:32-i64:64` for le32) describe the same model.
 fn ilp32_le(m: LLVMModuleRef) -> bool {
     use llvm_sys::target::*;
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         let td = LLVMGetModuleDataLayout(m);
         if td.is_null() {
@@ -59,43 +60,19 @@ fn ilp32_le(m: LLVMModuleRef) -> bool {
     }
 }
 
-fn text(p: *mut std::ffi::c_char) -> String {
-    if p.is_null() {
-        return String::new();
-    }
-    let s = unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned();
-    unsafe { LLVMDisposeMessage(p) };
-    s
-}
-
 fn name(v: LLVMValueRef) -> String {
-    let mut len = 0;
-    let p = unsafe { LLVMGetValueName2(v, &mut len) };
-    if p.is_null() {
-        return String::new();
-    }
-    let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len) };
-    String::from_utf8_lossy(bytes).into_owned()
+    String::from_utf8_lossy(&value_name(v)).into_owned()
 }
-
-fn type_str(t: LLVMTypeRef) -> String {
-    text(unsafe { LLVMPrintTypeToString(t) })
-}
-
-fn value_str(v: LLVMValueRef) -> String {
-    text(unsafe { LLVMPrintValueToString(v) })
-}
-
-// ---------------------------------------------------------------------------------------
-// Types (abicheck.md §5)
 
 fn int_width(t: LLVMTypeRef) -> Option<u32> {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         (LLVMGetTypeKind(t) == LLVMTypeKind::LLVMIntegerTypeKind).then(|| LLVMGetIntTypeWidth(t))
     }
 }
 
 fn is_scalar(t: LLVMTypeRef) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         match LLVMGetTypeKind(t) {
             LLVMTypeKind::LLVMVoidTypeKind
@@ -110,6 +87,7 @@ fn is_scalar(t: LLVMTypeRef) -> bool {
 }
 
 fn is_vector(t: LLVMTypeRef) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         if LLVMGetTypeKind(t) != LLVMTypeKind::LLVMVectorTypeKind {
             return false;
@@ -128,10 +106,12 @@ fn is_vector(t: LLVMTypeRef) -> bool {
 }
 
 fn is_i1_vector(t: LLVMTypeRef) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     is_vector(t) && int_width(unsafe { LLVMGetElementType(t) }) == Some(1)
 }
 
 fn is_param_type(t: LLVMTypeRef, ret: bool) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMVoidTypeKind {
             return ret;
@@ -144,6 +124,7 @@ fn is_param_type(t: LLVMTypeRef, ret: bool) -> bool {
 }
 
 fn is_fn_type(t: LLVMTypeRef) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         if LLVMIsFunctionVarArg(t) != 0 {
             return false;
@@ -159,6 +140,7 @@ fn is_fn_type(t: LLVMTypeRef) -> bool {
 }
 
 fn is_pointer_type(t: LLVMTypeRef) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         if LLVMGetTypeKind(t) != LLVMTypeKind::LLVMPointerTypeKind
             || LLVMGetPointerAddressSpace(t) != 0
@@ -179,10 +161,12 @@ fn is_int_arith(t: LLVMTypeRef) -> bool {
     if let Some(w) = int_width(t) {
         return matches!(w, 8 | 16 | 32 | 64);
     }
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     is_vector(t) && !is_i1_vector(t) && int_width(unsafe { LLVMGetElementType(t) }).is_some()
 }
 
 fn is_int_or_int_vector(t: LLVMTypeRef) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         int_width(t).is_some()
             || (LLVMGetTypeKind(t) == LLVMTypeKind::LLVMVectorTypeKind
@@ -194,14 +178,17 @@ fn is_int_or_int_vector(t: LLVMTypeRef) -> bool {
 // Operand classes (abicheck.md §4.2)
 
 fn is_intrinsic_fn(v: LLVMValueRef) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe { !LLVMIsAFunction(v).is_null() && name(v).starts_with("llvm.") }
 }
 
 fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe { (!LLVMIsAInstruction(v).is_null()).then(|| LLVMGetInstructionOpcode(v)) }
 }
 
 fn is_inherent_ptr(v: LLVMValueRef) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         if !LLVMIsAAllocaInst(v).is_null() {
             return true;
@@ -218,6 +205,7 @@ fn is_inherent_ptr(v: LLVMValueRef) -> bool {
 }
 
 fn is_normalized_ptr(v: LLVMValueRef) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     if !is_pointer_type(unsafe { LLVMTypeOf(v) }) {
         return false;
     }
@@ -229,6 +217,7 @@ fn is_normalized_ptr(v: LLVMValueRef) -> bool {
 }
 
 fn is_valid_scalar_operand(v: LLVMValueRef) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         if !LLVMIsAInstruction(v).is_null()
             || !LLVMIsAArgument(v).is_null()
@@ -245,6 +234,7 @@ fn is_valid_scalar_operand(v: LLVMValueRef) -> bool {
 }
 
 fn is_valid_vector_operand(v: LLVMValueRef) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         if !LLVMIsAInstruction(v).is_null() || !LLVMIsAArgument(v).is_null() {
             return true;
@@ -254,6 +244,7 @@ fn is_valid_vector_operand(v: LLVMValueRef) -> bool {
 }
 
 fn operands(v: LLVMValueRef) -> Vec<LLVMValueRef> {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         (0..LLVMGetNumOperands(v) as u32)
             .map(|i| LLVMGetOperand(v, i))
@@ -262,6 +253,7 @@ fn operands(v: LLVMValueRef) -> Vec<LLVMValueRef> {
 }
 
 fn const_int(v: LLVMValueRef) -> Option<u64> {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe { (!LLVMIsAConstantInt(v).is_null()).then(|| LLVMConstIntGetZExtValue(v)) }
 }
 
@@ -355,6 +347,7 @@ impl AttrNames {
     fn new() -> Self {
         let mut m = HashMap::new();
         for n in ATTRIBUTE_NAMES {
+            // SAFETY: handles of the module under check, which `check` borrows for the whole check.
             let k = unsafe { LLVMGetEnumAttributeKindForName(n.as_ptr() as *const _, n.len()) };
             if k != 0 {
                 m.insert(k, *n);
@@ -364,20 +357,15 @@ impl AttrNames {
     }
 
     fn describe(&self, a: LLVMAttributeRef) -> String {
+        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
         unsafe {
             if LLVMIsStringAttribute(a) != 0 {
                 let mut kl = 0;
                 let mut vl = 0;
                 let k = LLVMGetStringAttributeKind(a, &mut kl);
                 let v = LLVMGetStringAttributeValue(a, &mut vl);
-                let k = String::from_utf8_lossy(std::slice::from_raw_parts(
-                    k as *const u8,
-                    kl as usize,
-                ));
-                let v = String::from_utf8_lossy(std::slice::from_raw_parts(
-                    v as *const u8,
-                    vl as usize,
-                ));
+                let k = String::from_utf8_lossy(&lent(k, kl as usize)).into_owned();
+                let v = String::from_utf8_lossy(&lent(v, vl as usize)).into_owned();
                 return if v.is_empty() {
                     format!("\"{k}\"")
                 } else {
@@ -403,6 +391,7 @@ impl AttrNames {
     /// The attributes of function `f`: return value, parameters, then the function.
     fn of_function(&self, f: LLVMValueRef) -> Vec<String> {
         let mut out = Vec::new();
+        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
         unsafe {
             let n = LLVMCountParams(f);
             let idxs = std::iter::once(0u32)
@@ -423,6 +412,7 @@ impl AttrNames {
 }
 
 fn call_site_attribute_count(call: LLVMValueRef) -> u32 {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         let n = LLVMGetNumArgOperands(call);
         std::iter::once(0u32)
@@ -436,6 +426,7 @@ fn call_site_attribute_count(call: LLVMValueRef) -> u32 {
 /// The call-site attributes of a call other than `align N` on its arguments, and the
 /// values of those `align N`.
 fn mem_call_attributes(call: LLVMValueRef) -> (u32, Vec<u64>) {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         let align_kind = LLVMGetEnumAttributeKindForName(c"align".as_ptr(), 5);
         let n = LLVMGetNumArgOperands(call);
@@ -462,6 +453,7 @@ fn mem_call_attributes(call: LLVMValueRef) -> (u32, Vec<u64>) {
 /// ("Debug Info Version", "Dwarf Version"): LLVM 14 drops debug information from a module
 /// without the first, so such flags belong to the debug information.
 fn only_debug_flags(m: LLVMModuleRef, n: &str) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         let cn = std::ffi::CString::new(n).unwrap();
         let count = LLVMGetNamedMetadataNumOperands(m, cn.as_ptr());
@@ -477,9 +469,7 @@ fn only_debug_flags(m: LLVMModuleRef, n: &str) -> bool {
                 if ops[1].is_null() || LLVMIsAMDString(ops[1]).is_null() {
                     return false;
                 }
-                let mut len = 0;
-                let p = LLVMGetMDString(ops[1], &mut len);
-                let key = std::slice::from_raw_parts(p as *const u8, len as usize);
+                let key = md_string(ops[1]).unwrap_or_default();
                 key == b"Debug Info Version" || key == b"Dwarf Version"
             })
     }
@@ -541,6 +531,7 @@ fn linkage_name(l: LLVMLinkage) -> &'static str {
 // Global initializers (abicheck.md §3)
 
 fn is_simple_element(c: LLVMValueRef) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         let t = LLVMTypeOf(c);
         if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMArrayTypeKind {
@@ -568,6 +559,7 @@ fn is_simple_element(c: LLVMValueRef) -> bool {
 }
 
 fn is_flattened(c: LLVMValueRef) -> bool {
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         if is_simple_element(c) {
             return true;
@@ -609,6 +601,7 @@ impl Checker {
     /// G1-G6, shared by variables and functions.
     fn common_global_checks(&mut self, g: LLVMValueRef, kind: &str) {
         let n = name(g);
+        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
         unsafe {
             let l = LLVMGetLinkage(g);
             if !matches!(
@@ -677,20 +670,17 @@ impl Checker {
     }
 
     fn module_pass(&mut self, m: LLVMModuleRef) {
+        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
         unsafe {
             // The data model is fixed (spec/001 Rule::DataModel); the 2014 tool did not check.
-            let triple = CStr::from_ptr(LLVMGetTarget(m))
-                .to_string_lossy()
-                .into_owned();
+            let triple = module_string(LLVMGetTarget(m));
             if !triple.is_empty() && !triple.starts_with("le32-") {
                 self.module_finding(
                     format!("Module has disallowed target triple: {triple} (spec/001 Data Model: le32-unknown-nacl)"),
                     Rule::DataModel,
                 );
             }
-            let dl = CStr::from_ptr(LLVMGetDataLayoutStr(m))
-                .to_string_lossy()
-                .into_owned();
+            let dl = module_string(LLVMGetDataLayoutStr(m));
             if !dl.is_empty() && dl != Target::Le32.data_layout() && !ilp32_le(m) {
                 self.module_finding(
                     format!("Module has disallowed data layout: {dl} (spec/001 Data Model: little-endian ILP32)"),
@@ -720,7 +710,7 @@ impl Checker {
                     self.module_finding(
                         format!(
                             "Global variable {n} has non-flattened initializer (disallowed): {}",
-                            value_str(init)
+                            value_text(init)
                         ),
                         Rule::GlobalVariables,
                     );
@@ -773,8 +763,7 @@ impl Checker {
             while !md.is_null() {
                 let mut len = 0;
                 let p = LLVMGetNamedMetadataName(md, &mut len);
-                let n = String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len))
-                    .into_owned();
+                let n = String::from_utf8_lossy(&lent(p, len)).into_owned();
                 let debug = n.starts_with("llvm.dbg.")
                     || (n == "llvm.module.flags" && only_debug_flags(m, &n));
                 // Debug information passes with --allow-debug-metadata (the historical
@@ -803,13 +792,14 @@ impl Checker {
 
     fn function_decl(&mut self, f: LLVMValueRef) {
         let n = name(f);
+        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
         unsafe {
             let fty = LLVMGlobalGetValueType(f);
             if n.starts_with("llvm.") {
                 // Name and exact type must both match (abicheck.md §6.1).
                 let allowed = intrinsics::lookup(n.as_bytes()).is_some_and(|i| {
                     (i.in_2014_checker || !self.opts.historical_strictness)
-                        && type_str(fty) == llvm14_type(i)
+                        && type_text(fty) == llvm14_type(i)
                 }) || (self.opts.allow_debug_metadata
                     && (n == "llvm.dbg.declare" || n == "llvm.dbg.value"));
                 if !allowed {
@@ -822,7 +812,7 @@ impl Checker {
             }
             if !is_fn_type(fty) {
                 self.module_finding(
-                    format!("Function {n} has disallowed type: {}", type_str(fty)),
+                    format!("Function {n} has disallowed type: {}", type_text(fty)),
                     Rule::FunctionTypes,
                 );
             }
@@ -855,6 +845,7 @@ impl Checker {
             }
         }
         self.common_global_checks(f, "Function");
+        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
         unsafe {
             if !LLVMGetGC(f).is_null() {
                 self.module_finding(
@@ -874,6 +865,7 @@ impl Checker {
     /// The reason instruction `i` is disallowed, if it is (abicheck.md §4.3, §4.4).
     fn reason(&self, i: LLVMValueRef, text: &str) -> Option<(&'static str, Rule)> {
         use LLVMOpcode::*;
+        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
         let op = unsafe { LLVMGetInstructionOpcode(i) };
         let ops = operands(i);
         let d_check = |skip: Option<usize>| -> Option<(&'static str, Rule)> {
@@ -912,6 +904,7 @@ impl Checker {
                 .any(|w| fmf.contains(w))
                 .then_some(("has fast-math flags", Rule::FastMathFlags))
         };
+        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
         unsafe {
             match op {
                 LLVMGetElementPtr | LLVMVAArg | LLVMInvoke | LLVMLandingPad | LLVMResume
@@ -1028,7 +1021,7 @@ impl Checker {
                     // The 2014 code demands an inherent pointer where spec/001 says
                     // normalized (abicheck.md §8); the code's rule is the one pexes obey.
                     if !is_inherent_ptr(ops[0]) {
-                        let rule = if is_intrinsic(ops[0]) {
+                        let rule = if is_intrinsic_fn(ops[0]) {
                             Rule::IntrinsicAddress
                         } else {
                             Rule::PointerCasts
@@ -1078,6 +1071,7 @@ impl Checker {
     }
 
     fn call_reason(&self, i: LLVMValueRef) -> Option<(&'static str, Rule)> {
+        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
         unsafe {
             let callee = LLVMGetCalledValue(i);
             if !LLVMIsAInlineAsm(callee).is_null() {
@@ -1172,6 +1166,7 @@ impl Checker {
         let fname = name(f);
         let texts = instruction_texts(f, body);
         let mut index = 0;
+        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
         unsafe {
             let mut bb = LLVMGetFirstBasicBlock(f);
             while !bb.is_null() {
@@ -1179,7 +1174,7 @@ impl Checker {
                 while !i.is_null() {
                     let instr = match &texts {
                         Some(t) => t[index].clone(),
-                        None => value_str(i),
+                        None => value_text(i),
                     };
                     index += 1;
                     let mut reason = self.reason(i, &instr);
@@ -1198,7 +1193,7 @@ impl Checker {
                         if !(is_scalar(t) || is_vector(t) || ptr_ok || op == LLVMOpcode::LLVMAlloca)
                         {
                             reason = Some(("bad result type", Rule::TypeSystem));
-                            bad_type = Some(type_str(t));
+                            bad_type = Some(type_text(t));
                         }
                     }
                     if let Some((r, rule)) = reason {
@@ -1263,6 +1258,7 @@ fn instruction_texts(f: LLVMValueRef, body: &[&str]) -> Option<Vec<String>> {
             out.push(line.to_string());
         }
     }
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     let count: usize = unsafe {
         let mut n = 0;
         let mut bb = LLVMGetFirstBasicBlock(f);
@@ -1293,23 +1289,10 @@ fn attached_metadata(instr: &str) -> Vec<String> {
     kinds
 }
 
+/// spec/001's alignments for a load or store of `t`: the model's rule
+/// (`ValueType::load_store_alignments`), for the type as a pexe holds it.
 fn alignment_ok(t: LLVMTypeRef, align: u32) -> bool {
-    unsafe {
-        match LLVMGetTypeKind(t) {
-            LLVMTypeKind::LLVMIntegerTypeKind => align == 1,
-            LLVMTypeKind::LLVMFloatTypeKind => align == 1 || align == 4,
-            LLVMTypeKind::LLVMDoubleTypeKind => align == 1 || align == 8,
-            LLVMTypeKind::LLVMVectorTypeKind if is_vector(t) && !is_i1_vector(t) => {
-                let e = LLVMGetElementType(t);
-                let size = match LLVMGetTypeKind(e) {
-                    LLVMTypeKind::LLVMFloatTypeKind => 4,
-                    _ => int_width(e).unwrap_or(0) / 8,
-                };
-                align == size
-            }
-            _ => false,
-        }
-    }
+    super::import::value_type(t).is_ok_and(|v| v.load_store_alignments().contains(&(align as u64)))
 }
 
 /// All findings for module `m`: module findings first, then each function's.
@@ -1323,7 +1306,7 @@ pub fn check(m: &inkwell::module::Module<'_>, opts: &Options) -> Vec<Finding> {
     let raw = m.as_mut_ptr();
     c.module_pass(raw);
     // The module's text, once, cut into the bodies of its definitions (in module order).
-    let text = unsafe { text(LLVMPrintModuleToString(raw)) };
+    let text = module_text(raw);
     let mut bodies: Vec<Vec<&str>> = Vec::new();
     let mut current: Option<Vec<&str>> = None;
     for line in text.lines() {
@@ -1336,6 +1319,7 @@ pub fn check(m: &inkwell::module::Module<'_>, opts: &Options) -> Vec<Finding> {
             Some(b) => b.push(line),
         }
     }
+    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         let mut f = LLVMGetFirstFunction(raw);
         let mut index = 0u32;
@@ -1367,10 +1351,4 @@ fn is_i1_or_i1_vector(t: LLVMTypeRef) -> bool {
         };
         int_width(e) == Some(1)
     }
-}
-
-/// Whether `v` is an `llvm.` function (whose address cannot be taken).
-fn is_intrinsic(v: LLVMValueRef) -> bool {
-    // SAFETY: `v` is a live value of the module being checked.
-    unsafe { !LLVMIsAFunction(v).is_null() && name(v).starts_with("llvm.") }
 }

@@ -8,6 +8,7 @@ use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMUnnamedAddr};
 
 /// Removes every attribute at `idx` of function `f`.
 fn strip_fn_attrs(f: LLVMValueRef, idx: u32) {
+    // SAFETY: handles of the module being finalized, which the caller lends for the call.
     unsafe {
         let n = LLVMGetAttributeCountAtIndex(f, idx);
         if n == 0 {
@@ -31,6 +32,7 @@ fn strip_fn_attrs(f: LLVMValueRef, idx: u32) {
 
 /// Removes the call-site attributes at `idx`.
 fn strip_call_attrs(c: LLVMValueRef, idx: u32) {
+    // SAFETY: handles of the module being finalized, which the caller lends for the call.
     unsafe {
         let n = LLVMGetCallSiteAttributeCount(c, idx);
         if n == 0 {
@@ -59,6 +61,7 @@ fn strip_call_attrs(c: LLVMValueRef, idx: u32) {
 /// simply not written (and the ABI check is told to skip them).
 pub fn strip(m: &inkwell::module::Module<'_>) {
     let raw = m.as_mut_ptr();
+    // SAFETY: handles of the module being finalized, which the caller lends for the call.
     unsafe {
         LLVMStripModuleDebugInfo(raw);
         let mut f = LLVMGetFirstFunction(raw);
@@ -113,12 +116,14 @@ pub fn strip(m: &inkwell::module::Module<'_>) {
 /// unless `--no-strip-syms`, after the ABI check). Names of local values never reach a
 /// pexe: the model keeps none.
 pub fn strip_names(m: &inkwell::module::Module<'_>) {
+    // SAFETY: handles of the module being finalized, which the caller lends for the call.
     let unname_if_internal = |v: LLVMValueRef| unsafe {
         if LLVMGetLinkage(v) != LLVMLinkage::LLVMExternalLinkage {
             LLVMSetValueName2(v, c"".as_ptr(), 0);
         }
     };
     let raw = m.as_mut_ptr();
+    // SAFETY: handles of the module being finalized, which the caller lends for the call.
     unsafe {
         let mut f = LLVMGetFirstFunction(raw);
         while !f.is_null() {

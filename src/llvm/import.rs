@@ -17,12 +17,12 @@
 //! break ABI rules); the ABI rules are `llvm::abicheck`'s.
 
 use std::collections::HashMap;
-use std::ffi::CStr;
 
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
-use llvm_sys::{LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMRealPredicate, LLVMTypeKind};
+use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind};
 
+use super::ffi::{lent, md_string, type_text, value_name, value_text};
 use crate::ir::{
     Align, BinOp, BodyBuf, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst,
     InstKind, Linkage, Module, Pred, Span, SwitchCase, Type, ValueId, ValueType,
@@ -43,37 +43,16 @@ impl std::fmt::Display for ImportError {
 type R<T> = Result<T, String>;
 
 fn name_of(v: LLVMValueRef) -> Vec<u8> {
-    unsafe {
-        let mut len = 0;
-        let p = LLVMGetValueName2(v, &mut len);
-        if p.is_null() || len == 0 {
-            Vec::new()
-        } else {
-            std::slice::from_raw_parts(p as *const u8, len).to_vec()
-        }
-    }
+    value_name(v)
 }
 
 fn shown(v: LLVMValueRef) -> String {
-    unsafe {
-        let p = LLVMPrintValueToString(v);
-        let s = CStr::from_ptr(p).to_string_lossy().trim().to_string();
-        LLVMDisposeMessage(p);
-        s
-    }
-}
-
-fn type_text(t: LLVMTypeRef) -> String {
-    unsafe {
-        let p = LLVMPrintTypeToString(t);
-        let s = CStr::from_ptr(p).to_string_lossy().into_owned();
-        LLVMDisposeMessage(p);
-        s
-    }
+    value_text(v).trim().to_string()
 }
 
 /// The PNaCl value type of LLVM type `t`, pointers being i32 (writer.md §5.1).
-fn value_type(t: LLVMTypeRef) -> R<ValueType> {
+pub(super) fn value_type(t: LLVMTypeRef) -> R<ValueType> {
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         use LLVMTypeKind::*;
         let bad = || format!("type {} cannot be written in a pexe", type_text(t));
@@ -94,6 +73,7 @@ fn value_type(t: LLVMTypeRef) -> R<ValueType> {
 
 /// The normalised function type (pointers i32, no varargs).
 fn fn_type(t: LLVMTypeRef) -> R<FnType> {
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         let n = LLVMCountParamTypes(t) as usize;
         let mut ps = vec![std::ptr::null_mut(); n];
@@ -110,6 +90,7 @@ fn fn_type(t: LLVMTypeRef) -> R<FnType> {
 /// What pass 1 counts for a value of LLVM type `t`: a pointer counts its pointee, then
 /// the type is normalised; labels count nothing (writer.md §5.1).
 fn counted_type(t: LLVMTypeRef) -> R<Option<Type>> {
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         let t = if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMPointerTypeKind {
             LLVMGetElementType(t)
@@ -125,6 +106,7 @@ fn counted_type(t: LLVMTypeRef) -> R<Option<Type>> {
 }
 
 fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         if LLVMIsAInstruction(v).is_null() {
             None
@@ -135,10 +117,12 @@ fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
 }
 
 fn is_pointer(t: LLVMTypeRef) -> bool {
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe { LLVMGetTypeKind(t) == LLVMTypeKind::LLVMPointerTypeKind }
 }
 
 fn is_i32(t: LLVMTypeRef) -> bool {
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         LLVMGetTypeKind(t) == LLVMTypeKind::LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 32
     }
@@ -146,6 +130,7 @@ fn is_i32(t: LLVMTypeRef) -> bool {
 
 /// Whether instruction `v` is a pointer cast the writer elides (writer.md §7.1).
 fn is_elided_cast(v: LLVMValueRef) -> bool {
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         match opcode(v) {
             Some(LLVMOpcode::LLVMBitCast) => is_pointer(LLVMTypeOf(v)),
@@ -158,6 +143,7 @@ fn is_elided_cast(v: LLVMValueRef) -> bool {
 
 /// `ElideCasts`: the value a use of `v` refers to in the pexe.
 fn elide(v: LLVMValueRef) -> LLVMValueRef {
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         match opcode(v) {
             Some(LLVMOpcode::LLVMBitCast) if is_pointer(LLVMTypeOf(v)) => LLVMGetOperand(v, 0),
@@ -188,6 +174,7 @@ fn mem_kind(name: &[u8]) -> Option<Mem> {
 /// The operands of an instruction as LLVM 3.3 had them, for counting and for constants:
 /// LLVM 14's mem* calls gain the i32 alignment before `isvolatile`.
 fn operands(ctx: &Ctx, i: LLVMValueRef) -> Vec<LLVMValueRef> {
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         let n = LLVMGetNumOperands(i) as u32;
         let mut ops: Vec<LLVMValueRef> = (0..n).map(|k| LLVMGetOperand(i, k)).collect();
@@ -206,6 +193,7 @@ fn operands(ctx: &Ctx, i: LLVMValueRef) -> Vec<LLVMValueRef> {
 
 /// The alignment of a mem* call: its destination's `align` attribute, 1 without one.
 fn mem_align(call: LLVMValueRef) -> u64 {
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         let kind = LLVMGetEnumAttributeKindForName(c"align".as_ptr(), 5);
         let a = LLVMGetCallSiteEnumAttribute(call, 1, kind);
@@ -330,7 +318,7 @@ pub fn import_with(
 
 /// The names of the `pnacl.symtab` named metadata, in order.
 fn symtab_metadata(m: LLVMModuleRef) -> Option<Vec<Vec<u8>>> {
-    let name = std::ffi::CString::new(crate::bitcode::symtab_order::METADATA).ok()?;
+    let name = super::ffi::cstr(crate::bitcode::symtab_order::METADATA);
     // SAFETY: `m` is a live module; the operand arrays are sized by the counts LLVM gives,
     // and the strings are copied before anything else touches the module.
     unsafe {
@@ -345,21 +333,14 @@ fn symtab_metadata(m: LLVMModuleRef) -> Option<Vec<Vec<u8>>> {
         let mut ops = vec![std::ptr::null_mut(); k];
         LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
         ops.into_iter()
-            .map(|op| {
-                if op.is_null() {
-                    return None;
-                }
-                let mut len = 0;
-                let p = LLVMGetMDString(op, &mut len);
-                (!p.is_null())
-                    .then(|| std::slice::from_raw_parts(p as *const u8, len as usize).to_vec())
-            })
+            .map(|op| if op.is_null() { None } else { md_string(op) })
             .collect()
     }
 }
 
 fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<String>) -> R<Module> {
     let mut ctx = Ctx {
+        // SAFETY: handles of the module being imported, which the import borrows throughout.
         i32: unsafe { LLVMInt32TypeInContext(LLVMGetModuleContext(raw)) },
         functions: Vec::new(),
         globals: Vec::new(),
@@ -367,6 +348,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
         sigs: Vec::new(),
         mem: Vec::new(),
     };
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         let mut f = LLVMGetFirstFunction(raw);
         while !f.is_null() {
@@ -408,6 +390,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
                     vararg: false,
                 }
             }
+            // SAFETY: handles of the module being imported, which the import borrows throughout.
             None => match fn_type(unsafe { LLVMGlobalGetValueType(f) }) {
                 Ok(s) => s,
                 Err(e) => {
@@ -434,6 +417,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
         types.count(Type::Function(ctx.sigs[i].clone()));
     }
     for (i, &f) in ctx.functions.iter().enumerate() {
+        // SAFETY: handles of the module being imported, which the import borrows throughout.
         unsafe {
             if let Some(k) = ctx.mem[i] {
                 // 3.3's declaration: (i8*, i8* or i8, i32, i32, i1); a pointer counts its
@@ -506,6 +490,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
     for (i, &f) in ctx.functions.iter().enumerate() {
         let name = name_of(f);
         let shown_name = String::from_utf8_lossy(&name).into_owned();
+        // SAFETY: handles of the module being imported, which the import borrows throughout.
         let linkage = match unsafe { LLVMGetLinkage(f) } {
             LLVMLinkage::LLVMExternalLinkage => Linkage::External,
             LLVMLinkage::LLVMInternalLinkage => Linkage::Internal,
@@ -516,12 +501,14 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
                 Linkage::Internal
             }
         };
+        // SAFETY: handles of the module being imported, which the import borrows throughout.
         let cc = unsafe { LLVMGetFunctionCallConv(f) };
         if cc != 0 {
             problems.push(format!(
                 "function {shown_name}: calling convention {cc} cannot be written in a pexe (C only)"
             ));
         }
+        // SAFETY: handles of the module being imported, which the import borrows throughout.
         let defined = unsafe { LLVMIsDeclaration(f) == 0 };
         module.functions.push(Function {
             ty: type_id[&Type::Function(ctx.sigs[i].clone())],
@@ -545,6 +532,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
         }
     }
     for (i, &f) in ctx.functions.iter().enumerate() {
+        // SAFETY: handles of the module being imported, which the import borrows throughout.
         if unsafe { LLVMIsDeclaration(f) } != 0 {
             continue;
         }
@@ -569,6 +557,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
 
 /// A global variable's record: alignment, constness and the flattened initializer.
 fn global(ctx: &Ctx, g: LLVMValueRef) -> R<Global> {
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         let init = LLVMGetInitializer(g);
         if init.is_null() {
@@ -626,6 +615,7 @@ fn global(ctx: &Ctx, g: LLVMValueRef) -> R<Global> {
 
 /// A SimpleElement (writer.md §6.3).
 fn simple_init(ctx: &Ctx, c: LLVMValueRef) -> R<Init> {
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         let t = LLVMTypeOf(c);
         match LLVMGetTypeKind(t) {
@@ -643,9 +633,7 @@ fn simple_init(ctx: &Ctx, c: LLVMValueRef) -> R<Init> {
                 if !LLVMIsAConstantDataSequential(c).is_null() {
                     let mut len = 0;
                     let p = LLVMGetAsString(c, &mut len);
-                    return Ok(Init::Data(
-                        std::slice::from_raw_parts(p as *const u8, len).into(),
-                    ));
+                    return Ok(Init::Data(lent(p, len).into()));
                 }
                 let mut bytes = Vec::with_capacity(n as usize);
                 for k in 0..n as u32 {
@@ -715,6 +703,7 @@ fn enumerate_constants(ctx: &Ctx, f: LLVMValueRef) -> Vec<(LLVMValueRef, u32)> {
             list.push((c, 1));
         }
     };
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         let mut bb = LLVMGetFirstBasicBlock(f);
         while !bb.is_null() {
@@ -741,6 +730,7 @@ fn enumerate_constants(ctx: &Ctx, f: LLVMValueRef) -> Vec<(LLVMValueRef, u32)> {
 }
 
 fn const_of(c: LLVMValueRef) -> R<Const> {
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         let t = LLVMTypeOf(c);
         let ty = value_type(t).map_err(|e| format!("constant {}: {e}", shown(c)))?;
@@ -816,6 +806,7 @@ impl FnState<'_> {
         if let Some(&id) = self.ids.get(&e) {
             return Ok(id);
         }
+        // SAFETY: handles of the module being imported, which the import borrows throughout.
         unsafe {
             if is_elided_cast(e) {
                 return Err(format!(
@@ -849,6 +840,7 @@ fn function(
     f: LLVMValueRef,
 ) -> R<BodyBuf> {
     let ng = module.num_global_values();
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     let np = unsafe { LLVMCountParams(f) };
     let mut st = FnState {
         ctx,
@@ -858,6 +850,7 @@ fn function(
     let mut body = BodyBuf::default();
     let sig = &ctx.sigs[fi as usize];
     for k in 0..np {
+        // SAFETY: handles of the module being imported, which the import borrows throughout.
         st.ids.insert(unsafe { LLVMGetParam(f, k) }, ng + k);
         body.code.local_types.push(sig.params[k as usize]);
     }
@@ -881,6 +874,7 @@ fn function(
     }
     // Blocks and value numbers of the instructions.
     let mut next = ng + np + body.code.consts.len() as u32;
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         let mut bb = LLVMGetFirstBasicBlock(f);
         while !bb.is_null() {
@@ -900,6 +894,7 @@ fn function(
         }
     }
     body.num_blocks = st.blocks.len() as u32;
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
         let mut bb = LLVMGetFirstBasicBlock(f);
         while !bb.is_null() {
@@ -907,7 +902,7 @@ fn function(
             let mut inst = LLVMGetFirstInstruction(bb);
             while !inst.is_null() {
                 if !is_elided_cast(inst) {
-                    let i = instruction(&st, &mut body, module, inst)
+                    let i = instruction(&st, &mut body, inst)
                         .map_err(|e| format!("{e}\n    in: {}", shown(inst)))?;
                     if !i.ty.is_void() {
                         body.code.local_types.push(i.ty);
@@ -964,15 +959,19 @@ fn castop(op: LLVMOpcode) -> Option<CastOp> {
 }
 
 fn align_of(i: LLVMValueRef) -> R<Align> {
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     let a = unsafe { LLVMGetAlignment(i) } as u64;
     Align::from_bytes(a).ok_or_else(|| format!("alignment {a} cannot be written in a pexe"))
 }
 
-fn instruction(st: &FnState, body: &mut BodyBuf, module: &Module, i: LLVMValueRef) -> R<Inst> {
+fn instruction(st: &FnState, body: &mut BodyBuf, i: LLVMValueRef) -> R<Inst> {
     use LLVMOpcode::*;
     let op = opcode(i).unwrap();
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     let ty = value_type(unsafe { LLVMTypeOf(i) })?;
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     let operand = |k: u32| -> R<ValueId> { st.id(unsafe { LLVMGetOperand(i, k) }) };
+    // SAFETY: handles of the module being imported, which the import borrows throughout.
     let kind = unsafe {
         match op {
             _ if binop(op).is_some() => InstKind::Binop {
@@ -1143,8 +1142,5 @@ fn instruction(st: &FnState, body: &mut BodyBuf, module: &Module, i: LLVMValueRe
             }
         }
     };
-    let _ = module;
-    let _ = LLVMIntPredicate::LLVMIntEQ;
-    let _ = LLVMRealPredicate::LLVMRealOEQ;
     Ok(Inst { kind, ty })
 }

@@ -1,14 +1,18 @@
-//! The only code that touches LLVM: the model → LLVM 14 module conversion (`export`) and
-//! the targets it builds for.
+//! The only code that touches LLVM: the model → LLVM 14 module conversion (`export`), the
+//! LLVM module → model conversion (`import`), the ABI rules on LLVM modules (`abicheck`),
+//! what pnacl-finalize strips (`finalize`), code generation (`codegen`), and the targets.
+//! Every `unsafe` block says why it is sound (clippy holds them to it).
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod abicheck;
 pub mod codegen;
 pub mod export;
+mod ffi;
 pub mod finalize;
 pub mod import;
 pub mod target;
 
-pub use export::{export, partition, ExportError, ExportOptions};
+pub use export::{export, ExportError, ExportOptions};
 pub use import::{import, ImportError};
 pub use target::Target;
 

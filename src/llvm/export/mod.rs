@@ -1,52 +1,32 @@
 //! `ir::Module` → an LLVM 14 module for a target.
 //!
-//! Every pexe value becomes an LLVM value of its pexe type (pointers are i32, as in the
-//! pexe). Memory accesses and indirect calls turn the i32 into a pointer (`inttoptr`, or a
-//! bitcast of the alloca or global it is known to be); addresses of globals and functions
-//! are `ptrtoint` constants. On native targets the PNaCl intrinsics are lowered to LLVM 14
-//! instructions, intrinsics and runtime calls (runtime.md §4); on le32 they stay calls.
+//! The conversion (this file) is the same for every target: every pexe value becomes an
+//! LLVM value of its pexe type (pointers are i32, as in the pexe); memory accesses and
+//! indirect calls turn the i32 into a pointer (`inttoptr`, or a bitcast of the alloca or
+//! global it is known to be); addresses of globals and functions are `ptrtoint`
+//! constants. Where targets differ (symbol names, the PNaCl intrinsics, what the module
+//! needs around the pexe), it asks the target's `Lowering`: `le32.rs` keeps the pexe as it
+//! is, `native.rs` lowers it for x86-32 and ARM. A new target is a new `Lowering`.
 //!
 //! The builder works on llvm-sys handles directly; the module it returns is an inkwell
-//! `Module` owned by the caller's `Context`.
+//! `Module` owned by the caller's `Context`. Every handle the exporter holds or makes
+//! belongs to that context and to the module it builds, both alive as long as the
+//! exporter: that is what each `unsafe` block below relies on.
+
+mod le32;
+mod native;
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A fast hasher for small keys of ids and pointers (the cast cache): multiply-rotate
-/// mixing of each word, no protection against chosen collisions (the keys are ours).
-#[derive(Default)]
-struct MixHasher(u64);
-
-impl Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(i as u64);
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-use std::ffi::CString;
+use std::hash::BuildHasherDefault;
 
 use inkwell::context::Context;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
-use llvm_sys::{
-    LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMLinkage, LLVMOpcode,
-    LLVMRealPredicate,
-};
+use llvm_sys::{LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMRealPredicate};
 
-use super::target::{runtime, Target};
+use super::ffi::cstr;
+use super::target::Target;
+use crate::ir::hash::IdHasher;
 use crate::ir::intrinsics::{self, Intrinsic, Kind};
 use crate::ir::{
     BinOp, Body, CastOp, ConstValue, FnType, Init, InstKind, Linkage, Module, Pred, ValueId,
@@ -81,10 +61,6 @@ fn err<T>(pos: Option<u64>, msg: impl Into<String>) -> R<T> {
     })
 }
 
-fn cstr(s: &str) -> CString {
-    CString::new(s.replace('\0', "\\0")).unwrap()
-}
-
 const EMPTY: *const std::ffi::c_char = c"".as_ptr();
 
 /// What to build.
@@ -112,46 +88,6 @@ impl<'a> ExportOptions<'a> {
     }
 }
 
-/// Assigns the defined functions of `m` to partitions for `threads` threads working from
-/// one queue, and returns each function's partition and each partition's size (its
-/// functions' instructions, plus 16 a function).
-///
-/// The partitions shrink as they go (guided self-scheduling): each takes a `1/(2·threads)`
-/// share of the work not yet assigned, but never less than `1/(16·threads)` of the whole,
-/// the largest functions first. The threads start on large partitions and end on small
-/// ones, so they finish close together although code generation time is far from
-/// proportional to a function's size. Partition 0 is the largest.
-pub fn partition(m: &Module, threads: usize) -> (Vec<u32>, Vec<usize>) {
-    let threads = threads.max(1);
-    let mut owners = vec![0u32; m.functions.len()];
-    let mut sizes: Vec<(usize, u32)> = m
-        .functions
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| {
-            f.body
-                .as_ref()
-                .map(|b| (b.end.insts - b.start.insts + 16, i as u32))
-        })
-        .collect();
-    sizes.sort_by(|a, b| b.cmp(a));
-    let total: usize = sizes.iter().map(|s| s.0).sum();
-    let floor = (total / (16 * threads)).max(1);
-    let mut left = total;
-    let mut loads = vec![0usize];
-    let mut target = (left / (2 * threads)).max(floor);
-    for (size, f) in sizes {
-        if *loads.last().unwrap() >= target {
-            loads.push(0);
-            target = (left / (2 * threads)).max(floor);
-        }
-        owners[f as usize] = (loads.len() - 1) as u32;
-        *loads.last_mut().unwrap() += size;
-        left -= size;
-    }
-    (owners, loads)
-}
-
 /// Builds the LLVM module for `m` in `ctx`.
 pub fn export<'ctx>(
     ctx: &'ctx Context,
@@ -174,6 +110,62 @@ pub fn export<'ctx>(
     Ok(module)
 }
 
+/// What a target does differently in the conversion: everything else is built the same
+/// way for every target.
+trait Lowering: Sync {
+    /// The LLVM name of function (`kind` 'f') or global ('g') `index`, `name` in the pexe.
+    fn symbol_name(&self, name: Option<&[u8]>, kind: char, index: usize) -> String;
+    /// Whether the PNaCl intrinsics stay functions the module declares and calls (le32),
+    /// or are lowered at each call and have no function (whose address is then undef).
+    fn keeps_intrinsics(&self) -> bool;
+    /// Whether the module stays in PNaCl normal form, instruction for instruction as in
+    /// the pexe (see `Exporter::value`), for pnacl-freeze to write back.
+    fn normal_form(&self) -> bool;
+    /// Adds the attributes every function of the module has.
+    fn function_attributes(&self, _x: &Exporter, _f: LLVMValueRef) {}
+    /// A call of a PNaCl intrinsic that has no LLVM 14 counterpart of its own (those the
+    /// conversion makes itself, `Exporter::llvm14_intrinsic_call`): a relaxed fence may
+    /// give no value (null).
+    fn intrinsic_call(&self, x: &mut Exporter, c: &mut Call) -> R<LLVMValueRef>;
+    /// What the module needs beyond the pexe's functions and globals, made last.
+    fn finish(&self, x: &mut Exporter);
+}
+
+/// The lowering of `target`.
+fn lowering(target: Target) -> &'static dyn Lowering {
+    match target {
+        Target::Le32 => &le32::Le32,
+        Target::X86_32 | Target::Arm => &native::Native,
+    }
+}
+
+/// A call of a PNaCl intrinsic being converted.
+struct Call<'a, 'b> {
+    st: &'a mut Fn,
+    body: &'a Body<'b>,
+    intr: &'static Intrinsic,
+    callee: u32,
+    args: &'a [ValueId],
+    ret: ValueType,
+    tail: bool,
+    pos: Option<u64>,
+}
+
+impl Call<'_, '_> {
+    /// Argument `k`, which must be an integer constant.
+    fn constant(&self, x: &Exporter, k: usize, what: &str) -> R<u64> {
+        self.const_int(x, k).ok_or_else(|| ExportError {
+            pos: self.pos,
+            msg: format!("{}: the {what} argument must be a constant", self.intr.name),
+        })
+    }
+
+    /// Argument `k`'s value, if it is an integer constant.
+    fn const_int(&self, x: &Exporter, k: usize) -> Option<u64> {
+        x.const_int_arg(self.st, self.body, self.args[k])
+    }
+}
+
 /// Function-level state.
 struct Fn {
     func: u32,
@@ -187,7 +179,7 @@ struct Fn {
     holder: LLVMBasicBlockRef,
     placeholders: Vec<(usize, LLVMValueRef)>,
     /// Pointer casts made in a block, reused there: (block, value id, pointee) → pointer.
-    casts: HashMap<(u32, ValueId, LLVMTypeRef), LLVMValueRef, BuildHasherDefault<MixHasher>>,
+    casts: HashMap<(u32, ValueId, LLVMTypeRef), LLVMValueRef, BuildHasherDefault<IdHasher>>,
     cur_block: u32,
     /// The local index of the next value an instruction defines.
     next_value: usize,
@@ -205,6 +197,7 @@ struct Exporter<'m> {
     b: LLVMBuilderRef,
     m: &'m Module,
     target: Target,
+    lower: &'static dyn Lowering,
     // Common types.
     void: LLVMTypeRef,
     i1: LLVMTypeRef,
@@ -235,6 +228,7 @@ impl<'m> Exporter<'m> {
         m: &'m Module,
         target: Target,
     ) -> Self {
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             let i8 = LLVMInt8TypeInContext(ctx);
             Exporter {
@@ -243,6 +237,7 @@ impl<'m> Exporter<'m> {
                 b,
                 m,
                 target,
+                lower: lowering(target),
                 void: LLVMVoidTypeInContext(ctx),
                 i1: LLVMInt1TypeInContext(ctx),
                 i8,
@@ -262,6 +257,7 @@ impl<'m> Exporter<'m> {
     }
 
     fn ty(&self, t: ValueType) -> LLVMTypeRef {
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             match t {
                 ValueType::Void => self.void,
@@ -279,6 +275,7 @@ impl<'m> Exporter<'m> {
 
     fn fn_ty(&self, sig: &FnType) -> LLVMTypeRef {
         let mut params: Vec<LLVMTypeRef> = sig.params.iter().map(|p| self.ty(*p)).collect();
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             LLVMFunctionType(
                 self.ty(sig.ret),
@@ -297,6 +294,7 @@ impl<'m> Exporter<'m> {
                     Kind::AtomicLoad | Kind::AtomicRmw | Kind::AtomicCmpxchg => intr.ret.pexe(),
                     _ => intr.params[0].pexe(),
                 };
+                // SAFETY: handles of the exporter's live context and module (see the module's note).
                 unsafe { LLVMPointerType(self.ty(n), 0) }
             }
             _ => self.i8p,
@@ -312,10 +310,12 @@ impl<'m> Exporter<'m> {
             PTy::Ptr => p,
         };
         let mut params: Vec<LLVMTypeRef> = intr.params.iter().map(|t| conv(*t)).collect();
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe { LLVMFunctionType(conv(intr.ret), params.as_mut_ptr(), params.len() as u32, 0) }
     }
 
     fn run(&mut self) -> R<()> {
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             LLVMSetTarget(self.module, cstr(self.target.triple()).as_ptr());
             LLVMSetDataLayout(self.module, cstr(self.target.data_layout()).as_ptr());
@@ -353,48 +353,8 @@ impl<'m> Exporter<'m> {
                 }
             }
         }
-        if self.target.is_native() && self.owns_globals() {
-            self.entry_thunk();
-        }
-        if self.target == Target::Le32 && self.partition.is_none() {
-            self.symtab_metadata();
-        }
+        self.lower.finish(self);
         Ok(())
-    }
-
-    /// The symbol table's order as `pnacl.symtab` metadata, where it is not the order
-    /// pnacl-freeze derives from the module (an LLVM module holds no such order: this is
-    /// what makes `pnacl-llvm | pnacl-freeze` give the pexe back bit for bit).
-    fn symtab_metadata(&mut self) {
-        use crate::bitcode::symtab_order;
-        let m = self.m;
-        if m.symbol_order.is_empty() || m.symbol_order == symtab_order::derived(m) {
-            return;
-        }
-        let nf = m.functions.len();
-        // SAFETY: the context and module are live; each MDString copies its bytes.
-        unsafe {
-            let mut names: Vec<LLVMMetadataRef> = m
-                .symbol_order
-                .iter()
-                .map(|&id| {
-                    let id = id as usize;
-                    let n: &[u8] = if id < nf {
-                        m.functions[id].name.as_deref()
-                    } else {
-                        m.globals[id - nf].name.as_deref()
-                    }
-                    .unwrap_or_default();
-                    LLVMMDStringInContext2(self.ctx, n.as_ptr() as *const _, n.len())
-                })
-                .collect();
-            let node = LLVMMDNodeInContext2(self.ctx, names.as_mut_ptr(), names.len());
-            LLVMAddNamedMetadataOperand(
-                self.module,
-                cstr(symtab_order::METADATA).as_ptr(),
-                LLVMMetadataAsValue(self.ctx, node),
-            );
-        }
     }
 
     /// Whether this module defines function `f`'s body.
@@ -411,6 +371,7 @@ impl<'m> Exporter<'m> {
 
     /// Linkage of a definition: as in the pexe, or external and hidden across partitions.
     fn set_linkage(&self, v: LLVMValueRef, internal: bool) {
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             if self.partition.is_some() {
                 LLVMSetLinkage(v, LLVMLinkage::LLVMExternalLinkage);
@@ -435,19 +396,8 @@ impl<'m> Exporter<'m> {
         self.symbol_name(self.m.globals[g].name.as_deref(), 'g', g)
     }
 
-    /// The LLVM name of function (`kind` 'f') or global ('g') `index`: its pexe name on
-    /// le32; on native targets a private one, so that nothing in the pexe can bind a libc
-    /// or runtime symbol (runtime.md §4.9), with the index to keep it unique whatever the
-    /// pexe calls it.
     fn symbol_name(&self, name: Option<&[u8]>, kind: char, index: usize) -> String {
-        let name = name.map(|n| String::from_utf8_lossy(n).into_owned());
-        if !self.target.is_native() {
-            return name.unwrap_or_default();
-        }
-        match name {
-            Some(n) => format!("__pexe_{kind}{index}.{n}"),
-            None => format!("__pexe_{kind}{index}"),
-        }
+        self.lower.symbol_name(name, kind, index)
     }
 
     fn declare_functions(&mut self) -> R<()> {
@@ -482,12 +432,12 @@ impl<'m> Exporter<'m> {
                     );
                 }
             }
-            // Lowered intrinsics (native targets) keep a null function: they are lowered
-            // at each call, and the address of an intrinsic cannot be taken. On le32 an
-            // intrinsic's LLVM type is its own (set when it is declared).
+            // Lowered intrinsics keep a null function: they are lowered at each call, and
+            // the address of an intrinsic cannot be taken. A kept intrinsic's LLVM type is
+            // its own (set when it is declared).
             self.fns.push(std::ptr::null_mut());
             self.fn_types
-                .push(if intr.is_some() && !self.target.is_native() {
+                .push(if intr.is_some() && self.lower.keeps_intrinsics() {
                     std::ptr::null_mut()
                 } else {
                     self.fn_ty(sig)
@@ -496,10 +446,10 @@ impl<'m> Exporter<'m> {
         Ok(())
     }
 
-    /// Whether function `f` is an intrinsic lowered at each call (native targets), which
-    /// has no LLVM function.
+    /// Whether function `f` is an intrinsic lowered at each call, which has no LLVM
+    /// function.
     fn lowered(&self, f: usize) -> bool {
-        self.target.is_native() && self.intrinsic[f].is_some()
+        !self.lower.keeps_intrinsics() && self.intrinsic[f].is_some()
     }
 
     /// The LLVM function of function address `f`, declared on first use; null for a
@@ -517,6 +467,7 @@ impl<'m> Exporter<'m> {
                 self.llvm_intrinsic(intr.kind)
             } else {
                 let fty = self.intrinsic_fn_ty(intr);
+                // SAFETY: handles of the exporter's live context and module (see the module's note).
                 let f = unsafe { LLVMAddFunction(self.module, cstr(&intr.name).as_ptr(), fty) };
                 (f, fty)
             };
@@ -527,18 +478,15 @@ impl<'m> Exporter<'m> {
         let func = &self.m.functions[i];
         let fty = self.fn_types[i];
         let name = self.fn_name(i as u32);
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         let llfn = unsafe { LLVMAddFunction(self.module, cstr(&name).as_ptr(), fty) };
         let defined = func.body.as_ref().is_some_and(|b| b.num_blocks > 0);
-        if self.target.is_native() {
-            // Nothing unwinds through pexe code (C++ exceptions were lowered to
-            // setjmp/longjmp): no unwind tables, no personality routines on ARM.
-            let nu = self.enum_attr("nounwind", 0);
-            unsafe { LLVMAddAttributeAtIndex(llfn, u32::MAX, nu) };
-        }
+        self.lower.function_attributes(self, llfn);
         let here = defined && self.owns(i as u32);
         if here {
             self.set_linkage(llfn, func.linkage == Linkage::Internal);
         } else {
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
             unsafe { LLVMSetLinkage(llfn, LLVMLinkage::LLVMExternalLinkage) };
         }
         self.fns[i] = llfn;
@@ -546,6 +494,7 @@ impl<'m> Exporter<'m> {
 
     /// The LLVM type of a simple initializer.
     fn init_ty(&self, init: &Init) -> LLVMTypeRef {
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             match init {
                 Init::Zero(n) => LLVMArrayType(self.i8, *n as u32),
@@ -561,6 +510,7 @@ impl<'m> Exporter<'m> {
             return self.init_ty(&glob.inits[0]);
         }
         let mut fields: Vec<LLVMTypeRef> = glob.inits.iter().map(|i| self.init_ty(i)).collect();
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe { LLVMStructTypeInContext(self.ctx, fields.as_mut_ptr(), fields.len() as u32, 1) }
     }
 
@@ -570,12 +520,15 @@ impl<'m> Exporter<'m> {
             let glob = &self.m.globals[g];
             let ty = self.global_ty(g);
             let name = self.global_name(g);
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
             let v = unsafe { LLVMAddGlobal(self.module, ty, cstr(&name).as_ptr()) };
             if self.owns_globals() {
                 self.set_linkage(v, true);
             } else {
+                // SAFETY: handles of the exporter's live context and module (see the module's note).
                 unsafe { LLVMSetLinkage(v, LLVMLinkage::LLVMExternalLinkage) };
             }
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
             unsafe {
                 LLVMSetGlobalConstant(v, glob.is_const as i32);
                 if glob.align.bytes() > 0 {
@@ -593,9 +546,11 @@ impl<'m> Exporter<'m> {
         if self.addrs[id].is_null() {
             let nf = self.m.functions.len();
             self.addrs[id] = if id < nf && self.intrinsic[id].is_some() {
+                // SAFETY: handles of the exporter's live context and module (see the module's note).
                 unsafe { LLVMGetUndef(self.i32) }
             } else {
                 let g = self.global_value(id);
+                // SAFETY: handles of the exporter's live context and module (see the module's note).
                 unsafe { LLVMConstPtrToInt(g, self.i32) }
             };
         }
@@ -603,6 +558,7 @@ impl<'m> Exporter<'m> {
     }
 
     fn init_const(&mut self, init: &Init, pos: u64) -> R<LLVMValueRef> {
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             Ok(match init {
                 Init::Zero(n) => LLVMConstNull(LLVMArrayType(self.i8, *n as u32)),
@@ -650,10 +606,12 @@ impl<'m> Exporter<'m> {
                 for i in &glob.inits {
                     fields.push(self.init_const(i, glob.pos)?);
                 }
+                // SAFETY: handles of the exporter's live context and module (see the module's note).
                 unsafe {
                     LLVMConstStructInContext(self.ctx, fields.as_mut_ptr(), fields.len() as u32, 1)
                 }
             };
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
             unsafe { LLVMSetInitializer(self.globals[g], init) };
         }
         Ok(())
@@ -682,6 +640,7 @@ impl<'m> Exporter<'m> {
         if let Some(d) = self.decls.get(&key) {
             return *d;
         }
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         let d = unsafe {
             let id = LLVMLookupIntrinsicID(name.as_ptr() as *const _, name.len());
             assert!(id != 0, "LLVM 14 has no intrinsic {name}");
@@ -704,6 +663,7 @@ impl<'m> Exporter<'m> {
         if let Some(d) = self.decls.get(name) {
             return *d;
         }
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         let d = unsafe {
             let mut ps = params.to_vec();
             let fty = LLVMFunctionType(ret, ps.as_mut_ptr(), ps.len() as u32, 0);
@@ -715,6 +675,7 @@ impl<'m> Exporter<'m> {
     }
 
     fn enum_attr(&self, name: &str, val: u64) -> LLVMAttributeRef {
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             let kind = LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len());
             LLVMCreateEnumAttribute(self.ctx, kind, val)
@@ -759,17 +720,18 @@ impl<'m> Exporter<'m> {
             cur_block: 0,
             next_value: 0,
             const_holders: Vec::new(),
-            const_holder_of: if self.target.is_native() {
-                Vec::new()
-            } else {
+            const_holder_of: if self.lower.normal_form() {
                 vec![std::ptr::null_mut(); nlocal]
-            },
-            global_addrs: if self.target.is_native() {
-                Vec::new()
             } else {
+                Vec::new()
+            },
+            global_addrs: if self.lower.normal_form() {
                 vec![std::ptr::null_mut(); m.num_global_values() as usize]
+            } else {
+                Vec::new()
             },
         };
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             for i in 0..np {
                 st.vals[i] = LLVMGetParam(llfn, i as u32);
@@ -796,6 +758,7 @@ impl<'m> Exporter<'m> {
         st.next_value = first_inst;
         for b in 0..body.num_blocks {
             st.cur_block = b;
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
             unsafe { LLVMPositionBuilderAtEnd(self.b, st.blocks[b as usize]) };
             for i in body.block_range(b) {
                 let inst = body.insts[i];
@@ -852,9 +815,10 @@ impl<'m> Exporter<'m> {
                 if copies == 0 {
                     continue;
                 }
-                let mut v = self.value_at(&mut st, pair[0], b);
+                let mut v = self.value(&mut st, pair[0]);
                 let mut bb = st.blocks[b as usize];
                 for _ in 0..copies {
+                    // SAFETY: handles of the exporter's live context and module (see the module's note).
                     unsafe { LLVMAddIncoming(phi, &mut v, &mut bb, 1) };
                 }
                 match added.iter_mut().find(|a| a.0 == b) {
@@ -872,13 +836,16 @@ impl<'m> Exporter<'m> {
                     format!("@f{f}: value {local} is used but never defined"),
                 );
             }
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
             unsafe { LLVMReplaceAllUsesWith(ph, real) };
         }
         // Constants take their places in the (unfolded) instructions that use them.
         for (local, ph) in st.const_holders.drain(..) {
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
             unsafe { LLVMReplaceAllUsesWith(ph, st.vals[local]) };
         }
         if !st.holder.is_null() {
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
             unsafe { LLVMDeleteBasicBlock(st.holder) };
         }
         Ok(())
@@ -886,6 +853,7 @@ impl<'m> Exporter<'m> {
 
     fn constant(&self, ty: ValueType, v: ConstValue) -> LLVMValueRef {
         let t = self.ty(ty);
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             match v {
                 ConstValue::Undef => LLVMGetUndef(t),
@@ -905,6 +873,7 @@ impl<'m> Exporter<'m> {
     /// A non-constant value of type `ty` (a phi in a detached block) that stands in for
     /// a value the builder must not see: a forward reference, or a constant it would fold.
     fn stand_in(&self, st: &mut Fn, ty: LLVMTypeRef) -> LLVMValueRef {
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             if st.holder.is_null() {
                 st.holder = LLVMAppendBasicBlockInContext(self.ctx, st.llfn, EMPTY);
@@ -927,6 +896,7 @@ impl<'m> Exporter<'m> {
         v: LLVMValueRef,
         ty: LLVMTypeRef,
     ) -> LLVMValueRef {
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             let ph = self.stand_in(st, LLVMTypeOf(v));
             let c = LLVMBuildCast(b, op, ph, ty, EMPTY);
@@ -938,7 +908,7 @@ impl<'m> Exporter<'m> {
 
     /// The LLVM value of pexe value `id` (a placeholder if it is not defined yet).
     ///
-    /// For le32 the module is kept in PNaCl normal form, instruction for instruction as in
+    /// In PNaCl normal form (le32) the module is kept, instruction for instruction as in
     /// the pexe (what pnacl-abicheck accepts and pnacl-finalize writes back): constants
     /// reach instructions through stand-ins so that nothing is folded, and a global's
     /// address is a `ptrtoint` instruction at the top of the function, never a constant
@@ -946,9 +916,10 @@ impl<'m> Exporter<'m> {
     fn value(&mut self, st: &mut Fn, id: ValueId) -> LLVMValueRef {
         let ng = self.m.num_global_values() as usize;
         let id = id as usize;
-        let le32 = !self.target.is_native();
+        let le32 = self.lower.normal_form();
         if id < ng {
             let a = self.addr(id);
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
             if !le32 || unsafe { LLVMIsUndef(a) } != 0 {
                 return a;
             }
@@ -956,6 +927,7 @@ impl<'m> Exporter<'m> {
                 return st.global_addrs[id];
             }
             let g = self.global_value(id);
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
             let a = unsafe {
                 let hb = LLVMCreateBuilderInContext(self.ctx);
                 let entry = LLVMGetEntryBasicBlock(st.llfn);
@@ -975,10 +947,12 @@ impl<'m> Exporter<'m> {
         let local = id - ng;
         if !st.vals[local].is_null() {
             let v = st.vals[local];
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
             if le32 && unsafe { LLVMIsConstant(v) } != 0 {
                 if !st.const_holder_of[local].is_null() {
                     return st.const_holder_of[local];
                 }
+                // SAFETY: handles of the exporter's live context and module (see the module's note).
                 let ph = self.stand_in(st, unsafe { LLVMTypeOf(v) });
                 st.const_holders.push((local, ph));
                 st.const_holder_of[local] = ph;
@@ -1005,14 +979,10 @@ impl<'m> Exporter<'m> {
         }
     }
 
-    /// `value`, but for use at the end of block `b` (phi incoming values).
-    fn value_at(&mut self, st: &mut Fn, id: ValueId, _b: u32) -> LLVMValueRef {
-        self.value(st, id)
-    }
-
     /// Pexe value `id` as a pointer to `pointee`.
     fn pointer(&mut self, st: &mut Fn, id: ValueId, pointee: LLVMTypeRef) -> LLVMValueRef {
         let ng = self.m.num_global_values() as usize;
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         let pty = unsafe { LLVMPointerType(pointee, 0) };
         // An intrinsic's address cannot be taken (LLVM's verifier rejects a cast of one):
         // as a pointer, an intrinsic is its undef address turned into one, as it is when
@@ -1022,13 +992,15 @@ impl<'m> Exporter<'m> {
         if (id as usize) < ng && !intrinsic {
             let g = self.global_value(id as usize);
             if !g.is_null() {
+                // SAFETY: handles of the exporter's live context and module (see the module's note).
                 if unsafe { LLVMTypeOf(g) } == pty {
                     return g;
                 }
-                if self.target.is_native() {
+                if !self.lower.normal_form() {
+                    // SAFETY: handles of the exporter's live context and module (see the module's note).
                     return unsafe { LLVMConstBitCast(g, pty) };
                 }
-                // le32: a bitcast instruction of the (inherent) global, once per block.
+                // Normal form: a bitcast instruction of the (inherent) global, once per block.
                 let key = (st.cur_block, id, pointee);
                 if let Some(&p) = st.casts.get(&key) {
                     return p;
@@ -1043,6 +1015,7 @@ impl<'m> Exporter<'m> {
             return p;
         }
         let local = (id as usize).wrapping_sub(ng);
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         let p = unsafe {
             if local < st.ptrs.len() && !st.ptrs[local].is_null() {
                 LLVMBuildBitCast(self.b, st.ptrs[local], pty, EMPTY)
@@ -1068,9 +1041,76 @@ impl<'m> Exporter<'m> {
         }
     }
 
+    /// The type an intrinsic's pointer parameter points to (`intrinsic_ptr_ty`).
+    fn intrinsic_pointee(&self, intr: &Intrinsic) -> LLVMTypeRef {
+        // SAFETY: a pointer type of the exporter's context (see the module's note).
+        unsafe { LLVMGetElementType(self.intrinsic_ptr_ty(intr)) }
+    }
+
+    /// A call of a PNaCl intrinsic that LLVM 14 has in its own form, the same on every
+    /// target (memcpy, memmove and memset with their alignment as attributes, stacksave,
+    /// stackrestore, trap), or `None` for the others.
+    fn llvm14_intrinsic_call(&mut self, c: &mut Call) -> R<Option<LLVMValueRef>> {
+        let b = self.b;
+        // SAFETY: handles of the exporter's live context and module; each value has the
+        // type its LLVM 14 intrinsic takes.
+        unsafe {
+            match c.intr.kind {
+                Kind::Memcpy | Kind::Memmove | Kind::Memset => {
+                    // LLVM 14 form: no alignment argument; alignment as attributes.
+                    let (f, fty) = self.llvm_intrinsic(c.intr.kind);
+                    let align = c.constant(self, 3, "alignment")?;
+                    let vol = c.constant(self, 4, "volatile")?;
+                    let dst = self.pointer(c.st, c.args[0], self.i8);
+                    let second = if c.intr.kind == Kind::Memset {
+                        self.value(c.st, c.args[1])
+                    } else {
+                        self.pointer(c.st, c.args[1], self.i8)
+                    };
+                    let len = self.value(c.st, c.args[2]);
+                    let mut vs = [dst, second, len, LLVMConstInt(self.i1, vol & 1, 0)];
+                    let r = LLVMBuildCall2(b, fty, f, vs.as_mut_ptr(), 4, EMPTY);
+                    LLVMSetTailCall(r, c.tail as i32);
+                    if align > 1 {
+                        let a = self.enum_attr("align", align);
+                        LLVMAddCallSiteAttribute(r, 1, a);
+                        if c.intr.kind != Kind::Memset {
+                            LLVMAddCallSiteAttribute(r, 2, a);
+                        }
+                    }
+                    return Ok(Some(r));
+                }
+                Kind::StackSave | Kind::StackRestore | Kind::Trap => {
+                    let (f, fty) = self.llvm_intrinsic(c.intr.kind);
+                    return Ok(Some(match c.intr.kind {
+                        Kind::StackSave => {
+                            let r = LLVMBuildCall2(b, fty, f, std::ptr::null_mut(), 0, EMPTY);
+                            LLVMSetTailCall(r, c.tail as i32);
+                            LLVMBuildPtrToInt(b, r, self.i32, EMPTY)
+                        }
+                        Kind::StackRestore => {
+                            let mut p = [self.pointer(c.st, c.args[0], self.i8)];
+                            let r = LLVMBuildCall2(b, fty, f, p.as_mut_ptr(), 1, EMPTY);
+                            LLVMSetTailCall(r, c.tail as i32);
+                            r
+                        }
+                        _ => {
+                            let r = LLVMBuildCall2(b, fty, f, std::ptr::null_mut(), 0, EMPTY);
+                            LLVMSetTailCall(r, c.tail as i32);
+                            r
+                        }
+                    }));
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+
     fn inst(&mut self, st: &mut Fn, body: &Body, i: usize, pos: Option<u64>) -> R<LLVMValueRef> {
         let inst = body.insts[i];
         let b = self.b;
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             Ok(match inst.kind {
                 InstKind::Binop { op, lhs, rhs } => {
@@ -1172,8 +1212,20 @@ impl<'m> Exporter<'m> {
                     let nf = self.m.functions.len() as u32;
                     if !indirect && callee < nf {
                         if let Some(intr) = self.intrinsic[callee as usize] {
-                            return self
-                                .intrinsic_call(st, body, intr, callee, &args, inst.ty, tail, pos);
+                            let mut c = Call {
+                                st,
+                                body,
+                                intr,
+                                callee,
+                                args: &args,
+                                ret: inst.ty,
+                                tail,
+                                pos,
+                            };
+                            return match self.llvm14_intrinsic_call(&mut c)? {
+                                Some(v) => Ok(v),
+                                None => self.lower.intrinsic_call(self, &mut c),
+                            };
                         }
                         let llfn = self.fn_value(callee as usize);
                         let fty = self.fn_types[callee as usize];
@@ -1201,307 +1253,6 @@ impl<'m> Exporter<'m> {
                     }
                 }
             })
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn intrinsic_call(
-        &mut self,
-        st: &mut Fn,
-        body: &Body,
-        intr: &'static Intrinsic,
-        callee: u32,
-        args: &[ValueId],
-        ret: ValueType,
-        tail: bool,
-        pos: Option<u64>,
-    ) -> R<LLVMValueRef> {
-        let b = self.b;
-        let native = self.target.is_native();
-        let ptr_ty = self.intrinsic_ptr_ty(intr);
-        let pointee = unsafe { LLVMGetElementType(ptr_ty) };
-        let constant = |this: &Self, k: usize, what: &str| -> R<u64> {
-            this.const_int_arg(st, body, args[k])
-                .ok_or_else(|| ExportError {
-                    pos,
-                    msg: format!("{}: the {what} argument must be a constant", intr.name),
-                })
-        };
-        unsafe {
-            match intr.kind {
-                Kind::Memcpy | Kind::Memmove | Kind::Memset => {
-                    // LLVM 14 form: no alignment argument; alignment as attributes.
-                    let (f, fty) = self.llvm_intrinsic(intr.kind);
-                    let align = constant(self, 3, "alignment")?;
-                    let vol = constant(self, 4, "volatile")?;
-                    let dst = self.pointer(st, args[0], self.i8);
-                    let second = if intr.kind == Kind::Memset {
-                        self.value(st, args[1])
-                    } else {
-                        self.pointer(st, args[1], self.i8)
-                    };
-                    let len = self.value(st, args[2]);
-                    let mut vs = [dst, second, len, LLVMConstInt(self.i1, vol & 1, 0)];
-                    let c = LLVMBuildCall2(b, fty, f, vs.as_mut_ptr(), 4, EMPTY);
-                    LLVMSetTailCall(c, tail as i32);
-                    if align > 1 {
-                        let a = self.enum_attr("align", align);
-                        LLVMAddCallSiteAttribute(c, 1, a);
-                        if intr.kind != Kind::Memset {
-                            LLVMAddCallSiteAttribute(c, 2, a);
-                        }
-                    }
-                    return Ok(c);
-                }
-                Kind::StackSave | Kind::StackRestore | Kind::Trap => {
-                    let (f, fty) = self.llvm_intrinsic(intr.kind);
-                    return Ok(match intr.kind {
-                        Kind::StackSave => {
-                            let c = LLVMBuildCall2(b, fty, f, std::ptr::null_mut(), 0, EMPTY);
-                            LLVMSetTailCall(c, tail as i32);
-                            LLVMBuildPtrToInt(b, c, self.i32, EMPTY)
-                        }
-                        Kind::StackRestore => {
-                            let mut p = [self.pointer(st, args[0], self.i8)];
-                            let c = LLVMBuildCall2(b, fty, f, p.as_mut_ptr(), 1, EMPTY);
-                            LLVMSetTailCall(c, tail as i32);
-                            c
-                        }
-                        _ => {
-                            let c = LLVMBuildCall2(b, fty, f, std::ptr::null_mut(), 0, EMPTY);
-                            LLVMSetTailCall(c, tail as i32);
-                            c
-                        }
-                    });
-                }
-                _ => {}
-            }
-            if !native {
-                // le32: a call of the intrinsic as the pexe declares it, pointers typed.
-                let llfn = self.fn_value(callee as usize);
-                let fty = self.fn_types[callee as usize];
-                let mut vs = Vec::with_capacity(args.len());
-                for (k, &a) in args.iter().enumerate() {
-                    vs.push(if intr.params[k] == intrinsics::PTy::Ptr {
-                        self.pointer(st, a, pointee)
-                    } else {
-                        self.value(st, a)
-                    });
-                }
-                let c = LLVMBuildCall2(b, fty, llfn, vs.as_mut_ptr(), vs.len() as u32, EMPTY);
-                LLVMSetTailCall(c, tail as i32);
-                return Ok(if intr.ret == intrinsics::PTy::Ptr {
-                    LLVMBuildPtrToInt(b, c, self.i32, EMPTY)
-                } else {
-                    c
-                });
-            }
-            let order = |this: &Self, k: usize| -> R<LLVMAtomicOrdering> {
-                let v = constant(this, k, "memory order")?;
-                memory_order(v).ok_or_else(|| ExportError {
-                    pos,
-                    msg: format!("{}: invalid memory order {v}", intr.name),
-                })
-            };
-            let rt = self.ty(ret);
-            Ok(match intr.kind {
-                Kind::Bswap | Kind::Ctpop | Kind::Sqrt | Kind::Fabs => {
-                    let name = match intr.kind {
-                        Kind::Bswap => "llvm.bswap",
-                        Kind::Ctpop => "llvm.ctpop",
-                        Kind::Sqrt => "llvm.sqrt",
-                        _ => "llvm.fabs",
-                    };
-                    let (f, fty) = self.llvm_intrinsic_named(name, &[rt]);
-                    let mut vs = [self.value(st, args[0])];
-                    LLVMBuildCall2(b, fty, f, vs.as_mut_ptr(), 1, EMPTY)
-                }
-                Kind::Ctlz | Kind::Cttz => {
-                    let name = if intr.kind == Kind::Ctlz {
-                        "llvm.ctlz"
-                    } else {
-                        "llvm.cttz"
-                    };
-                    let (f, fty) = self.llvm_intrinsic_named(name, &[rt]);
-                    // is_zero_undef = false: a zero input gives the bit width (runtime.md §4.7).
-                    let mut vs = [self.value(st, args[0]), LLVMConstInt(self.i1, 0, 0)];
-                    LLVMBuildCall2(b, fty, f, vs.as_mut_ptr(), 2, EMPTY)
-                }
-                Kind::ReadTp => {
-                    let (f, fty) = self.runtime_fn(runtime::READ_TP, self.i32, &[]);
-                    LLVMBuildCall2(b, fty, f, std::ptr::null_mut(), 0, EMPTY)
-                }
-                Kind::Setjmp => {
-                    let (f, fty) = self.runtime_fn(runtime::SETJMP, self.i32, &[self.i8p]);
-                    let rt2 = self.enum_attr("returns_twice", 0);
-                    LLVMAddAttributeAtIndex(f, u32::MAX, rt2);
-                    let mut vs = [self.pointer(st, args[0], self.i8)];
-                    let c = LLVMBuildCall2(b, fty, f, vs.as_mut_ptr(), 1, EMPTY);
-                    LLVMAddCallSiteAttribute(c, u32::MAX, rt2);
-                    c
-                }
-                Kind::Longjmp => {
-                    let (f, fty) =
-                        self.runtime_fn(runtime::LONGJMP, self.void, &[self.i8p, self.i32]);
-                    let nr = self.enum_attr("noreturn", 0);
-                    LLVMAddAttributeAtIndex(f, u32::MAX, nr);
-                    let mut vs = [self.pointer(st, args[0], self.i8), self.value(st, args[1])];
-                    LLVMBuildCall2(b, fty, f, vs.as_mut_ptr(), 2, EMPTY)
-                }
-                Kind::AtomicLoad => {
-                    let ord = order(self, 1)?;
-                    let p = self.pointer(st, args[0], rt);
-                    let l = LLVMBuildLoad2(b, rt, p, EMPTY);
-                    LLVMSetOrdering(l, load_order(ord));
-                    LLVMSetAlignment(l, ret.store_size());
-                    l
-                }
-                Kind::AtomicStore => {
-                    let ord = order(self, 2)?;
-                    let v = self.value(st, args[0]);
-                    let vt = intr.params[0].pexe();
-                    let p = self.pointer(st, args[1], self.ty(vt));
-                    let s = LLVMBuildStore(b, v, p);
-                    LLVMSetOrdering(s, store_order(ord));
-                    LLVMSetAlignment(s, vt.store_size());
-                    s
-                }
-                Kind::AtomicRmw => {
-                    let op = constant(self, 0, "operation")?;
-                    let ord = order(self, 3)?;
-                    let op = rmw_op(op).ok_or_else(|| ExportError {
-                        pos,
-                        msg: format!(
-                            "{}: invalid atomic read-modify-write operation {op}",
-                            intr.name
-                        ),
-                    })?;
-                    let p = self.pointer(st, args[1], rt);
-                    let v = self.value(st, args[2]);
-                    let r = LLVMBuildAtomicRMW(b, op, p, v, ord, 0);
-                    LLVMSetAlignment(r, ret.store_size());
-                    r
-                }
-                Kind::AtomicCmpxchg => {
-                    let succ = order(self, 3)?;
-                    let fail = order(self, 4)?;
-                    let p = self.pointer(st, args[0], rt);
-                    let (e, d) = (self.value(st, args[1]), self.value(st, args[2]));
-                    let x = LLVMBuildAtomicCmpXchg(
-                        b,
-                        p,
-                        e,
-                        d,
-                        cmpxchg_success(succ),
-                        cmpxchg_failure(succ, fail),
-                        0,
-                    );
-                    LLVMSetAlignment(x, ret.store_size());
-                    LLVMBuildExtractValue(b, x, 0, EMPTY)
-                }
-                Kind::AtomicFence => {
-                    let ord = order(self, 0)?;
-                    if ord == LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic {
-                        // A relaxed fence orders nothing.
-                        return Ok(std::ptr::null_mut());
-                    }
-                    LLVMBuildFence(b, ord, 0, EMPTY)
-                }
-                Kind::AtomicFenceAll => {
-                    // PNaCl's expansion: a compiler barrier, a seq_cst fence, a barrier.
-                    self.compiler_barrier();
-                    let f = LLVMBuildFence(
-                        b,
-                        LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent,
-                        0,
-                        EMPTY,
-                    );
-                    self.compiler_barrier();
-                    f
-                }
-                Kind::AtomicIsLockFree => match self.const_int_arg(st, body, args[0]) {
-                    Some(n) => LLVMConstInt(self.i1, matches!(n, 1 | 2 | 4 | 8) as u64, 0),
-                    None => {
-                        let n = self.value(st, args[0]);
-                        LLVMBuildICmp(
-                            b,
-                            LLVMIntPredicate::LLVMIntULE,
-                            n,
-                            LLVMConstInt(self.i32, 8, 0),
-                            EMPTY,
-                        )
-                    }
-                },
-                Kind::Memcpy
-                | Kind::Memmove
-                | Kind::Memset
-                | Kind::StackSave
-                | Kind::StackRestore
-                | Kind::Trap => {
-                    unreachable!()
-                }
-            })
-        }
-    }
-
-    fn compiler_barrier(&mut self) {
-        unsafe {
-            let fty = LLVMFunctionType(self.void, std::ptr::null_mut(), 0, 0);
-            let clob = "~{memory}";
-            let asm = LLVMGetInlineAsm(
-                fty,
-                EMPTY as *mut _,
-                0,
-                clob.as_ptr() as *mut _,
-                clob.len(),
-                1,
-                0,
-                llvm_sys::LLVMInlineAsmDialect::LLVMInlineAsmDialectATT,
-                0,
-            );
-            LLVMBuildCall2(self.b, fty, asm, std::ptr::null_mut(), 0, EMPTY);
-        }
-    }
-
-    /// `void __pnacl_entry(i32 info)`: calls `_start` with its real type (runtime.md §1.1).
-    fn entry_thunk(&mut self) {
-        let Some(start) = self.m.function_named("_start") else {
-            return;
-        };
-        let llfn = self.fn_value(start as usize);
-        if llfn.is_null() {
-            return;
-        }
-        unsafe {
-            let mut p = [self.i32];
-            let fty = LLVMFunctionType(self.void, p.as_mut_ptr(), 1, 0);
-            let f = LLVMAddFunction(self.module, cstr(runtime::ENTRY).as_ptr(), fty);
-            LLVMAddAttributeAtIndex(f, u32::MAX, self.enum_attr("nounwind", 0));
-            let bb = LLVMAppendBasicBlockInContext(self.ctx, f, EMPTY);
-            LLVMPositionBuilderAtEnd(self.b, bb);
-            let sig = self.m.fn_type(start);
-            let info = LLVMGetParam(f, 0);
-            let mut args: Vec<LLVMValueRef> = sig
-                .params
-                .iter()
-                .enumerate()
-                .map(|(k, t)| {
-                    if k == 0 && *t == ValueType::I32 {
-                        info
-                    } else {
-                        LLVMConstNull(self.ty(*t))
-                    }
-                })
-                .collect();
-            LLVMBuildCall2(
-                self.b,
-                self.fn_types[start as usize],
-                llfn,
-                args.as_mut_ptr(),
-                args.len() as u32,
-                EMPTY,
-            );
-            LLVMBuildRetVoid(self.b);
         }
     }
 }
@@ -1621,78 +1372,4 @@ fn real_pred(p: Pred) -> LLVMRealPredicate {
         LLVMRealUNE,
         LLVMRealPredicateTrue,
     ][p.0 as usize]
-}
-
-/// PNaCl memory orders (NaClAtomicIntrinsics.h; runtime.md §4.1): 1 relaxed, 2 consume,
-/// 3 acquire, 4 release, 5 acq_rel, 6 seq_cst.
-fn memory_order(v: u64) -> Option<LLVMAtomicOrdering> {
-    use LLVMAtomicOrdering::*;
-    Some(match v {
-        1 => LLVMAtomicOrderingMonotonic,
-        2 | 3 => LLVMAtomicOrderingAcquire,
-        4 => LLVMAtomicOrderingRelease,
-        5 => LLVMAtomicOrderingAcquireRelease,
-        6 => LLVMAtomicOrderingSequentiallyConsistent,
-        _ => return None,
-    })
-}
-
-/// Loads cannot be release or acq_rel in LLVM: keep their acquire half.
-fn load_order(o: LLVMAtomicOrdering) -> LLVMAtomicOrdering {
-    use LLVMAtomicOrdering::*;
-    match o {
-        LLVMAtomicOrderingRelease => LLVMAtomicOrderingMonotonic,
-        LLVMAtomicOrderingAcquireRelease => LLVMAtomicOrderingAcquire,
-        o => o,
-    }
-}
-
-/// Stores cannot be acquire or acq_rel: keep their release half.
-fn store_order(o: LLVMAtomicOrdering) -> LLVMAtomicOrdering {
-    use LLVMAtomicOrdering::*;
-    match o {
-        LLVMAtomicOrderingAcquire => LLVMAtomicOrderingMonotonic,
-        LLVMAtomicOrderingAcquireRelease => LLVMAtomicOrderingRelease,
-        o => o,
-    }
-}
-
-fn cmpxchg_success(o: LLVMAtomicOrdering) -> LLVMAtomicOrdering {
-    o
-}
-
-/// The failure order: no release half, and no stronger than the success order.
-fn cmpxchg_failure(succ: LLVMAtomicOrdering, fail: LLVMAtomicOrdering) -> LLVMAtomicOrdering {
-    use LLVMAtomicOrdering::*;
-    let strip = |o| match o {
-        LLVMAtomicOrderingRelease => LLVMAtomicOrderingMonotonic,
-        LLVMAtomicOrderingAcquireRelease => LLVMAtomicOrderingAcquire,
-        o => o,
-    };
-    let rank = |o| match o {
-        LLVMAtomicOrderingMonotonic => 1,
-        LLVMAtomicOrderingAcquire => 2,
-        LLVMAtomicOrderingSequentiallyConsistent => 3,
-        _ => 0,
-    };
-    let (s, f) = (strip(succ), strip(fail));
-    if rank(f) > rank(s) {
-        s
-    } else {
-        f
-    }
-}
-
-/// PNaCl read-modify-write operations: 1 add, 2 sub, 3 or, 4 and, 5 xor, 6 exchange.
-fn rmw_op(v: u64) -> Option<LLVMAtomicRMWBinOp> {
-    use LLVMAtomicRMWBinOp::*;
-    Some(match v {
-        1 => LLVMAtomicRMWBinOpAdd,
-        2 => LLVMAtomicRMWBinOpSub,
-        3 => LLVMAtomicRMWBinOpOr,
-        4 => LLVMAtomicRMWBinOpAnd,
-        5 => LLVMAtomicRMWBinOpXor,
-        6 => LLVMAtomicRMWBinOpXchg,
-        _ => return None,
-    })
 }

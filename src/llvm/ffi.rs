@@ -1,0 +1,84 @@
+//! The small wrappers over LLVM's C API that the bridge's files share, and what makes them
+//! sound: each handle given to them is a value or type of a module its caller keeps alive
+//! (an inkwell `Module` it owns or borrows) for as long as the handle is used, and LLVM
+//! frees none of a module's values or types while the module lives. Strings LLVM returns
+//! are copied out before anything else can change them; messages it allocates are freed
+//! here, once.
+
+use std::ffi::{c_char, CStr, CString};
+
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+
+/// A name for LLVM's C API: a NUL inside becomes `\0` (LLVM names cannot hold one).
+pub fn cstr(s: &str) -> CString {
+    CString::new(s.replace('\0', "\\0")).unwrap()
+}
+
+/// The text of a message LLVM allocated (`LLVMPrint…ToString`), which is then freed.
+fn message(p: *mut c_char) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    // SAFETY: `p` is a NUL-terminated string LLVM allocated for the caller, read once and
+    // freed once, here.
+    unsafe {
+        let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+        LLVMDisposeMessage(p);
+        s
+    }
+}
+
+/// Bytes LLVM lends (a name, a metadata string), copied.
+pub fn lent(p: *const c_char, len: usize) -> Vec<u8> {
+    if p.is_null() || len == 0 {
+        return Vec::new();
+    }
+    // SAFETY: LLVM returned `p` with `len` bytes behind it, which live as long as the
+    // value they belong to, still alive here.
+    unsafe { std::slice::from_raw_parts(p as *const u8, len).to_vec() }
+}
+
+/// The name of value `v` (empty if it has none).
+pub fn value_name(v: LLVMValueRef) -> Vec<u8> {
+    let mut len = 0;
+    // SAFETY: `v` is a value of a live module (the module's note).
+    let p = unsafe { LLVMGetValueName2(v, &mut len) };
+    lent(p, len)
+}
+
+/// `v` as LLVM prints it.
+pub fn value_text(v: LLVMValueRef) -> String {
+    // SAFETY: `v` is a value of a live module (the module's note).
+    message(unsafe { LLVMPrintValueToString(v) })
+}
+
+/// `t` as LLVM prints it.
+pub fn type_text(t: LLVMTypeRef) -> String {
+    // SAFETY: `t` is a type of a live module's context (the module's note).
+    message(unsafe { LLVMPrintTypeToString(t) })
+}
+
+/// The module as LLVM prints it.
+pub fn module_text(m: LLVMModuleRef) -> String {
+    // SAFETY: `m` is a live module (the module's note).
+    message(unsafe { LLVMPrintModuleToString(m) })
+}
+
+/// The string of metadata-as-value `v`, if it is an MDString.
+pub fn md_string(v: LLVMValueRef) -> Option<Vec<u8>> {
+    let mut len = 0;
+    // SAFETY: `v` is a value of a live module (the module's note); LLVMGetMDString
+    // answers null for anything but an MDString.
+    let p = unsafe { LLVMGetMDString(v, &mut len) };
+    (!p.is_null()).then(|| lent(p, len as usize))
+}
+
+/// A string LLVM keeps for the module (its triple, its data layout), copied.
+pub fn module_string(p: *const c_char) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    // SAFETY: a NUL-terminated string the live module owns.
+    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+}
