@@ -23,6 +23,9 @@ fn main() {
         ("PNACL_TOOL_CLANG", get("native", "clang")),
         ("PNACL_TOOL_LD_LLD", get("native", "ld-lld")),
         ("PNACL_TOOL_QEMU_ARM", get("native", "qemu-arm")),
+        ("PNACL_TOOL_WASM_LD", get("wasm", "wasm-ld")),
+        ("PNACL_TOOL_NODE", get("wasm", "node")),
+        ("PNACL_TOOL_CHROMIUM", get("wasm", "chromium")),
     ];
     for (k, v) in vars {
         println!("cargo:rustc-env={k}={v}");

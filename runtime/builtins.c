@@ -4,7 +4,7 @@
  * __aeabi_* entry points. Written with integer operations only, so that the compiler
  * cannot turn them back into calls to themselves.
  */
-#include "sys.h"
+#include "types.h"
 
 /* ----------------------------------------------------------------------------------- */
 /* Memory                                                                              */

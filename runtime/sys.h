@@ -2,16 +2,7 @@
 #ifndef PNACL_RT_SYS_H
 #define PNACL_RT_SYS_H
 
-typedef unsigned char u8;
-typedef unsigned short u16;
-typedef unsigned int u32;
-typedef unsigned long long u64;
-typedef signed char i8;
-typedef short i16;
-typedef int i32;
-typedef long long i64;
-typedef unsigned long uptr;
-typedef unsigned int size_t;
+#include "types.h"
 
 /* The system calls the runtime makes: name, i386 number, 32-bit ARM (EABI) number. The
    sandbox (sandbox.c) allows these and no others; it is built for either architecture
@@ -84,7 +75,6 @@ long __pnacl_syscall(long n, long a, long b, long c, long d, long e, long f);
 /* A result in -4095..-1 is -errno. */
 #define SYS_FAILED(r) ((unsigned long)(r) > (unsigned long)-4096L)
 
-#define NULL ((void *)0)
 
 /* Linux constants used by the runtime (same on i386 and ARM unless noted). */
 #define AT_FDCWD -100

@@ -8,3 +8,9 @@ pub const CLANG: &str = env!("PNACL_TOOL_CLANG");
 pub const LD_LLD: &str = env!("PNACL_TOOL_LD_LLD");
 /// `qemu-arm` to run ARM programs.
 pub const QEMU_ARM: &str = env!("PNACL_TOOL_QEMU_ARM");
+/// `wasm-ld` to link WebAssembly programs.
+pub const WASM_LD: &str = env!("PNACL_TOOL_WASM_LD");
+/// `node`, which runs the WebAssembly launchers (the tests).
+pub const NODE: &str = env!("PNACL_TOOL_NODE");
+/// The browser the page tests run.
+pub const CHROMIUM: &str = env!("PNACL_TOOL_CHROMIUM");

@@ -1,6 +1,6 @@
 //! pnacl-llvm's conversion on the real pexes: for every target the module passes LLVM's
-//! verifier, and llc-14 -O2 compiles the native ones to object files (x86-32 with SSE2,
-//! ARM with hard float).
+//! verifier, and llc-14 -O2 compiles the others than le32 to object files (x86-32 with
+//! SSE2, ARM with hard float, WebAssembly with threads and exception handling).
 #![cfg(feature = "llvm")]
 
 mod common;
@@ -17,6 +17,12 @@ fn llc_flags(t: Target) -> &'static [&'static str] {
             "-mtriple=armv7-unknown-linux-gnueabihf",
             "-float-abi=hard",
             "-mattr=+neon",
+        ],
+        // What pnacl-translate generates code with (llvm::target, llvm::codegen).
+        Target::Wasm32 => &[
+            "-mtriple=wasm32-unknown-wasi",
+            "-mattr=+atomics,+bulk-memory,+mutable-globals,+sign-ext,+simd128,+exception-handling",
+            "-wasm-enable-sjlj",
         ],
         Target::Le32 => &[],
     }
@@ -36,7 +42,7 @@ fn every_pexe_converts_verifies_and_compiles_for_every_target() {
                 .verify()
                 .unwrap_or_else(|e| panic!("{name} {t}: does not verify: {}", e.to_string()));
             assert_eq!(llmod.get_triple().as_str().to_str().unwrap(), t.triple());
-            if !t.is_native() {
+            if !t.generates_code() {
                 continue;
             }
             let bc = dir.path().join(format!("{name}.{t}.bc"));

@@ -1,4 +1,6 @@
-//! pnacl-translate: a pexe → a native executable (x86-32 or ARM), linked with the runtime.
+//! pnacl-translate: a pexe → a program, linked with the runtime: a native executable
+//! (x86-32 or ARM), or WebAssembly with its node launcher or web page; and the loopback
+//! server for such pages (`--serve`).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -10,22 +12,32 @@ use pnacl::llvm::codegen::OptLevel;
 use pnacl::llvm::Target;
 use pnacl::translate::{self, Options, Progress};
 
-/// Translate a PNaCl pexe into a static Linux executable for x86-32 or 32-bit ARM,
-/// linked with the project's runtime (the NaCl IRT interfaces newlib needs), which
-/// confines it (README: Security). The input may also be an ELF object that llc made from
-/// pnacl-llvm's module (`pnacl-llvm X.pexe | llc-14 -filetype=obj -o X.o`): it is linked
-/// with the runtime as it is.
+/// Translate a PNaCl pexe into a static Linux executable for x86-32 or 32-bit ARM, or
+/// into WebAssembly (--arch wasm32), linked with the project's runtime (the NaCl IRT
+/// interfaces newlib needs), which confines it (README: Security). For wasm32 the output's
+/// extension says what to write: X.wasm the module, X.mjs a launcher (`node X.mjs ARGS`)
+/// with X.wasm beside it, X.html a page with X.js and X.wasm beside it. The input may also
+/// be an ELF object that llc made from pnacl-llvm's module (`pnacl-llvm X.pexe | llc-14
+/// -filetype=obj -o X.o`): it is linked with the runtime as it is.
 #[derive(Parser)]
 #[command(name = "pnacl-translate", version = pnacl::cli::VERSION)]
 struct Args {
     /// The pexe or object (`-` for standard input).
-    input: String,
-    /// The executable to write.
-    #[arg(short, long)]
-    output: PathBuf,
-    /// x86-32 or arm (default: this machine's family; an object's own).
+    #[arg(required_unless_present = "serve")]
+    input: Option<String>,
+    /// The program to write (for wasm32: X.wasm, X.mjs or X.html).
+    #[arg(short, long, required_unless_present = "serve")]
+    output: Option<PathBuf>,
+    /// x86-32, arm or wasm32 (default: this machine's family; an object's own).
     #[arg(long)]
     arch: Option<Target>,
+    /// Serve the pages in DIR on 127.0.0.1 with the headers their threads need
+    /// (cross-origin isolation), until interrupted; prints the address.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["input", "output"])]
+    serve: Option<PathBuf>,
+    /// The port of --serve (default: any free one).
+    #[arg(long, requires = "serve", default_value = "0")]
+    port: u16,
     /// Optimization level: -O0, -O1 or -O2.
     #[arg(short = 'O', value_parser = parse_opt, default_value = "2")]
     opt: OptLevel,
@@ -53,7 +65,11 @@ fn main() -> ExitCode {
     // SIGPIPE stays ignored (Rust's default): the objects go to the linker through pipes,
     // and a linker that stops must give an error, not end this process.
     let args = Args::parse();
-    if args.output.as_os_str() == "-" {
+    if let Some(dir) = &args.serve {
+        return serve(dir, args.port);
+    }
+    let (input, output) = (args.input.clone().unwrap(), args.output.clone().unwrap());
+    if output.as_os_str() == "-" {
         cli::report_msg(
             TOOL,
             "cannot write an executable to standard output (-o -): give it a file name",
@@ -61,14 +77,28 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     }
     if args.arch == Some(Target::Le32) {
-        cli::report_msg(TOOL, "le32 is not a native architecture (x86-32 or arm)");
+        cli::report_msg(
+            TOOL,
+            "le32 is the neutral module's target, not one that runs (x86-32, arm or wasm32)",
+        );
         return ExitCode::from(1);
     }
-    let Some((name, data)) = cli::read_or_report(TOOL, &args.input) else {
+    if args.arch == Some(Target::Wasm32) && translate::wasm::Form::of(&output).is_none() {
+        cli::report_msg(
+            TOOL,
+            format!(
+                "{}: for wasm32 the output is X.wasm (the module), X.mjs (a node launcher) \
+                 or X.html (a page)",
+                output.display()
+            ),
+        );
+        return ExitCode::from(1);
+    }
+    let Some((name, data)) = cli::read_or_report(TOOL, &input) else {
         return ExitCode::from(1);
     };
     if let cli::InputKind::Elf { object: true } = cli::InputKind::of(&data) {
-        return link_object(&args, &name, &data);
+        return link_object(&args, &input, &output, &name, &data);
     }
     let progress = Progress {
         enabled: std::io::stderr().is_terminal(),
@@ -108,7 +138,7 @@ fn main() -> ExitCode {
         ssa_checked: true,
         progress,
     };
-    let result = translate::translate(&module, &opts, &args.output);
+    let result = translate::translate(&module, &opts, &output);
     progress.done();
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -119,8 +149,41 @@ fn main() -> ExitCode {
     }
 }
 
+/// Serves `dir` on the loopback interface (`translate::serve`).
+fn serve(dir: &std::path::Path, port: u16) -> ExitCode {
+    if !dir.is_dir() {
+        cli::report_msg(TOOL, format!("{}: not a directory", dir.display()));
+        return ExitCode::from(1);
+    }
+    let (listener, addr) = match translate::serve::bind(port) {
+        Ok(b) => b,
+        Err(e) => {
+            cli::report_msg(
+                TOOL,
+                format!("cannot listen on 127.0.0.1:{port}: {}", cli::io_reason(&e)),
+            );
+            return ExitCode::from(1);
+        }
+    };
+    println!("serving {} at http://{addr}/", dir.display());
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    match translate::serve::serve(listener, dir) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            cli::report_msg(TOOL, format!("{}: {}", dir.display(), cli::io_reason(&e)));
+            ExitCode::from(1)
+        }
+    }
+}
+
 /// An object file from llc: linked with the runtime of its architecture.
-fn link_object(args: &Args, name: &str, data: &[u8]) -> ExitCode {
+fn link_object(
+    args: &Args,
+    input: &str,
+    output: &std::path::Path,
+    name: &str,
+    data: &[u8],
+) -> ExitCode {
     let target = match translate::object_target(data) {
         Ok(t) => t,
         Err(e) => {
@@ -135,10 +198,10 @@ fn link_object(args: &Args, name: &str, data: &[u8]) -> ExitCode {
         );
         return ExitCode::from(1);
     }
-    let path = if args.input == "-" {
+    let path = if input == "-" {
         None
     } else {
-        Some(PathBuf::from(&args.input))
+        Some(PathBuf::from(input))
     };
     // Standard input goes to a temporary file for the linker.
     let held;
@@ -158,7 +221,7 @@ fn link_object(args: &Args, name: &str, data: &[u8]) -> ExitCode {
             held.path()
         }
     };
-    match translate::link_object(obj, target, &args.output) {
+    match translate::link_object(obj, target, output) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             cli::report_msg(TOOL, format!("{name}: {e}"));

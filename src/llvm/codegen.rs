@@ -31,13 +31,34 @@ fn init(target: Target) {
     match target {
         Target::X86_32 => inkwell::targets::Target::initialize_x86(&cfg),
         Target::Arm => inkwell::targets::Target::initialize_arm(&cfg),
+        Target::Wasm32 => {
+            inkwell::targets::Target::initialize_webassembly(&cfg);
+            wasm_sjlj();
+        }
         Target::Le32 => {}
     }
 }
 
-/// A target machine for `target` (x86-32 with SSE2, ARM with hard float and NEON).
+/// Turns on LLVM's WebAssembly lowering of setjmp/longjmp to exception handling
+/// (`-wasm-enable-sjlj`, a global option of LLVM's, set once for the process): the
+/// WebAssembly lowering calls `setjmp` and `longjmp` (`llvm::export`), and the runtime
+/// provides what the lowered code calls (runtime/wasi.c).
+fn wasm_sjlj() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let args = [c"pnacl".as_ptr(), c"-wasm-enable-sjlj".as_ptr()];
+        // SAFETY: two NUL-terminated strings that outlive the call; LLVM copies what it
+        // keeps. Once per process, before any WebAssembly target machine exists.
+        unsafe {
+            llvm_sys::support::LLVMParseCommandLineOptions(2, args.as_ptr(), std::ptr::null())
+        };
+    });
+}
+
+/// A target machine for `target` (x86-32 with SSE2, ARM with hard float and NEON,
+/// WebAssembly with threads).
 pub fn target_machine(target: Target, opt: OptLevel) -> Result<TargetMachine, String> {
-    if !target.is_native() {
+    if !target.generates_code() {
         return Err("le32 is not a native target".into());
     }
     init(target);
@@ -55,7 +76,7 @@ pub fn target_machine(target: Target, opt: OptLevel) -> Result<TargetMachine, St
     .ok_or_else(|| format!("LLVM cannot make a target machine for {}", target.triple()))
 }
 
-/// Compiles `module` to an ELF object in memory.
+/// Compiles `module` to an object in memory (ELF, or a WebAssembly object).
 pub fn emit_object(tm: &TargetMachine, module: &Module<'_>) -> Result<Vec<u8>, String> {
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     tm.write_to_memory_buffer(module, FileType::Object)

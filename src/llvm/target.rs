@@ -12,16 +12,20 @@ pub enum Target {
     X86_32,
     /// 32-bit ARM Linux, hard float (`armv7-unknown-linux-gnueabihf`).
     Arm,
+    /// WebAssembly (`wasm32-unknown-wasi`): threads, atomics, bulk memory, SIMD, and
+    /// exception handling for setjmp/longjmp.
+    Wasm32,
 }
 
 impl Target {
-    pub const ALL: [Target; 3] = [Target::Le32, Target::X86_32, Target::Arm];
+    pub const ALL: [Target; 4] = [Target::Le32, Target::X86_32, Target::Arm, Target::Wasm32];
 
     pub fn triple(self) -> &'static str {
         match self {
             Target::Le32 => "le32-unknown-nacl",
             Target::X86_32 => "i686-unknown-linux-gnu",
             Target::Arm => "armv7-unknown-linux-gnueabihf",
+            Target::Wasm32 => "wasm32-unknown-wasi",
         }
     }
 
@@ -33,11 +37,12 @@ impl Target {
             }
             Target::X86_32 => "e-m:e-p:32:32-p270:32:32-p271:32:32-p272:64:64-f64:32:64-f80:32-n8:16:32-S128",
             Target::Arm => "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64",
+            Target::Wasm32 => "e-m:e-p:32:32-i64:64-n32:64-S128",
         }
     }
 
-    /// Whether PNaCl intrinsics are lowered to LLVM instructions and runtime calls.
-    pub fn is_native(self) -> bool {
+    /// Whether code is generated for it (every target but the neutral le32).
+    pub fn generates_code(self) -> bool {
         self != Target::Le32
     }
 
@@ -49,6 +54,13 @@ impl Target {
             // faster to schedule for than pentium4's model.
             Target::X86_32 => ("generic", "+sse2"),
             Target::Arm => ("cortex-a9", "+neon,+vfp3,-thumb-mode"),
+            // Shared memory for threads, memory.copy/fill, SIMD for the pexe's vectors,
+            // exception handling for setjmp/longjmp. Not nontrapping-fptoint: an
+            // out-of-range float-to-int conversion gives what x86 gives, not saturation.
+            Target::Wasm32 => (
+                "generic",
+                "+atomics,+bulk-memory,+mutable-globals,+sign-ext,+simd128,+exception-handling",
+            ),
         }
     }
 
@@ -68,6 +80,7 @@ impl Target {
             Target::Le32 => "le32",
             Target::X86_32 => "x86-32",
             Target::Arm => "arm",
+            Target::Wasm32 => "wasm32",
         }
     }
 }
@@ -85,7 +98,10 @@ impl FromStr for Target {
             "le32" => Ok(Target::Le32),
             "x86-32" | "x86_32" | "i686" | "x86" => Ok(Target::X86_32),
             "arm" | "armv7" => Ok(Target::Arm),
-            _ => Err(format!("unknown target '{s}' (le32, x86-32 or arm)")),
+            "wasm32" | "wasm" => Ok(Target::Wasm32),
+            _ => Err(format!(
+                "unknown target '{s}' (le32, x86-32, arm or wasm32)"
+            )),
         }
     }
 }

@@ -6,7 +6,8 @@
 //! global it is known to be); addresses of globals and functions are `ptrtoint`
 //! constants. Where targets differ (symbol names, the PNaCl intrinsics, what the module
 //! needs around the pexe), it asks the target's `Lowering`: `le32.rs` keeps the pexe as it
-//! is, `native.rs` lowers it for x86-32 and ARM. A new target is a new `Lowering`.
+//! is, `native.rs` lowers it for x86-32 and ARM, `wasm32.rs` for WebAssembly. A new
+//! target is a new `Lowering`.
 //!
 //! The builder works on llvm-sys handles directly; the module it returns is an inkwell
 //! `Module` owned by the caller's `Context`. Every handle the exporter holds or makes
@@ -15,6 +16,7 @@
 
 mod le32;
 mod native;
+mod wasm32;
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -135,7 +137,8 @@ trait Lowering: Sync {
 fn lowering(target: Target) -> &'static dyn Lowering {
     match target {
         Target::Le32 => &le32::Le32,
-        Target::X86_32 | Target::Arm => &native::Native,
+        Target::X86_32 | Target::Arm => &native::X86_ARM,
+        Target::Wasm32 => &wasm32::WASM32,
     }
 }
 

@@ -1,7 +1,7 @@
-//! The native targets, x86-32 and ARM: the PNaCl intrinsics lowered to LLVM 14
-//! instructions and intrinsics and to the runtime's `__pnacl_*` functions (runtime.md §4),
-//! every symbol given a private name (runtime.md §4.9), and the runtime's entry into
-//! `_start`.
+//! The targets that run code, x86-32 and ARM (and, through `wasm32.rs`, WebAssembly):
+//! the PNaCl intrinsics lowered to LLVM 14 instructions and intrinsics and to the
+//! runtime's `__pnacl_*` functions (runtime.md §4), every symbol given a private name
+//! (runtime.md §4.9), and the runtime's entry into `_start`.
 
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
@@ -12,7 +12,20 @@ use crate::ir::intrinsics::Kind;
 use crate::ir::ValueType;
 use crate::llvm::target::runtime;
 
-pub(super) struct Native;
+/// The lowering of a target that runs code: x86-32 and ARM (`X86_ARM`), and WebAssembly
+/// (`wasm32::WASM32`), which differ only in what setjmp and longjmp become.
+pub(super) struct Native {
+    /// The functions `llvm.nacl.setjmp` (`i32 (i8*)`, returns twice) and
+    /// `llvm.nacl.longjmp` (`void (i8*, i32)`, does not return) become calls of.
+    pub setjmp: &'static str,
+    pub longjmp: &'static str,
+}
+
+/// x86-32 and ARM: setjmp and longjmp are the runtime's (arch_*.S).
+pub(super) const X86_ARM: Native = Native {
+    setjmp: runtime::SETJMP,
+    longjmp: runtime::LONGJMP,
+};
 
 impl Lowering for Native {
     /// A private name, so that nothing in the pexe can bind a libc or runtime symbol,
@@ -81,7 +94,7 @@ impl Lowering for Native {
                     LLVMBuildCall2(x.b, fty, f, std::ptr::null_mut(), 0, EMPTY)
                 }
                 Kind::Setjmp => {
-                    let (f, fty) = x.runtime_fn(runtime::SETJMP, x.i32, &[x.i8p]);
+                    let (f, fty) = x.runtime_fn(self.setjmp, x.i32, &[x.i8p]);
                     let rt2 = x.enum_attr("returns_twice", 0);
                     LLVMAddAttributeAtIndex(f, u32::MAX, rt2);
                     let mut vs = [x.pointer(c.st, c.args[0], x.i8)];
@@ -90,7 +103,7 @@ impl Lowering for Native {
                     c
                 }
                 Kind::Longjmp => {
-                    let (f, fty) = x.runtime_fn(runtime::LONGJMP, x.void, &[x.i8p, x.i32]);
+                    let (f, fty) = x.runtime_fn(self.longjmp, x.void, &[x.i8p, x.i32]);
                     let nr = x.enum_attr("noreturn", 0);
                     LLVMAddAttributeAtIndex(f, u32::MAX, nr);
                     let mut vs = [x.pointer(c.st, c.args[0], x.i8), x.value(c.st, c.args[1])];

@@ -1,5 +1,9 @@
-//! pexe → native executable: the model, converted by `llvm::export`, compiled in-process,
-//! linked with the runtime (`runtime/`) by ld.lld into a static ELF executable.
+//! pexe → a program: the model, converted by `llvm::export`, compiled in-process on all
+//! cores, linked with the runtime (`runtime/`): by ld.lld into a static ELF executable
+//! (x86-32, ARM), or by wasm-ld into a WebAssembly module with its hosts (`wasm`).
+
+pub mod serve;
+pub mod wasm;
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -14,14 +18,27 @@ use crate::llvm::{export, ExportOptions, Target};
 
 /// The runtime's sources, compiled on first use for each architecture.
 const SOURCES: &[(&str, &str)] = &[
-    ("sys.h", include_str!("../runtime/sys.h")),
-    ("irt.c", include_str!("../runtime/irt.c")),
-    ("sandbox.h", include_str!("../runtime/sandbox.h")),
-    ("sandbox.c", include_str!("../runtime/sandbox.c")),
-    ("builtins.c", include_str!("../runtime/builtins.c")),
-    ("arch_i386.S", include_str!("../runtime/arch_i386.S")),
-    ("arch_arm.S", include_str!("../runtime/arch_arm.S")),
+    ("types.h", include_str!("../../runtime/types.h")),
+    ("sys.h", include_str!("../../runtime/sys.h")),
+    ("irt_tables.h", include_str!("../../runtime/irt_tables.h")),
+    ("irt.c", include_str!("../../runtime/irt.c")),
+    ("sandbox.h", include_str!("../../runtime/sandbox.h")),
+    ("sandbox.c", include_str!("../../runtime/sandbox.c")),
+    ("builtins.c", include_str!("../../runtime/builtins.c")),
+    ("arch_i386.S", include_str!("../../runtime/arch_i386.S")),
+    ("arch_arm.S", include_str!("../../runtime/arch_arm.S")),
+    ("wasi.c", include_str!("../../runtime/wasi.c")),
+    ("arch_wasm32.S", include_str!("../../runtime/arch_wasm32.S")),
 ];
+
+/// The runtime's units for `target`.
+fn runtime_units(target: Target) -> &'static [&'static str] {
+    match target {
+        Target::Arm => &["irt.c", "sandbox.c", "builtins.c", "arch_arm.S"],
+        Target::Wasm32 => &["wasi.c", "builtins.c", "arch_wasm32.S"],
+        _ => &["irt.c", "sandbox.c", "builtins.c", "arch_i386.S"],
+    }
+}
 
 /// A failure, with the stage it happened in.
 #[derive(Debug)]
@@ -62,6 +79,17 @@ fn clang_flags(target: Target) -> &'static [&'static str] {
             "-mfloat-abi=hard",
             "-mfpu=neon",
             "-mcpu=cortex-a9",
+        ],
+        // The features and the setjmp/longjmp lowering of the pexe's code (llvm::target,
+        // llvm::codegen); thread-local data in the form wasm-ld lays out.
+        Target::Wasm32 => &[
+            "--target=wasm32",
+            "-matomics",
+            "-mbulk-memory",
+            "-mexception-handling",
+            "-mllvm",
+            "-wasm-enable-sjlj",
+            "-ftls-model=local-exec",
         ],
         Target::Le32 => &[],
     }
@@ -113,12 +141,7 @@ pub fn runtime_objects_with(target: Target, extra: &[&str]) -> Result<Vec<PathBu
     extra.hash(&mut h);
     clang_version(&clang)?.hash(&mut h);
     let dir = cache_dir().join(format!("runtime-{}-{:016x}", target.name(), h.finish()));
-    let arch_src = if target == Target::Arm {
-        "arch_arm.S"
-    } else {
-        "arch_i386.S"
-    };
-    let units = ["irt.c", "sandbox.c", "builtins.c", arch_src];
+    let units = runtime_units(target);
     let objs: Vec<PathBuf> = units.iter().map(|u| dir.join(format!("{u}.o"))).collect();
     if objs.iter().all(|o| o.is_file()) {
         return Ok(objs);
@@ -352,6 +375,9 @@ fn compile_planned(m: &Module, opts: &Options, plan: Plan) -> Result<Vec<Vec<u8>
 /// generated and reads each object from its pipe when it is done. Where pipes cannot be
 /// made, the objects go to ordinary files and the linker starts after code generation.
 pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
+    if opts.target == Target::Wasm32 {
+        return wasm::translate(m, opts, out);
+    }
     let t0 = std::time::Instant::now();
     let runtime = runtime_objects(opts.target)?;
     let lld = tool(crate::tools::LD_LLD, "lld-14")?;

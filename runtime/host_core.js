@@ -1,0 +1,287 @@
+// The host of a pexe translated to WebAssembly, shared by node and the browser: the
+// WASI preview 1 calls the runtime (runtime/wasi.c) makes, and wasi-threads' thread-spawn.
+// `pnacl-translate` writes this file into the launcher (.mjs) and the page's script (.js),
+// after the line that names the module, and before the part that is node's or the
+// browser's (host_node.js, host_web.js).
+//
+// Every thread of the program runs in a worker of its own, on one shared memory. What the
+// program reaches of the host is what `io` gives it: the standard streams and, in node, the
+// directory the user named as its root; a descriptor table shared by all its threads says
+// which. The engine keeps it inside its own linear memory.
+
+// WASI's errno numbers (its own numbering; the runtime maps them to NaCl's), by the
+// names node gives host errors.
+const ERRNO = { SUCCESS: 0, E2BIG: 1, EACCES: 2, EAGAIN: 6, EBADF: 8, EBUSY: 10, EEXIST: 20,
+  EFAULT: 21, EFBIG: 22, EINTR: 27, EINVAL: 28, EIO: 29, EISDIR: 31, ELOOP: 32, EMFILE: 33,
+  ENAMETOOLONG: 37, ENFILE: 41, ENODEV: 43, ENOENT: 44, ENOMEM: 48, ENOSPC: 51, ENOSYS: 52,
+  ENOTDIR: 54, ENOTEMPTY: 55, ENOTSUP: 58, ENOTTY: 59, EPERM: 62, EPIPE: 63, EROFS: 68,
+  ESPIPE: 69, EXDEV: 74, NOTCAPABLE: 75 };
+
+const FILETYPE = { UNKNOWN: 0, CHAR: 2, DIR: 3, FILE: 4, SOCKET: 6, LINK: 7 };
+const RIGHTS_SEEK = (1n << 2n) | (1n << 5n);
+const RIGHTS_ALL = (1n << 30n) - 1n;
+
+// The descriptor table, shared by the program's threads (an Int32Array on a
+// SharedArrayBuffer): for each WASI descriptor, -1 if closed, -2 for the root directory,
+// -3 for a stream the host writes itself (the browser's standard streams), else the
+// host's descriptor. `io` gives the rest.
+const FD_FREE = -1, FD_ROOT = -2, FD_STREAM = -3, MAX_FDS = 1024;
+
+// Control words, shared: [0] the next thread id.
+const CTL_NEXT_TID = 0, CTL_WORDS = 4;
+
+class ProcExit extends Error {
+  constructor(code) { super(`exit ${code}`); this.code = code; }
+}
+
+// One thread's view of the WASI world: `memory` the program's memory, `fds`, `pos` and
+// `ctl` the shared tables, `io` the host's (node's or the browser's) operations, `ctx`
+// what the program was given (args, env).
+function makeImports({ memory, fds, pos, ctl, io, ctx }) {
+  const view = () => new DataView(memory.buffer);
+  const bytes = (p, n) => new Uint8Array(memory.buffer, p, n);
+  const text = (p, n) => new TextDecoder().decode(bytes(p, n).slice());
+  const put64 = (p, v) => view().setBigUint64(p, BigInt(v), true);
+  const put32 = (p, v) => view().setUint32(p, v >>> 0, true);
+  const hostFd = (fd) => (fd >= 0 && fd < MAX_FDS ? Atomics.load(fds, fd) : FD_FREE);
+  const guard = (f) => (...a) => {
+    try {
+      return f(...a);
+    } catch (e) {
+      if (e instanceof ProcExit) throw e;
+      return io.errno(e);
+    }
+  };
+  const iovs = (p, n) => {
+    const out = [];
+    for (let i = 0; i < n; i++) out.push([view().getUint32(p + 8 * i, true), view().getUint32(p + 8 * i + 4, true)]);
+    return out;
+  };
+  const strings = (list, ptrs, buf) => {
+    const enc = new TextEncoder();
+    let o = buf;
+    list.forEach((s, i) => {
+      const b = enc.encode(s + '\0');
+      put32(ptrs + 4 * i, o);
+      bytes(o, b.length).set(b);
+      o += b.length;
+    });
+    return 0;
+  };
+  const sizes = (list, countp, sizep) => {
+    const enc = new TextEncoder();
+    put32(countp, list.length);
+    put32(sizep, list.reduce((n, s) => n + enc.encode(s).length + 1, 0));
+    return 0;
+  };
+  const filestat = (p, st) => {
+    put64(p, st.dev); put64(p + 8, st.ino);
+    view().setUint8(p + 16, st.filetype);
+    put64(p + 24, st.nlink); put64(p + 32, st.size);
+    put64(p + 40, st.atim); put64(p + 48, st.mtim); put64(p + 56, st.ctim);
+    return 0;
+  };
+  // The directory descriptor `dirfd` and a path beneath it, for `io` to resolve.
+  const at = (dirfd, p, n) => ({ dir: hostFd(dirfd), path: text(p, n) });
+
+  const wasi = {
+    args_sizes_get: (c, s) => sizes(ctx.args, c, s),
+    args_get: (a, b) => strings(ctx.args, a, b),
+    environ_sizes_get: (c, s) => sizes(ctx.env, c, s),
+    environ_get: (a, b) => strings(ctx.env, a, b),
+    clock_time_get: guard((id, _precision, p) => { put64(p, io.clock(id)); return 0; }),
+    clock_res_get: guard((id, p) => { put64(p, 1000n); return 0; }),
+    fd_close: guard((fd) => {
+      const h = hostFd(fd);
+      if (h === FD_FREE || fd < 3) return ERRNO.EBADF;
+      if (h >= 0) io.close(h);
+      Atomics.store(fds, fd, FD_FREE);
+      Atomics.store(pos, fd, -1n);
+      return 0;
+    }),
+    fd_fdstat_get: guard((fd, p) => {
+      const h = hostFd(fd);
+      if (h === FD_FREE) return ERRNO.EBADF;
+      const type = h === FD_ROOT ? FILETYPE.DIR : io.filetype(h);
+      view().setUint8(p, type.filetype);
+      view().setUint16(p + 2, 0, true);
+      put64(p + 8, type.seekable ? RIGHTS_ALL : RIGHTS_ALL & ~RIGHTS_SEEK);
+      put64(p + 16, RIGHTS_ALL);
+      return 0;
+    }),
+    fd_filestat_get: guard((fd, p) => {
+      const h = hostFd(fd);
+      if (h === FD_FREE) return ERRNO.EBADF;
+      return filestat(p, io.fstat(h));
+    }),
+    fd_prestat_get: (fd, p) => {
+      if (hostFd(fd) !== FD_ROOT) return ERRNO.EBADF;
+      view().setUint8(p, 0);
+      put32(p + 4, 1);
+      return 0;
+    },
+    fd_prestat_dir_name: (fd, p, n) => {
+      if (hostFd(fd) !== FD_ROOT) return ERRNO.EBADF;
+      if (n >= 1) view().setUint8(p, 0x2f);
+      return 0;
+    },
+    fd_read: guard((fd, iov, n, nread) => {
+      const h = hostFd(fd);
+      if (h === FD_FREE || h === FD_ROOT) return ERRNO.EBADF;
+      let total = 0;
+      for (const [p, len] of iovs(iov, n)) {
+        const at = Atomics.load(pos, fd);
+        const got = io.read(h, len, at >= 0n ? at : null);
+        if (at >= 0n) Atomics.store(pos, fd, at + BigInt(got.length));
+        bytes(p, got.length).set(got);
+        total += got.length;
+        if (got.length < len) break;
+      }
+      put32(nread, total);
+      return 0;
+    }),
+    fd_write: guard((fd, iov, n, nwritten) => {
+      const h = hostFd(fd);
+      if (h === FD_FREE || h === FD_ROOT) return ERRNO.EBADF;
+      let total = 0;
+      for (const [p, len] of iovs(iov, n)) {
+        const at = Atomics.load(pos, fd);
+        const wrote = io.write(h, fd, bytes(p, len).slice(), at >= 0n ? at : null);
+        if (at >= 0n) Atomics.store(pos, fd, at + BigInt(wrote));
+        total += wrote;
+      }
+      put32(nwritten, total);
+      return 0;
+    }),
+    fd_seek: guard((fd, offset, whence, p) => {
+      const h = hostFd(fd);
+      if (h === FD_FREE) return ERRNO.EBADF;
+      const at = Atomics.load(pos, fd);
+      if (h < 0 || at < 0n) return ERRNO.ESPIPE;
+      const base = whence === 0 ? 0n : whence === 1 ? at : BigInt(io.fstat(h).size);
+      const to = base + BigInt(offset);
+      if (whence > 2 || to < 0n) return ERRNO.EINVAL;
+      Atomics.store(pos, fd, to);
+      put64(p, to);
+      return 0;
+    }),
+    fd_readdir: guard((fd, buf, len, cookie, usedp) => {
+      const h = hostFd(fd);
+      if (h === FD_FREE) return ERRNO.EBADF;
+      const entries = io.readdir(h);
+      const enc = new TextEncoder();
+      let used = 0;
+      for (let i = Number(cookie); i < entries.length && used < len; i++) {
+        const name = enc.encode(entries[i].name);
+        const rec = new Uint8Array(24 + name.length);
+        const dv = new DataView(rec.buffer);
+        dv.setBigUint64(0, BigInt(i + 1), true);
+        dv.setBigUint64(8, BigInt(entries[i].ino), true);
+        dv.setUint32(16, name.length, true);
+        dv.setUint8(20, entries[i].filetype);
+        rec.set(name, 24);
+        const n = Math.min(rec.length, len - used);
+        bytes(buf + used, n).set(rec.subarray(0, n));
+        used += n;
+      }
+      put32(usedp, used);
+      return 0;
+    }),
+    path_open: guard((dirfd, _lookup, p, n, oflags, rights, _inheriting, fdflags, fdp) => {
+      const h = io.open(at(dirfd, p, n), oflags, BigInt(rights), fdflags);
+      // Reads and writes at the descriptor's own position (node has no lseek), but for
+      // appending and what cannot seek.
+      const start = fdflags & 1 || !io.filetype(h).seekable ? -1n : 0n;
+      for (let fd = 3; fd < MAX_FDS; fd++) {
+        if (Atomics.compareExchange(fds, fd, FD_FREE, h) === FD_FREE) {
+          Atomics.store(pos, fd, start);
+          put32(fdp, fd);
+          return 0;
+        }
+      }
+      io.close(h);
+      return ERRNO.EMFILE;
+    }),
+    path_filestat_get: guard((dirfd, _flags, p, n, st) => filestat(st, io.stat(at(dirfd, p, n)))),
+    path_create_directory: guard((dirfd, p, n) => { io.mkdir(at(dirfd, p, n)); return 0; }),
+    path_remove_directory: guard((dirfd, p, n) => { io.rmdir(at(dirfd, p, n)); return 0; }),
+    path_unlink_file: guard((dirfd, p, n) => { io.unlink(at(dirfd, p, n)); return 0; }),
+    proc_exit: (code) => { throw new ProcExit(code); },
+    random_get: (p, n) => {
+      const b = new Uint8Array(n);
+      for (let o = 0; o < n; o += 65536) crypto.getRandomValues(b.subarray(o, Math.min(n, o + 65536)));
+      bytes(p, n).set(b);
+      return 0;
+    },
+    sched_yield: () => 0,
+  };
+  const threads = {
+    'thread-spawn': (arg) => {
+      const tid = Atomics.add(ctl, CTL_NEXT_TID, 1);
+      if (tid >= 0x1fffffff) return -1;
+      io.spawn(tid, arg);
+      return tid;
+    },
+  };
+  return { env: { memory }, wasi_snapshot_preview1: wasi, wasi: threads };
+}
+
+// The memory a module imports: its limits, read from its import section (the host
+// makes it, shared, for all of the program's threads).
+function memoryLimits(bytes) {
+  let i = 8;
+  const u = () => { let r = 0, s = 0, b; do { b = bytes[i++]; r |= (b & 0x7f) << s; s += 7; } while (b & 0x80); return r >>> 0; };
+  while (i < bytes.length) {
+    const id = bytes[i++], size = u(), end = i + size;
+    if (id === 2) {
+      for (let n = u(); n > 0; n--) {
+        for (let k = 0; k < 2; k++) { const len = u(); i += len; } // module, name
+        const kind = bytes[i++];
+        if (kind === 2) {
+          const flags = bytes[i++];
+          const initial = u();
+          const maximum = flags & 1 ? u() : 65536;
+          return { initial, maximum, shared: (flags & 2) !== 0 };
+        }
+        if (kind === 0) u(); // a function: its type
+        else if (kind === 1) { i++; const f = bytes[i++]; u(); if (f & 1) u(); } // a table
+        else if (kind === 3) i += 2; // a global
+        else if (kind === 4) { i++; u(); } // a tag
+      }
+    }
+    i = end;
+  }
+  throw new Error('the module imports no memory');
+}
+
+// Runs one thread of the program in this worker: the main thread (`tid` 0, `_start`) or
+// a spawned one. Returns the exit status when the program exits here, or null when the
+// thread ends.
+async function runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg }) {
+  const instance = await WebAssembly.instantiate(module, makeImports({ memory, fds, pos, ctl, io, ctx }));
+  try {
+    if (tid === 0) instance.exports._start();
+    else instance.exports.wasi_thread_start(tid, arg);
+    return tid === 0 ? 0 : null;
+  } catch (e) {
+    if (e instanceof ProcExit) return e.code;
+    if (e instanceof WebAssembly.RuntimeError) {
+      io.trapped(e);
+      return 134;
+    }
+    throw e;
+  }
+}
+
+// The shared tables of a new program: its descriptors (0, 1, 2 the standard streams as
+// `std` says, 3 the root if there is one), each one's position (-1 where it has none),
+// and the control words.
+function sharedTables(std, hasRoot) {
+  const fds = new Int32Array(new SharedArrayBuffer(4 * MAX_FDS)).fill(FD_FREE);
+  for (let i = 0; i < 3; i++) fds[i] = std[i];
+  if (hasRoot) fds[3] = FD_ROOT;
+  const pos = new BigInt64Array(new SharedArrayBuffer(8 * MAX_FDS)).fill(-1n);
+  const ctl = new Int32Array(new SharedArrayBuffer(4 * CTL_WORDS));
+  ctl[CTL_NEXT_TID] = 1;
+  return { fds, pos, ctl };
+}

@@ -1,0 +1,90 @@
+// The browser's part of the host (after host_core.js). In the page (X.html loads this
+// script), it reads the arguments from the page's address (`?arg=A&arg=B`), starts the
+// program, shows its standard output and error as text, and says when it has ended and
+// with what status. Each of the program's threads runs in a worker, which runs this same
+// script. The program has no files: standard input is empty, and no directory is given.
+// Shared memory needs a page with cross-origin isolation (`pnacl-translate --serve`).
+
+const inPage = typeof document !== 'undefined';
+
+function webIo(post) {
+  const none = () => { const e = new Error('NOTCAPABLE'); e.code = 'NOTCAPABLE'; throw e; };
+  return {
+    errno: (e) => ERRNO[e && e.code] ?? ERRNO.EIO,
+    clock: (id) => (id === 0
+      ? BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6))
+      : BigInt(Math.round(performance.now() * 1e6))),
+    close: () => {},
+    filetype: () => ({ filetype: FILETYPE.CHAR, seekable: false }),
+    fstat: () => ({ dev: 0, ino: 0, nlink: 1, size: 0, atim: 0, mtim: 0, ctim: 0, filetype: FILETYPE.CHAR }),
+    read: () => new Uint8Array(0),
+    write: (_h, fd, bytes) => { post({ fd, bytes }); return bytes.length; },
+    readdir: none, open: none, stat: none, mkdir: none, rmdir: none, unlink: none,
+    spawn: (tid, arg) => post({ spawn: tid, arg }),
+    trapped: (e) => post({ fd: 2, bytes: new TextEncoder().encode(`pnacl: the program trapped: ${e.message}\n`) }),
+  };
+}
+
+if (inPage) {
+  const $ = (id) => document.getElementById(id);
+  const status = (text) => { $('status').textContent = text; };
+  const decoders = { 1: new TextDecoder(), 2: new TextDecoder() };
+  const workers = [];
+  const run = async () => {
+    if (!self.crossOriginIsolated) {
+      status('This page needs cross-origin isolation (the headers Cross-Origin-Opener-Policy: '
+        + 'same-origin and Cross-Origin-Embedder-Policy: require-corp) for the program\'s '
+        + 'shared memory: serve its folder with `pnacl-translate --serve DIR`.');
+      document.body.dataset.state = 'failed';
+      return;
+    }
+    const params = new URLSearchParams(location.search);
+    const name = location.pathname.split('/').pop().replace(/\.html$/, '');
+    const args = [name, ...params.getAll('arg')];
+    const bytes = new Uint8Array(await (await fetch(new URL(MODULE_FILE, import.meta.url))).arrayBuffer());
+    const module = await WebAssembly.compile(bytes);
+    const limits = memoryLimits(bytes);
+    const memory = new WebAssembly.Memory({ initial: limits.initial, maximum: limits.maximum, shared: true });
+    const { fds, pos, ctl } = sharedTables([FD_STREAM, FD_STREAM, FD_STREAM], false);
+    const ctx = { args, env: [`PNACL_NPROCS=${navigator.hardwareConcurrency || 1}`] };
+    let ended = false;
+    const start = (tid, arg) => {
+      const w = new Worker(import.meta.url, { type: 'module' });
+      workers.push(w);
+      w.onmessage = ({ data: m }) => {
+        if (ended) return;
+        if (m.fd !== undefined) {
+          $(m.fd === 2 ? 'stderr' : 'stdout').textContent += decoders[m.fd === 2 ? 2 : 1].decode(m.bytes, { stream: true });
+        } else if (m.spawn !== undefined) {
+          start(m.spawn, m.arg);
+        } else if (m.exit !== undefined) {
+          ended = true;
+          for (const x of workers) x.terminate();
+          status(`The program has ended with status ${m.exit}.`);
+          document.body.dataset.state = 'ended';
+          document.body.dataset.status = String(m.exit);
+        }
+      };
+      w.onerror = (e) => {
+        ended = true;
+        for (const x of workers) x.terminate();
+        status(`The program failed: ${e.message}`);
+        document.body.dataset.state = 'failed';
+      };
+      w.postMessage({ module, memory, fds, pos, ctl, ctx, tid, arg });
+    };
+    status('Running…');
+    start(0, 0);
+  };
+  run().catch((e) => {
+    status(`The program could not start: ${e}`);
+    document.body.dataset.state = 'failed';
+  });
+} else {
+  self.onmessage = async ({ data }) => {
+    const { module, memory, fds, pos, ctl, ctx, tid, arg } = data;
+    const io = webIo((m) => self.postMessage(m));
+    const code = await runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg });
+    if (code !== null) self.postMessage({ exit: code });
+  };
+}

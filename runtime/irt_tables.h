@@ -1,0 +1,90 @@
+/*
+ * The NaCl IRT interfaces the runtime offers and the query function that hands them out
+ * (runtime.md §2), the same for every backend: irt.c (Linux system calls) and wasi.c
+ * (WASI) each define the irt_* functions, `fatal`, `streq` and `copy`, then include this.
+ */
+
+/* Entries that newlib may reach and that are not implemented. */
+#define STUB(name) \
+    static int stub_##name(void) { unimplemented(#name); }
+STUB(fchdir)
+STUB(fchmod)
+STUB(ftruncate)
+STUB(truncate)
+STUB(link)
+STUB(rename)
+STUB(symlink)
+STUB(chmod)
+STUB(utimes)
+
+/* ----------------------------------------------------------------------------------- */
+/* The interface tables and the query function                                        */
+
+typedef void (*fnptr)(void);
+#define F(f) ((fnptr)(f))
+
+static const fnptr basic[] = {F(irt_exit), F(irt_gettod), F(irt_clock), F(irt_nanosleep), F(irt_sched_yield),
+                              F(irt_sysconf)};
+static const fnptr fdio[] = {F(irt_close), F(irt_dup),  F(irt_dup2),  F(irt_read),    F(irt_write),
+                             F(irt_seek),  F(irt_fstat), F(irt_getdents), F(stub_fchdir), F(stub_fchmod),
+                             F(irt_fsync), F(irt_fsync), F(stub_ftruncate), F(irt_isatty)};
+static const fnptr filename[] = {F(irt_open),  F(irt_stat),   F(irt_mkdir),   F(irt_rmdir),
+                                 F(irt_chdir), F(irt_getcwd), F(irt_unlink),  F(stub_truncate),
+                                 F(irt_lstat), F(stub_link),  F(stub_rename), F(stub_symlink),
+                                 F(stub_chmod), F(irt_access), F(irt_readlink), F(stub_utimes)};
+static const fnptr memory01[] = {F(irt_sysbrk), F(irt_mmap), F(irt_munmap)};
+static const fnptr memory02[] = {F(irt_sysbrk), F(irt_mmap), F(irt_munmap), F(irt_mprotect)};
+static const fnptr memory03[] = {F(irt_mmap), F(irt_munmap), F(irt_mprotect)};
+static const fnptr tls[] = {F(irt_tls_init), F(irt_tls_get)};
+static const fnptr thread[] = {F(irt_thread_create), F(irt_thread_exit), F(irt_thread_nice)};
+static const fnptr futex[] = {F(irt_futex_wait_abs), F(irt_futex_wake)};
+static const fnptr clock_get[] = {F(irt_clock_getres), F(irt_clock_gettime)};
+static const fnptr getpid[] = {F(irt_getpid)};
+static const fnptr random[] = {F(irt_get_random_bytes)};
+
+static const struct {
+    const char *name;
+    const fnptr *table;
+    size_t size;
+} interfaces[] = {
+    {"nacl-irt-basic-0.1", basic, sizeof basic},
+    {"nacl-irt-fdio-0.1", fdio, 8 * 4},
+    {"nacl-irt-dev-fdio-0.1", fdio, 8 * 4},
+    {"nacl-irt-dev-fdio-0.2", fdio, 13 * 4},
+    {"nacl-irt-dev-fdio-0.3", fdio, 14 * 4},
+    {"nacl-irt-filename-0.1", filename, 2 * 4},
+    {"nacl-irt-dev-filename-0.2", filename, 7 * 4},
+    {"nacl-irt-dev-filename-0.3", filename, 16 * 4},
+    {"nacl-irt-memory-0.1", memory01, sizeof memory01},
+    {"nacl-irt-memory-0.2", memory02, sizeof memory02},
+    {"nacl-irt-memory-0.3", memory03, sizeof memory03},
+    {"nacl-irt-tls-0.1", tls, sizeof tls},
+    {"nacl-irt-thread-0.1", thread, sizeof thread},
+    {"nacl-irt-futex-0.1", futex, sizeof futex},
+    {"nacl-irt-clock_get-0.1", clock_get, sizeof clock_get},
+    {"nacl-irt-clock-0.1", clock_get, sizeof clock_get},
+    {"nacl-irt-dev-getpid-0.1", getpid, sizeof getpid},
+    {"nacl-irt-random-0.1", random, sizeof random},
+};
+
+static int has_prefix(const char *s, const char *prefix) {
+    while (*prefix && *s == *prefix) s++, prefix++;
+    return !*prefix;
+}
+
+static size_t irt_query(const char *name, void *table, size_t tablesize) {
+    /* A browser plugin asks for the PPAPI start-up hook first: there is no browser here. */
+    if (has_prefix(name, "nacl-irt-ppapihook"))
+        fatal("this pexe is a browser plugin (PPAPI): it needs Chrome's PPAPI interfaces "
+              "(graphics, input, messaging with its page), which a translated program does not have");
+    for (size_t i = 0; i < sizeof interfaces / sizeof interfaces[0]; i++) {
+        if (streq(name, interfaces[i].name)) {
+            size_t n = interfaces[i].size;
+            if (n > tablesize) return 0;
+            copy(table, interfaces[i].table, n);
+            return n;
+        }
+    }
+    return 0;
+}
+
