@@ -1,5 +1,6 @@
 // The browser's part of the host (after host_core.js). In the page (X.html loads this
-// script), it reads the arguments from the page's address (`?arg=A&arg=B`), starts the
+// script), it reads the arguments from the page's address (`?arg=A&arg=B`; `arg0=` for
+// argv[0], which is otherwise the page's name), starts the
 // program, shows its standard output and error as text, and says when it has ended and
 // with what status. Each of the program's threads runs in a worker, which runs this same
 // script. The program has no files: standard input is empty, and no directory is given.
@@ -40,7 +41,7 @@ if (inPage) {
     }
     const params = new URLSearchParams(location.search);
     const name = location.pathname.split('/').pop().replace(/\.html$/, '');
-    const args = [name, ...params.getAll('arg')];
+    const args = [params.get('arg0') ?? name, ...params.getAll('arg')];
     const bytes = new Uint8Array(await (await fetch(new URL(MODULE_FILE, import.meta.url))).arrayBuffer());
     const module = await WebAssembly.compile(bytes);
     const limits = memoryLimits(bytes);

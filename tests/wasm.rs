@@ -1,0 +1,325 @@
+//! Pexes translated to WebAssembly (`pnacl-translate --arch wasm32`):
+//!
+//! - every program of ../shared/pexes/run, as a node launcher (.mjs), prints exactly its
+//!   .stdout under node and exits with status 0;
+//! - printf (its arguments from the page's address: `?arg0=…&arg=…&arg=…`), thread and
+//!   mandelbrot, as pages
+//!   (.html) served by `pnacl-translate --serve`, show exactly that text in headless
+//!   Chromium and say that they ended with status 0;
+//! - contained by construction: a pexe that reads or writes outside what it was given (a
+//!   host path with no root, `..` out of the root, a symbolic link in the root that points
+//!   out, memory beyond its own, a function called as another type) gets an error or a
+//!   trap, never the data, and creates nothing.
+#![cfg(feature = "llvm")]
+
+mod common;
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use assert_cmd::cargo::cargo_bin;
+
+fn translate(pexe: &Path, out: &Path, opt: &str) {
+    let o = Command::new(cargo_bin("pnacl-translate"))
+        .args([opt, "--arch", "wasm32"])
+        .arg(pexe)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}: {}",
+        pexe.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Runs a launcher under node with `argv` (argv[0] through PNACL_ARGV0) and only the
+/// environment `env`.
+fn node(mjs: &Path, argv: &[String], env: &[(&str, &Path)]) -> Output {
+    let mut c = Command::new(pnacl::tools::NODE);
+    c.arg(mjs)
+        .args(&argv[1..])
+        .env_clear()
+        .env("PNACL_ARGV0", &argv[0])
+        .stdin(Stdio::null());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("node runs")
+}
+
+/// The argv and expected stdout of run/ program `p`.
+fn expectations(p: &Path) -> (Vec<String>, Vec<u8>) {
+    let argv = std::fs::read_to_string(p.with_extension("argv"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    (argv, std::fs::read(p.with_extension("stdout")).unwrap())
+}
+
+#[test]
+fn every_run_program_prints_its_output_under_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    let programs = common::pexes("run");
+    assert!(programs.len() >= 10);
+    for p in programs {
+        let name = common::name(&p);
+        let mjs = dir.path().join(format!("{name}.mjs"));
+        translate(&p, &mjs, "-O2");
+        assert!(mjs.with_extension("wasm").is_file());
+        let (argv, want) = expectations(&p);
+        let out = node(&mjs, &argv, &[]);
+        if out.stdout != want || out.status.code() != Some(0) {
+            failures.push(format!(
+                "{name}: status {:?}, stdout differs from byte {} ({} bytes, {} expected); stderr: {}",
+                out.status,
+                common::first_difference(&out.stdout, &want),
+                out.stdout.len(),
+                want.len(),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `pnacl-translate --serve DIR`, ended when dropped.
+struct Server {
+    child: std::process::Child,
+    base: String,
+}
+
+impl Server {
+    fn start(dir: &Path) -> Server {
+        let mut child = Command::new(cargo_bin("pnacl-translate"))
+            .arg("--serve")
+            .arg(dir)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        // "serving DIR at http://127.0.0.1:PORT/"
+        let base = line.trim().rsplit(' ').next().unwrap().to_string();
+        assert!(base.starts_with("http://127.0.0.1:"), "{line}");
+        Server { child, base }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn pages_show_the_output_in_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = common::pexes_dir().join("run");
+    for name in ["printf", "thread", "mandelbrot"] {
+        translate(
+            &run.join(format!("{name}.pexe")),
+            &dir.path().join(format!("{name}.html")),
+            "-O2",
+        );
+        for ext in ["js", "wasm"] {
+            assert!(dir.path().join(format!("{name}.{ext}")).is_file());
+        }
+    }
+    let server = Server::start(dir.path());
+    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/run_page.mjs");
+    for name in ["printf", "thread", "mandelbrot"] {
+        let (argv, want) = expectations(&run.join(format!("{name}.pexe")));
+        let query: Vec<String> = std::iter::once(format!("arg0={}", percent_encode(&argv[0])))
+            .chain(
+                argv[1..]
+                    .iter()
+                    .map(|a| format!("arg={}", percent_encode(a))),
+            )
+            .collect();
+        let url = format!("{}{name}.html?{}", server.base, query.join("&"));
+        let text = dir.path().join(format!("{name}.page.txt"));
+        let out = Command::new(pnacl::tools::NODE)
+            .arg(&driver)
+            .arg(pnacl::tools::CHROMIUM)
+            .arg(&url)
+            .arg("120")
+            .arg(&text)
+            .output()
+            .expect("node runs the page driver");
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            said.trim(),
+            "ended 0",
+            "{name}: {said} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // The page shows standard output as text: the bytes as a browser decodes them.
+        let shown = std::fs::read_to_string(&text).unwrap();
+        assert_eq!(
+            shown,
+            String::from_utf8_lossy(&want),
+            "{name}: the page shows other text"
+        );
+    }
+}
+
+fn percent_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// An attack of tests/attacks (the prelude and its own part), finalized into a pexe
+/// that pnacl-abicheck calls clean, and translated to a launcher.
+fn attack(dir: &Path, name: &str) -> PathBuf {
+    let attacks = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/attacks");
+    let mut text = std::fs::read_to_string(attacks.join("prelude.ll")).unwrap();
+    text.push_str(&std::fs::read_to_string(attacks.join(format!("{name}.ll"))).unwrap());
+    let ll = dir.join(format!("{name}.ll"));
+    std::fs::write(&ll, text).unwrap();
+    let pexe = dir.join(format!("{name}.pexe"));
+    let st = Command::new(cargo_bin("pnacl-finalize"))
+        .arg(&ll)
+        .arg("-o")
+        .arg(&pexe)
+        .status()
+        .unwrap();
+    assert!(st.success(), "{name} does not finalize");
+    let abi = Command::new(cargo_bin("pnacl-abicheck"))
+        .arg(&pexe)
+        .output()
+        .unwrap();
+    assert!(abi.status.success(), "{name} is not clean by the ABI rules");
+    let mjs = dir.join(format!("{name}.mjs"));
+    translate(&pexe, &mjs, "-O2");
+    mjs
+}
+
+#[test]
+fn files_outside_what_the_program_was_given_stay_out_of_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let mjs = attack(dir.path(), "wasm-files");
+    let outside = dir.path().join("outside");
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    let secret_text = format!("secret-{}", std::process::id());
+    let secret = outside.join("secret.txt");
+    std::fs::write(&secret, &secret_text).unwrap();
+    std::os::unix::fs::symlink(&secret, root.join("link")).unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("dirlink")).unwrap();
+    let inside_text = "inside the root";
+    std::fs::write(root.join("sub/mine.txt"), inside_text).unwrap();
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let created = outside.join("created");
+    // (path to read, path to create, with the root?)
+    let cases: Vec<(String, String, bool)> = vec![
+        (s(&secret), s(&created), false),
+        (
+            "../outside/secret.txt".into(),
+            "../outside/created".into(),
+            true,
+        ),
+        (
+            "sub/../../outside/secret.txt".into(),
+            "sub/../../outside/created".into(),
+            true,
+        ),
+        ("link".into(), "dirlink/created".into(), true),
+        ("dirlink/secret.txt".into(), "dirlink/created".into(), true),
+        (s(&secret), s(&created), true),
+    ];
+    for (read, create, with_root) in cases {
+        let argv = vec!["wasm-files".to_string(), read.clone(), create.clone()];
+        let env: Vec<(&str, &Path)> = if with_root {
+            vec![("PNACL_FS_ROOT", root.as_path())]
+        } else {
+            vec![]
+        };
+        let out = node(&mjs, &argv, &env);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !stdout.contains(&secret_text),
+            "{read} (root: {with_root}): the secret was read: {stdout}"
+        );
+        assert!(
+            !created.exists(),
+            "{create} (root: {with_root}): a file was created outside"
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{read}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // The control: what is beneath the root is read, and created there.
+    let argv = vec![
+        "wasm-files".into(),
+        "sub/mine.txt".into(),
+        "sub/made.txt".into(),
+    ];
+    let out = node(&mjs, &argv, &[("PNACL_FS_ROOT", root.as_path())]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), inside_text);
+    assert_eq!(
+        std::fs::read_to_string(root.join("sub/made.txt")).unwrap(),
+        "escaped\n"
+    );
+    // Read-only: read, but nothing created.
+    std::fs::remove_file(root.join("sub/made.txt")).unwrap();
+    let readonly = Path::new("1");
+    let out = node(
+        &mjs,
+        &argv,
+        &[
+            ("PNACL_FS_ROOT", root.as_path()),
+            ("PNACL_FS_READONLY", readonly),
+        ],
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), inside_text);
+    assert!(!root.join("sub/made.txt").exists());
+}
+
+#[test]
+fn memory_beyond_its_own_and_functions_of_another_type_trap() {
+    let dir = tempfile::tempdir().unwrap();
+    let mjs = attack(dir.path(), "wasm-memory");
+    // An address beyond the program's memory (4 GiB at most, far less in use).
+    for addr in ["0xfffffff0", "0x80000000"] {
+        let out = node(&mjs, &["wasm-memory".into(), addr.into(), "no".into()], &[]);
+        assert!(out.stdout.is_empty(), "{addr}: read {:?}", out.stdout);
+        assert_eq!(out.status.code(), Some(134), "{addr}: {:?}", out.status);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("trapped") && err.contains("out of bounds"),
+            "{addr}: {err}"
+        );
+    }
+    // Its own memory reads; a function called through a pointer of another type traps.
+    let out = node(
+        &mjs,
+        &["wasm-memory".into(), "16".into(), "call".into()],
+        &[],
+    );
+    assert_eq!(out.stdout.len(), 4);
+    assert_eq!(out.status.code(), Some(134), "{:?}", out.status);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("trapped") && err.contains("signature"),
+        "{err}"
+    );
+}
