@@ -51,7 +51,10 @@ static void write_str(int fd, const char *s) {
     }
 }
 
+static void out_flush(void);
+
 __attribute__((noreturn)) static void exit_process(int status) {
+    out_flush();
     for (;;) sys1(SYS_exit_group, status);
 }
 
@@ -114,6 +117,20 @@ static void lock(volatile int *l) {
     while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) sys0(SYS_sched_yield);
 }
 static void unlock(volatile int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+
+static long raw_write(int fd, const void *buf, size_t n) {
+    for (;;) {
+        long r = sys3(SYS_write, fd, buf, n);
+        if (r != -NACL_EINTR) return r;
+    }
+}
+
+static int is_terminal(int fd) {
+    u8 termios[64];
+    return !SYS_FAILED(sys3(SYS_ioctl, fd, 0x5401 /* TCGETS */, termios));
+}
+
+#include "outbuf.h"
 
 static void *map_anon(size_t len) {
     long r = sys6(SYS_mmap2, 0, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -365,6 +382,7 @@ static int irt_mmap(void **addr, size_t len, int prot, int flags, int fd, i64 of
 
 static int irt_close(int fd) {
     if (!allowed(fd)) return NACL_EBADF;
+    out_flush(); /* newlib closes stdout at exit, before the IRT's exit */
     int e = err_of(sys1(SYS_close, fd));
     if (!e) forbid(fd);
     return e;
@@ -380,6 +398,7 @@ static int irt_dup(int fd, int *newfd) {
 }
 
 static int irt_dup2(int fd, int newfd) {
+    out_flush();
     if (!allowed(fd) || newfd < 0 || newfd >= MAX_FDS) return NACL_EBADF;
     long r = sys2(SYS_dup2, fd, newfd);
     if (SYS_FAILED(r)) return -r;
@@ -389,6 +408,7 @@ static int irt_dup2(int fd, int newfd) {
 
 static int irt_read(int fd, void *buf, size_t count, size_t *nread) {
     if (!allowed(fd)) return NACL_EBADF;
+    out_flush();
     long r = sys3(SYS_read, fd, buf, count);
     if (SYS_FAILED(r)) return -r;
     *nread = r;
@@ -397,6 +417,8 @@ static int irt_read(int fd, void *buf, size_t count, size_t *nread) {
 
 static int irt_write(int fd, const void *buf, size_t count, size_t *nwrote) {
     if (!allowed(fd)) return NACL_EBADF;
+    if (fd == 1) return out_write(buf, count, nwrote);
+    out_flush();
     long r = sys3(SYS_write, fd, buf, count);
     if (SYS_FAILED(r)) return -r;
     *nwrote = r;
@@ -493,9 +515,7 @@ static int irt_getdents(int fd, void *buf, size_t count, size_t *nread) {
 
 static int irt_isatty(int fd, int *result) {
     if (!allowed(fd)) return NACL_EBADF;
-    u8 termios[64];
-    long r = sys3(SYS_ioctl, fd, 0x5401 /* TCGETS */, termios);
-    if (SYS_FAILED(r)) return NACL_ENOTTY;
+    if (!is_terminal(fd)) return NACL_ENOTTY;
     *result = 1;
     return 0;
 }

@@ -89,7 +89,12 @@ static void write_str(int fd, const char *s) {
     wasi_fd_write(fd, &v, 1, &n);
 }
 
-__attribute__((noreturn)) static void exit_process(int status) { wasi_proc_exit(status); }
+static void out_flush(void);
+
+__attribute__((noreturn)) static void exit_process(int status) {
+    out_flush();
+    wasi_proc_exit(status);
+}
 
 __attribute__((noreturn)) static void fatal(const char *msg) {
     write_str(2, "pnacl runtime: ");
@@ -121,6 +126,22 @@ static void unlock(volatile int *l) {
     __atomic_store_n(l, 0, __ATOMIC_RELEASE);
     __builtin_wasm_memory_atomic_notify((int *)l, 1);
 }
+
+static long raw_write(int fd, const void *buf, size_t n) {
+    struct iovec v = {buf, n};
+    size_t w;
+    int e = wasi_fd_write(fd, &v, 1, &w);
+    return e ? -(long)nacl_errno(e) : (long)w;
+}
+
+/* A terminal: a character device that cannot seek (as wasi-libc decides). */
+static int is_terminal(int fd) {
+    struct fdstat st;
+    return wasi_fd_fdstat_get(fd, &st) == 0 && st.filetype == 2 &&
+           !(st.rights_base & ((1u << 2) | (1u << 5)));
+}
+
+#include "outbuf.h"
 
 /* ----------------------------------------------------------------------------------- */
 /* Memory: pages past the module's data and stack, from memory.grow; what is unmapped is
@@ -523,6 +544,7 @@ static void forbid(int fd) {
 
 static int irt_close(int fd) {
     if (!allowed(fd)) return NACL_EBADF;
+    out_flush(); /* newlib closes stdout at exit, before the IRT's exit */
     int e = nacl_errno(wasi_fd_close(fd));
     if (!e) forbid(fd);
     return e;
@@ -534,18 +556,22 @@ static int irt_dup(int fd, int *newfd) {
 }
 
 static int irt_dup2(int fd, int newfd) {
+    out_flush();
     (void)newfd;
     return allowed(fd) ? NACL_ENOSYS : NACL_EBADF;
 }
 
 static int irt_read(int fd, void *buf, size_t count, size_t *nread) {
     if (!allowed(fd)) return NACL_EBADF;
+    out_flush();
     struct iovec v = {buf, count};
     return nacl_errno(wasi_fd_read(fd, &v, 1, nread));
 }
 
 static int irt_write(int fd, const void *buf, size_t count, size_t *nwrote) {
     if (!allowed(fd)) return NACL_EBADF;
+    if (fd == 1) return out_write(buf, count, nwrote);
+    out_flush();
     struct iovec v = {buf, count};
     return nacl_errno(wasi_fd_write(fd, &v, 1, nwrote));
 }
@@ -634,11 +660,7 @@ static int irt_getdents(int fd, void *buf, size_t count, size_t *nread) {
 
 static int irt_isatty(int fd, int *result) {
     if (!allowed(fd)) return NACL_EBADF;
-    struct fdstat st;
-    int e = nacl_errno(wasi_fd_fdstat_get(fd, &st));
-    if (e) return e;
-    /* A terminal: a character device that cannot seek (as wasi-libc decides). */
-    if (st.filetype != 2 || (st.rights_base & ((1u << 2) | (1u << 5)))) return NACL_ENOTTY;
+    if (!is_terminal(fd)) return NACL_ENOTTY;
     *result = 1;
     return 0;
 }

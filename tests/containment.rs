@@ -221,6 +221,7 @@ impl Scene {
 
     fn leaked(&self, out: &Output, k: usize) -> bool {
         String::from_utf8_lossy(&out.stdout).contains(&self.secret_text)
+            || String::from_utf8_lossy(&out.stderr).contains(&self.secret_text)
             || self.escaped(k + 1).exists()
     }
 
@@ -286,7 +287,7 @@ fn the_four_escapes_fail_on_x86_32_and_succeed_without_the_sandbox() {
                     1 | 2 => out.status.signal() == Some(SIGSYS),
                     _ => {
                         out.status.signal() == Some(SIGSYS)
-                            && String::from_utf8_lossy(&out.stdout)
+                            && String::from_utf8_lossy(&out.stderr)
                                 .contains("the IRT refused executable memory")
                     }
                 };

@@ -21,6 +21,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("types.h", include_str!("../../runtime/types.h")),
     ("sys.h", include_str!("../../runtime/sys.h")),
     ("irt_tables.h", include_str!("../../runtime/irt_tables.h")),
+    ("outbuf.h", include_str!("../../runtime/outbuf.h")),
     ("irt.c", include_str!("../../runtime/irt.c")),
     ("sandbox.h", include_str!("../../runtime/sandbox.h")),
     ("sandbox.c", include_str!("../../runtime/sandbox.c")),

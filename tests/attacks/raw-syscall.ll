@@ -35,7 +35,7 @@ found:
   %n = call i32 %sc(i32 %nr.read, i32 %fd, i32 %b, i32 200, i32 0, i32 0, i32 0)
   %got = icmp sgt i32 %n, 0
   %count = select i1 %got, i32 %n, i32 0
-  %w = call i32 %sc(i32 %nr.write, i32 1, i32 %b, i32 %count, i32 0, i32 0, i32 0)
+  %w = call i32 %sc(i32 %nr.write, i32 2, i32 %b, i32 %count, i32 0, i32 0, i32 0)
   %fd2 = call i32 %sc(i32 %nr.open, i32 -100, i32 %out, i32 65, i32 420, i32 0, i32 0)
   %esc = ptrtoint [9 x i8]* @escaped to i32
   %w2 = call i32 %sc(i32 %nr.write, i32 %fd2, i32 %esc, i32 8, i32 0, i32 0, i32 0)

@@ -1,5 +1,5 @@
 ; WebAssembly, memory: reads the 32-bit word at the address argv[1] (beyond the program's
-; memory, in tests/wasm.rs) and prints it as four bytes; then, with argv[2] "call", calls
+; memory, in tests/wasm.rs) and prints it as four bytes (to standard error); then, with argv[2] "call", calls
 ; the IRT query function through a pointer of another type (a function a WebAssembly
 ; table holds may only be called as what it is).
 @call_word = internal constant [5 x i8] c"call\00"
@@ -13,7 +13,7 @@ entry:
   %buf = alloca i8, i32 4, align 4
   %b = ptrtoint i8* %buf to i32
   call void @store32(i32 %b, i32 %v)
-  call void @write(i32 1, i32 %b, i32 4)
+  call void @write(i32 2, i32 %b, i32 4)
   %mode = call i32 @arg(i32 2)
   %cw = ptrtoint [5 x i8]* @call_word to i32
   %is.i = call i32 @streq(i32 %mode, i32 %cw)
