@@ -4,7 +4,7 @@
 // script of every one of them. PNACL_FS_ROOT names the one directory it may reach
 // (PNACL_FS_READONLY=1: only to read).
 
-const { Worker, isMainThread, workerData, parentPort } = await import('node:worker_threads');
+const { Worker, isMainThread, parentPort } = await import('node:worker_threads');
 const fs = await import('node:fs');
 const path = await import('node:path');
 const os = await import('node:os');
@@ -158,12 +158,12 @@ function nodeIo({ root, readonly, spawn }) {
 }
 
 if (isMainThread) {
-  // Optimized code from the start: V8 does not replace a running function's baseline
-  // code (no on-stack replacement for WebAssembly), so a program that spends its time in
-  // one long loop of main would run all of it unoptimized (mandelbrot: 1.9x the time).
-  (await import('node:v8')).setFlagsFromString('--no-liftoff');
+  // The main thread's worker starts at once, and is ready (its isolate made, its modules
+  // loaded) before the flag below changes: V8 uses its snapshot and code caches only
+  // while the flags are its own (a worker started after the change takes twice as long).
+  const first = new Worker(new URL(import.meta.url));
+  const ready = new Promise((resolve) => first.once('message', resolve));
   const bytes = fs.readFileSync(new URL(MODULE_FILE, import.meta.url));
-  const module = await WebAssembly.compile(bytes);
   const limits = memoryLimits(bytes);
   const memory = new WebAssembly.Memory({ initial: limits.initial, maximum: limits.maximum, shared: true });
   let root = null;
@@ -185,27 +185,35 @@ if (isMainThread) {
     env: [...Object.entries(process.env).filter(([k]) => k !== 'PNACL_ARGV0').map(([k, v]) => `${k}=${v}`),
       `PNACL_NPROCS=${os.availableParallelism ? os.availableParallelism() : os.cpus().length}`],
   };
-  const start = (tid, arg) => {
-    const w = new Worker(new URL(import.meta.url), {
-      workerData: { module, memory, fds, pos, ctl, ctx, root, readonly, tid, arg },
-    });
+  // Optimized code from the start: V8 does not replace a running function's baseline
+  // code (no on-stack replacement for WebAssembly), so a program that spends its time in
+  // one long loop of main would run all of it unoptimized (mandelbrot: 1.9x the time).
+  await ready;
+  (await import('node:v8')).setFlagsFromString('--no-liftoff');
+  const module = await WebAssembly.compile(bytes);
+  const run = (w, tid, arg) => {
     w.on('message', (m) => {
-      if (m.spawn !== undefined) start(m.spawn, m.arg);
+      if (m.spawn !== undefined) run(new Worker(new URL(import.meta.url)), m.spawn, m.arg);
       else if (m.exit !== undefined) process.exit(m.exit);
     });
     w.on('error', (e) => {
       process.stderr.write(`pnacl: ${e.stack || e}\n`);
       process.exit(134);
     });
+    w.postMessage({ module, memory, fds, pos, ctl, ctx, root, readonly, tid, arg });
   };
-  start(0, 0);
+  run(first, 0, 0);
 } else {
-  const { module, memory, fds, pos, ctl, ctx, root, readonly, tid, arg } = workerData;
-  const io = nodeIo({ root, readonly, spawn: (t, a) => parentPort.postMessage({ spawn: t, arg: a }) });
-  const code = await runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg });
-  if (code !== null) {
-    // The whole program ends: the main thread ends the process, this thread waits.
-    parentPort.postMessage({ exit: code });
-    Atomics.wait(sleeper, 0, 0);
-  }
+  parentPort.postMessage({ ready: true });
+  parentPort.once('message', async ({ module, memory, fds, pos, ctl, ctx, root, readonly, tid, arg }) => {
+    const io = nodeIo({ root, readonly, spawn: (t, a) => parentPort.postMessage({ spawn: t, arg: a }) });
+    const code = await runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg });
+    if (code !== null) {
+      // The whole program ends: the main thread ends the process, this thread waits.
+      parentPort.postMessage({ exit: code });
+      Atomics.wait(sleeper, 0, 0);
+    } else {
+      parentPort.close();
+    }
+  });
 }

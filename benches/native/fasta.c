@@ -1,0 +1,88 @@
+/* fasta: the Computer Language Benchmarks Game's DNA sequences (a repeat of the ALU
+   sequence, then two sequences drawn with the benchmark's linear congruential generator
+   from nucleotide frequencies, cumulated in float and compared in float as the pexe
+   does), 60 nucleotides a line, written for scripts/bench as the native reference of
+   run/fasta.pexe. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define IM 139968
+#define IA 3877
+#define IC 29573
+
+static unsigned seed = 42;
+
+struct nucleotide { char letter; float probability; };
+
+static const char alu[] =
+    "GGCCGGGCGCGGTGGCTCACGCCTGTAATCCCAGCACTTTGG"
+    "GAGGCCGAGGCGGGCGGATCACCTGAGGTCAGGAGTTCGAGA"
+    "CCAGCCTGGCCAACATGGTGAAACCCCGTCTCTACTAAAAAT"
+    "ACAAAAATTAGCCGGGCGTGGTGGCGCGCGCCTGTAATCCCA"
+    "GCTACTCGGGAGGCTGAGGCAGGAGAATCGCTTGAACCCGGG"
+    "AGGCGGAGGTTGCAGTGAGCCGAGATCGCGCCACTGCACTCC"
+    "AGCCTGGGCGACAGAGCGAGACTCCGTCTCAAAAA";
+
+static const struct nucleotide iub[] = {
+    {'a', 0.27f}, {'c', 0.12f}, {'g', 0.12f}, {'t', 0.27f}, {'B', 0.02f}, {'D', 0.02f},
+    {'H', 0.02f}, {'K', 0.02f}, {'M', 0.02f}, {'N', 0.02f}, {'R', 0.02f}, {'S', 0.02f},
+    {'V', 0.02f}, {'W', 0.02f}, {'Y', 0.02f},
+};
+
+static const struct nucleotide homo_sapiens[] = {
+    {'a', 0.3029549426680f}, {'c', 0.1979883004921f}, {'g', 0.1975473066391f},
+    {'t', 0.3015094502008f},
+};
+
+static void line_out(char *line, int k) {
+    line[k] = '\n';
+    fwrite(line, 1, (size_t)k + 1, stdout);
+}
+
+static void repeat(const char *s, int n) {
+    size_t len = strlen(s), pos = 0;
+    char line[61];
+    while (n > 0) {
+        int k = n < 60 ? n : 60;
+        for (int i = 0; i < k; i++) {
+            line[i] = s[pos];
+            if (++pos == len) pos = 0;
+        }
+        line_out(line, k);
+        n -= k;
+    }
+}
+
+static void random_sequence(const struct nucleotide *t, int nt, int n) {
+    float threshold[16], cumulative = 0;
+    for (int k = 0; k < nt; k++) {
+        cumulative += t[k].probability;
+        threshold[k] = cumulative * IM;
+    }
+    char line[61];
+    int col = 0;
+    while (n-- > 0) {
+        seed = (seed * IA + IC) % IM;
+        float r = (float)seed;
+        int index = 0;
+        for (int k = 0; k < nt; k++) index += threshold[k] <= r;
+        line[col++] = t[index < nt ? index : nt - 1].letter;
+        if (col == 60) {
+            line_out(line, 60);
+            col = 0;
+        }
+    }
+    if (col > 0) line_out(line, col);
+}
+
+int main(int argc, char **argv) {
+    int n = argc > 1 ? atoi(argv[1]) : 1000;
+    fputs(">ONE Homo sapiens alu\n", stdout);
+    repeat(alu, 2 * n);
+    fputs(">TWO IUB ambiguity codes\n", stdout);
+    random_sequence(iub, sizeof iub / sizeof iub[0], 3 * n);
+    fputs(">THREE Homo sapiens frequency\n", stdout);
+    random_sequence(homo_sapiens, sizeof homo_sapiens / sizeof homo_sapiens[0], 5 * n);
+    return 0;
+}
