@@ -107,15 +107,16 @@ fn partitions_declare_only_what_they_use() {
     for p in common::valid_pexes() {
         let m = pnacl::bitcode::read(&std::fs::read(&p).unwrap()).unwrap();
         let (owners, sizes) = pnacl::translate::partition(&m, 2);
-        for k in 0..sizes.len() as u32 {
+        for (k, copies) in (0..sizes.len() as u32).flat_map(|k| [(k, false), (k, true)]) {
             let ctx = Context::create();
             let opts = ExportOptions {
                 target: Target::X86_32,
                 partition: Some((k, &owners)),
                 ssa_checked: false,
+                inline_copies: copies,
             };
             let llmod = export(&ctx, &m, &opts).unwrap();
-            let what = format!("{} partition {k}", p.display());
+            let what = format!("{} partition {k} (copies: {copies})", p.display());
             llmod
                 .verify()
                 .unwrap_or_else(|e| panic!("{what}: does not verify: {}", e.to_string()));
@@ -134,7 +135,25 @@ fn partitions_declare_only_what_they_use() {
                     continue;
                 }
                 if f.count_basic_blocks() > 0 {
-                    defined += 1;
+                    // A copy to inline (`inline_copies`): small, and not emitted.
+                    let index: usize = name["__pexe_f".len()..]
+                        .split('.')
+                        .next()
+                        .unwrap()
+                        .parse()
+                        .unwrap();
+                    if owners[index] == k {
+                        defined += 1;
+                    } else {
+                        assert!(copies, "{what}: {name} is defined, and not the partition's");
+                        assert_eq!(
+                            f.get_linkage(),
+                            inkwell::module::Linkage::AvailableExternally,
+                            "{what}: {name}"
+                        );
+                        let size = m.body(index as u32).unwrap().insts.len();
+                        assert!(size <= pnacl::llvm::export::INLINE_COPY_MAX, "{what}: {name}");
+                    }
                 } else {
                     let used = unsafe { live(f.as_value_ref()) };
                     assert!(used, "{what}: {name} is declared but not used");

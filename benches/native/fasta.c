@@ -1,8 +1,8 @@
 /* fasta: the Computer Language Benchmarks Game's DNA sequences (a repeat of the ALU
    sequence, then two sequences drawn with the benchmark's linear congruential generator
-   from nucleotide frequencies, cumulated in float and compared in float as the pexe
-   does), 60 nucleotides a line, written for scripts/bench as the native reference of
-   run/fasta.pexe. */
+   from nucleotide frequencies, cumulated in float and compared in float), 60 nucleotides
+   a line, written for scripts/bench as the native reference of run/fasta.pexe: the same
+   output, computed as the pexe computes it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,26 +54,41 @@ static void repeat(const char *s, int n) {
     }
 }
 
+/* As the pexe computes it: blocks of up to 61440 random numbers, drawn first (as floats),
+   then each turned into the nucleotide whose cumulated threshold it reaches, 60 a line,
+   each line written by itself. */
+#define BLOCK 61440
+static float randoms[BLOCK];
+static char text[BLOCK + BLOCK / 60];
+
 static void random_sequence(const struct nucleotide *t, int nt, int n) {
     float threshold[16], cumulative = 0;
     for (int k = 0; k < nt; k++) {
         cumulative += t[k].probability;
         threshold[k] = cumulative * IM;
     }
-    char line[61];
-    int col = 0;
-    while (n-- > 0) {
-        seed = (seed * IA + IC) % IM;
-        float r = (float)seed;
-        int index = 0;
-        for (int k = 0; k < nt; k++) index += threshold[k] <= r;
-        line[col++] = t[index < nt ? index : nt - 1].letter;
-        if (col == 60) {
-            line_out(line, 60);
-            col = 0;
+    while (n > 0) {
+        int count = n < BLOCK ? n : BLOCK;
+        for (int i = 0; i < count; i++) {
+            seed = (seed * IA + IC) % IM;
+            randoms[i] = (float)seed;
         }
+        char *o = text;
+        for (int i = 0, col = 0; i < count; i++) {
+            int index = 0;
+            for (int k = 0; k < nt; k++) index += threshold[k] <= randoms[i];
+            *o++ = t[index < nt ? index : nt - 1].letter;
+            if (++col == 60 || i == count - 1) {
+                *o++ = '\n';
+                col = 0;
+            }
+        }
+        for (char *line = text; line < o; line += 61) {
+            size_t len = (size_t)(o - line) < 61 ? (size_t)(o - line) : 61;
+            fwrite(line, 1, len, stdout);
+        }
+        n -= count;
     }
-    if (col > 0) line_out(line, col);
 }
 
 int main(int argc, char **argv) {

@@ -215,6 +215,8 @@ fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Resul
         target: opts.target,
         partition: part,
         ssa_checked: opts.ssa_checked,
+        // What `codegen::optimize` inlines at -O2 must be in the partition.
+        inline_copies: opts.opt == OptLevel::O2,
     };
     let llmod = export(&ctx, m, &eo).map_err(|e| err("conversion", e.to_string()))?;
     let t1 = std::time::Instant::now();
@@ -229,6 +231,7 @@ fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Resul
     let t2 = std::time::Instant::now();
     let tm =
         codegen::target_machine(opts.target, opts.opt).map_err(|e| err("code generation", e))?;
+    codegen::optimize(&tm, &llmod, opts.opt).map_err(|e| err("optimization", e))?;
     let obj = codegen::emit_object(&tm, &llmod).map_err(|e| err("code generation", e));
     let t3 = std::time::Instant::now();
     // Freed here, the memory serves the next partition (fewer page faults than leaving

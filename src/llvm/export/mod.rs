@@ -77,7 +77,14 @@ pub struct ExportOptions<'a> {
     /// check the SSA rule again. Otherwise it checks each body, and a body that breaks
     /// the rule is an error, never a module LLVM rejects.
     pub ssa_checked: bool,
+    /// A partition also holds, as `available_externally` copies for LLVM's inliner, the
+    /// bodies of the small functions its own call (`INLINE_COPY_MAX` instructions at
+    /// most, and theirs, transitively) that other partitions define.
+    pub inline_copies: bool,
 }
+
+/// The largest body (in instructions) `ExportOptions::inline_copies` copies.
+pub const INLINE_COPY_MAX: usize = 300;
 
 impl<'a> ExportOptions<'a> {
     /// The whole module, the SSA rule checked.
@@ -86,6 +93,7 @@ impl<'a> ExportOptions<'a> {
             target,
             partition: None,
             ssa_checked: false,
+            inline_copies: false,
         }
     }
 }
@@ -106,6 +114,7 @@ pub fn export<'ctx>(
         opts.target,
     );
     x.partition = opts.partition.map(|(k, o)| (k, o.to_vec()));
+    x.inline_copies = opts.inline_copies;
     x.ssa_checked = opts.ssa_checked;
     x.run()?;
     drop(builder);
@@ -125,6 +134,11 @@ trait Lowering: Sync {
     fn normal_form(&self) -> bool;
     /// Adds the attributes every function of the module has.
     fn function_attributes(&self, _x: &Exporter, _f: LLVMValueRef) {}
+    /// Whether functions called only directly get LLVM's fast calling convention (the
+    /// code is the target's alone: nothing outside it calls them).
+    fn fast_calls(&self) -> bool {
+        false
+    }
     /// A call of a PNaCl intrinsic that has no LLVM 14 counterpart of its own (those the
     /// conversion makes itself, `Exporter::llvm14_intrinsic_call`): a relaxed fence may
     /// give no value (null).
@@ -177,6 +191,9 @@ struct Fn {
     vals: Vec<LLVMValueRef>,
     /// The pointer a local is known to be (allocas).
     ptrs: Vec<LLVMValueRef>,
+    /// The instruction that defines each local (`Unreachable` for parameters and
+    /// constants), out of normal form.
+    defs: Vec<InstKind>,
     blocks: Vec<LLVMBasicBlockRef>,
     /// Block holding placeholders for forward references, and the placeholders.
     holder: LLVMBasicBlockRef,
@@ -214,10 +231,14 @@ struct Exporter<'m> {
     /// i32 address constants of functions and globals, by value id.
     addrs: Vec<LLVMValueRef>,
     intrinsic: Vec<Option<&'static Intrinsic>>,
+    /// Functions called only directly (no address taken, not the entry), which the
+    /// target's lowering may give its fast calling convention (`Lowering::fast_calls`).
+    fast: Vec<bool>,
     /// Runtime functions and LLVM intrinsics declared on demand.
     decls: HashMap<String, (LLVMValueRef, LLVMTypeRef)>,
     /// The partition being built and each function's partition.
     partition: Option<(u32, Vec<u32>)>,
+    inline_copies: bool,
     /// Room for the SSA check of each body (`ir::dom`), unless `ssa_checked`.
     ssa: crate::ir::dom::Scratch,
     ssa_checked: bool,
@@ -251,8 +272,10 @@ impl<'m> Exporter<'m> {
                 globals: Vec::new(),
                 addrs: Vec::new(),
                 intrinsic: Vec::new(),
+                fast: Vec::new(),
                 decls: HashMap::new(),
                 partition: None,
+                inline_copies: false,
                 ssa: Default::default(),
                 ssa_checked: false,
             }
@@ -324,6 +347,9 @@ impl<'m> Exporter<'m> {
             LLVMSetDataLayout(self.module, cstr(self.target.data_layout()).as_ptr());
         }
         self.declare_functions()?;
+        if self.lower.fast_calls() {
+            self.fast = called_only_directly(self.m);
+        }
         let nf = self.m.functions.len();
         let ng = self.m.globals.len();
         self.globals = vec![std::ptr::null_mut(); ng];
@@ -356,8 +382,65 @@ impl<'m> Exporter<'m> {
                 }
             }
         }
+        if self.inline_copies && self.partition.is_some() {
+            for f in self.copies_to_inline() {
+                let body = self.m.body(f).unwrap();
+                self.function(f, &body)?;
+                let llfn = self.fns[f as usize];
+                // SAFETY: handles of the exporter's live context and module (see the module's note).
+                unsafe { LLVMSetLinkage(llfn, LLVMLinkage::LLVMAvailableExternallyLinkage) };
+            }
+        }
         self.lower.finish(self);
         Ok(())
+    }
+
+    /// The functions other partitions define whose bodies this one holds as copies to
+    /// inline (`ExportOptions::inline_copies`): the small ones its own functions call
+    /// directly in loops, and the small ones those call, in function order.
+    fn copies_to_inline(&self) -> Vec<u32> {
+        let m = self.m;
+        let nf = m.functions.len() as u32;
+        let small = |f: u32| {
+            self.intrinsic[f as usize].is_none()
+                && m.body(f)
+                    .is_some_and(|b| b.num_blocks > 0 && b.insts.len() <= INLINE_COPY_MAX)
+        };
+        let mut copy = vec![false; nf as usize];
+        let mut work: Vec<u32> = (0..nf).filter(|&f| self.owns(f)).collect();
+        while let Some(f) = work.pop() {
+            let Some(body) = m.body(f) else { continue };
+            // Only calls in loops: the inliner takes no others (`codegen::optimize`); but
+            // what a copy calls is in the loop it is inlined into.
+            let in_loop = if self.owns(f) {
+                blocks_in_loops(&body)
+            } else {
+                vec![true; body.num_blocks as usize]
+            };
+            for (b, blk) in in_loop.iter().enumerate() {
+                if !blk {
+                    continue;
+                }
+                for inst in &body.insts[body.block_range(b as u32)] {
+                    if let InstKind::Call {
+                        callee,
+                        indirect: false,
+                        ..
+                    } = inst.kind
+                    {
+                        if callee < nf
+                            && !self.owns(callee)
+                            && !copy[callee as usize]
+                            && small(callee)
+                        {
+                            copy[callee as usize] = true;
+                            work.push(callee);
+                        }
+                    }
+                }
+            }
+        }
+        (0..nf).filter(|&f| copy[f as usize]).collect()
     }
 
     /// Whether this module defines function `f`'s body.
@@ -485,6 +568,12 @@ impl<'m> Exporter<'m> {
         let llfn = unsafe { LLVMAddFunction(self.module, cstr(&name).as_ptr(), fty) };
         let defined = func.body.as_ref().is_some_and(|b| b.num_blocks > 0);
         self.lower.function_attributes(self, llfn);
+        if self.fast.get(i) == Some(&true) {
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
+            unsafe {
+                LLVMSetFunctionCallConv(llfn, llvm_sys::LLVMCallConv::LLVMFastCallConv as u32)
+            };
+        }
         let here = defined && self.owns(i as u32);
         if here {
             self.set_linkage(llfn, func.linkage == Linkage::Internal);
@@ -716,6 +805,19 @@ impl<'m> Exporter<'m> {
             llfn,
             vals: vec![std::ptr::null_mut(); nlocal],
             ptrs: vec![std::ptr::null_mut(); nlocal],
+            defs: if self.lower.normal_form() {
+                Vec::new()
+            } else {
+                let first = np + body.consts.len();
+                let mut defs = vec![InstKind::Unreachable; first];
+                defs.extend(
+                    body.insts
+                        .iter()
+                        .filter(|i| !i.ty.is_void())
+                        .map(|i| i.kind),
+                );
+                defs
+            },
             blocks: Vec::with_capacity(body.num_blocks as usize),
             holder: std::ptr::null_mut(),
             placeholders: Vec::new(),
@@ -1018,10 +1120,26 @@ impl<'m> Exporter<'m> {
             return p;
         }
         let local = (id as usize).wrapping_sub(ng);
+        // An address the pexe computes as base + offset is, out of normal form, that offset
+        // from the base as a pointer (a getelementptr of i8, not inbounds: the same
+        // address), which LLVM's analyses follow where an inttoptr hides it.
+        let sum = match st.defs.get(local) {
+            Some(InstKind::Binop {
+                op: BinOp::Add,
+                lhs,
+                rhs,
+            }) if !self.lower.normal_form() => Some((*lhs, *rhs)),
+            _ => None,
+        };
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         let p = unsafe {
             if local < st.ptrs.len() && !st.ptrs[local].is_null() {
                 LLVMBuildBitCast(self.b, st.ptrs[local], pty, EMPTY)
+            } else if let Some((base, offset)) = sum {
+                let base = self.pointer(st, base, self.i8);
+                let mut offset = [self.value(st, offset)];
+                let p = LLVMBuildGEP2(self.b, self.i8, base, offset.as_mut_ptr(), 1, EMPTY);
+                LLVMBuildBitCast(self.b, p, pty, EMPTY)
             } else {
                 let v = self.value(st, id);
                 LLVMBuildIntToPtr(self.b, v, pty, EMPTY)
@@ -1237,6 +1355,7 @@ impl<'m> Exporter<'m> {
                         let c =
                             LLVMBuildCall2(b, fty, llfn, vs.as_mut_ptr(), vs.len() as u32, EMPTY);
                         LLVMSetTailCall(c, tail as i32);
+                        LLVMSetInstructionCallConv(c, LLVMGetFunctionCallConv(llfn));
                         c
                     } else {
                         let mut vs: Vec<LLVMValueRef> =
@@ -1258,6 +1377,78 @@ impl<'m> Exporter<'m> {
             })
         }
     }
+}
+
+/// For each function of `m`, whether it is only ever called directly: its address is no
+/// operand of an instruction or a global's initializer, and it is not the entry point.
+/// (Calls through a pointer, and the runtime's calls, use the C calling convention.)
+fn called_only_directly(m: &Module) -> Vec<bool> {
+    let nf = m.functions.len() as u32;
+    let mut only = vec![true; nf as usize];
+    for f in 0..nf {
+        let Some(body) = m.body(f) else { continue };
+        for inst in body.insts {
+            body.any_operand(inst, |id| {
+                if id < nf {
+                    only[id as usize] = false;
+                }
+                false
+            });
+        }
+    }
+    for g in &m.globals {
+        for init in &g.inits {
+            if let Init::Reloc { target, .. } = init {
+                if *target < nf {
+                    only[*target as usize] = false;
+                }
+            }
+        }
+    }
+    for (i, f) in m.functions.iter().enumerate() {
+        if f.linkage != Linkage::Internal {
+            only[i] = false;
+        }
+    }
+    only
+}
+
+/// For each block of `body`, whether it may be in a loop: between (in the pexe's order)
+/// the target and the source of a branch back (cheap, and enough where blocks keep
+/// their source order, as compilers lay them out).
+fn blocks_in_loops(body: &Body) -> Vec<bool> {
+    let n = body.num_blocks as usize;
+    let mut start = vec![usize::MAX; n];
+    for (b, first) in start.iter_mut().enumerate() {
+        let last = body.block_range(b as u32).end - 1;
+        let mut back = |t: u32| {
+            let t = t as usize;
+            if t <= b {
+                *first = (*first).min(t);
+            }
+        };
+        match body.insts[last].kind {
+            InstKind::Br { target } => back(target),
+            InstKind::CondBr { t, f, .. } => {
+                back(t);
+                back(f);
+            }
+            InstKind::Switch { default, cases, .. } => {
+                back(default);
+                for c in body.switch_cases(cases) {
+                    back(c.target);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut in_loop = vec![false; n];
+    for (b, &s) in start.iter().enumerate() {
+        if s != usize::MAX {
+            in_loop[s..=b].iter_mut().for_each(|x| *x = true);
+        }
+    }
+    in_loop
 }
 
 /// The block holding instruction `i`.

@@ -41,6 +41,12 @@ impl Lowering for Native {
         false
     }
 
+    /// Registers for arguments and results (on x86-32, a double comes back in an SSE
+    /// register, not through the x87 stack), for every function the runtime never calls.
+    fn fast_calls(&self) -> bool {
+        true
+    }
+
     fn normal_form(&self) -> bool {
         false
     }
