@@ -1,6 +1,6 @@
 //! Native code generation must take every module the checks pass: whatever the reader
 //! accepts and `abi::check_all` finds clean converts and compiles (LLVM's verifier on, for
-//! x86-32 or ARM at -O0 or -O2, chosen by the input's length) to an object, without an
+//! x86-32, ARM or wasm32 at -O0 or -O2, chosen by the input's length) to an object, without an
 //! error, a panic, or an abort inside LLVM.
 #![no_main]
 
@@ -17,11 +17,13 @@ fuzz_target!(|data: &[u8]| {
     if !findings.iter().all(|f| f.warning) {
         return;
     }
-    let (target, opt) = match data.len() % 4 {
+    let (target, opt) = match data.len() % 6 {
         0 => (Target::X86_32, OptLevel::O0),
         1 => (Target::Arm, OptLevel::O0),
-        2 => (Target::X86_32, OptLevel::O2),
-        _ => (Target::Arm, OptLevel::O2),
+        2 => (Target::Wasm32, OptLevel::O0),
+        3 => (Target::X86_32, OptLevel::O2),
+        4 => (Target::Arm, OptLevel::O2),
+        _ => (Target::Wasm32, OptLevel::O2),
     };
     let opts = Options {
         target,
