@@ -1,6 +1,6 @@
-//! Native code generation must take every module the checks pass: whatever the reader
-//! accepts and `abi::check_all` finds clean converts and compiles (LLVM's verifier on, for
-//! x86-32, ARM or wasm32 at -O0 or -O2, chosen by the input's length) to an object, without an
+//! Code generation must take every module the checks pass: whatever the reader accepts
+//! and `abi::check_all` finds clean converts and compiles (LLVM's verifier on, for x86-32,
+//! ARM or wasm32 at -O0 or -O2, chosen by the input's length) to an object, without an
 //! error, a panic, or an abort inside LLVM.
 #![no_main]
 
@@ -17,13 +17,13 @@ fuzz_target!(|data: &[u8]| {
     if !findings.iter().all(|f| f.warning) {
         return;
     }
-    let (target, opt) = match data.len() % 6 {
-        0 => (Target::X86_32, OptLevel::O0),
-        1 => (Target::Arm, OptLevel::O0),
-        2 => (Target::Wasm32, OptLevel::O0),
-        3 => (Target::X86_32, OptLevel::O2),
-        4 => (Target::Arm, OptLevel::O2),
-        _ => (Target::Wasm32, OptLevel::O2),
+    // -O2 only below the size of the large real pexes: path_tracer at -O2 on one thread
+    // takes 8 s in a release build, beyond the fuzzer's timeout, and is not a hang.
+    let target = [Target::X86_32, Target::Arm, Target::Wasm32][data.len() % 3];
+    let opt = if data.len() % 2 == 1 && data.len() < 100_000 {
+        OptLevel::O2
+    } else {
+        OptLevel::O0
     };
     let opts = Options {
         target,
