@@ -33,36 +33,6 @@ use pnacl::llvm::Target;
 const ATTACKS: [&str; 4] = ["raw-syscall", "reenter", "return-address", "exec-memory"];
 const SIGSYS: i32 = 31;
 
-fn attacks_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/attacks")
-}
-
-/// The attack `name` as a pexe, which pnacl-abicheck must call clean.
-fn attack_pexe(dir: &Path, name: &str) -> PathBuf {
-    let ll = dir.join(format!("{name}.ll"));
-    let mut text = std::fs::read_to_string(attacks_dir().join("prelude.ll")).unwrap();
-    text.push_str(&std::fs::read_to_string(attacks_dir().join(format!("{name}.ll"))).unwrap());
-    std::fs::write(&ll, text).unwrap();
-    let pexe = dir.join(format!("{name}.pexe"));
-    let st = Command::new(cargo_bin("pnacl-finalize"))
-        .arg(&ll)
-        .arg("-o")
-        .arg(&pexe)
-        .status()
-        .unwrap();
-    assert!(st.success(), "{name} does not finalize");
-    let out = Command::new(cargo_bin("pnacl-abicheck"))
-        .arg(&pexe)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{name} is not clean by the ABI rules: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    pexe
-}
-
 fn translate(pexe: &Path, target: Target, opt: &str, exe: &Path) {
     let st = Command::new(cargo_bin("pnacl-translate"))
         .arg(opt)
@@ -123,7 +93,7 @@ fn payload(dir: &Path, target: Target) -> String {
     let st = Command::new(which::which(pnacl::tools::CLANG).unwrap())
         .arg(triple)
         .arg("-c")
-        .arg(attacks_dir().join(src))
+        .arg(common::attacks_dir().join(src))
         .arg("-o")
         .arg(&obj)
         .status()
@@ -247,7 +217,10 @@ fn the_four_escapes_fail_on_x86_32_and_succeed_without_the_sandbox() {
     let dir = tempfile::tempdir().unwrap();
     let scene = Scene::new();
     let code = payload(dir.path(), Target::X86_32);
-    let pexes: Vec<PathBuf> = ATTACKS.iter().map(|a| attack_pexe(dir.path(), a)).collect();
+    let pexes: Vec<PathBuf> = ATTACKS
+        .iter()
+        .map(|a| common::attack_pexe(dir.path(), a))
+        .collect();
     let mut failures = Vec::new();
     for (k, pexe) in pexes.iter().enumerate() {
         // The control group: the attack escapes a runtime without the outer sandbox.
@@ -309,7 +282,7 @@ fn on_arm_under_qemu_the_program_refuses_to_start_uncontained_unless_allowed() {
     let dir = tempfile::tempdir().unwrap();
     let scene = Scene::new();
     let code = payload(dir.path(), Target::Arm);
-    let pexe = attack_pexe(dir.path(), "raw-syscall");
+    let pexe = common::attack_pexe(dir.path(), "raw-syscall");
     let exe = dir.path().join("raw-syscall.arm");
     translate(&pexe, Target::Arm, "-O2", &exe);
     let args = scene.argv(0, &exe, Target::Arm, &code);
@@ -342,7 +315,7 @@ fn on_arm_under_qemu_the_program_refuses_to_start_uncontained_unless_allowed() {
     scene.clean();
     // The other attacks run too, with the opt-out, and say so.
     for (k, name) in ATTACKS.iter().enumerate().skip(1) {
-        let pexe = attack_pexe(dir.path(), name);
+        let pexe = common::attack_pexe(dir.path(), name);
         let exe = dir.path().join(format!("{name}.arm"));
         translate(&pexe, Target::Arm, "-O2", &exe);
         let out = scene.run(

@@ -152,7 +152,10 @@ fn partitions_declare_only_what_they_use() {
                             "{what}: {name}"
                         );
                         let size = m.body(index as u32).unwrap().insts.len();
-                        assert!(size <= pnacl::llvm::export::INLINE_COPY_MAX, "{what}: {name}");
+                        assert!(
+                            size <= pnacl::llvm::export::INLINE_COPY_MAX,
+                            "{what}: {name}"
+                        );
                     }
                 } else {
                     let used = unsafe { live(f.as_value_ref()) };

@@ -42,16 +42,6 @@ fn run(target: Target, exe: &std::path::Path, argv: &[String]) -> std::process::
     out
 }
 
-/// The argv and expected stdout of run/ program `p`.
-fn expectations(p: &std::path::Path) -> (Vec<String>, Vec<u8>) {
-    let argv = std::fs::read_to_string(p.with_extension("argv"))
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
-    (argv, std::fs::read(p.with_extension("stdout")).unwrap())
-}
-
 /// Translates `m` for `target` at `opt` into `exe`, runs it, and describes what went wrong
 /// (nothing: `None`).
 fn translate_and_run(
@@ -92,7 +82,7 @@ fn run_programs_print_their_stdout_on_x86_32_and_arm_at_o0_and_o2() {
     for p in common::pexes("run") {
         let name = p.file_stem().unwrap().to_string_lossy().into_owned();
         let m = pnacl::bitcode::read(&std::fs::read(&p).unwrap()).unwrap();
-        let (argv, want) = expectations(&p);
+        let (argv, want) = common::expectations(&p);
         for target in [Target::X86_32, Target::Arm] {
             for (opt, o) in [(OptLevel::O0, "O0"), (OptLevel::O2, "O2")] {
                 let exe = dir.path().join(format!("{name}-{target}-{o}"));
@@ -125,7 +115,7 @@ fn round_tripped_run_programs_still_print_their_stdout() {
         let ll = pnacl::llvm::parse_ir(&ctx2, bc.as_slice(), &name).unwrap();
         let frozen = pnacl::bitcode::write(&import(&ll).unwrap()).unwrap();
         let m2 = pnacl::bitcode::read(&frozen).unwrap();
-        let (argv, want) = expectations(&p);
+        let (argv, want) = common::expectations(&p);
         for target in [Target::X86_32, Target::Arm] {
             let exe = dir.path().join(format!("{name}-{target}-rt"));
             if let Some(f) = translate_and_run(&m2, target, OptLevel::O2, &exe, &argv, &want) {

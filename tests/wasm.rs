@@ -51,16 +51,6 @@ fn node(mjs: &Path, argv: &[String], env: &[(&str, &Path)]) -> Output {
     c.output().expect("node runs")
 }
 
-/// The argv and expected stdout of run/ program `p`.
-fn expectations(p: &Path) -> (Vec<String>, Vec<u8>) {
-    let argv = std::fs::read_to_string(p.with_extension("argv"))
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
-    (argv, std::fs::read(p.with_extension("stdout")).unwrap())
-}
-
 #[test]
 fn every_run_program_prints_its_output_under_node() {
     let dir = tempfile::tempdir().unwrap();
@@ -72,7 +62,7 @@ fn every_run_program_prints_its_output_under_node() {
         let mjs = dir.path().join(format!("{name}.mjs"));
         translate(&p, &mjs, "-O2");
         assert!(mjs.with_extension("wasm").is_file());
-        let (argv, want) = expectations(&p);
+        let (argv, want) = common::expectations(&p);
         let out = node(&mjs, &argv, &[]);
         if out.stdout != want || out.status.code() != Some(0) {
             failures.push(format!(
@@ -137,7 +127,7 @@ fn pages_show_the_output_in_chromium() {
     let server = Server::start(dir.path());
     let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/run_page.mjs");
     for name in ["printf", "thread", "mandelbrot"] {
-        let (argv, want) = expectations(&run.join(format!("{name}.pexe")));
+        let (argv, want) = common::expectations(&run.join(format!("{name}.pexe")));
         let query: Vec<String> = std::iter::once(format!("arg0={}", percent_encode(&argv[0])))
             .chain(
                 argv[1..]
@@ -183,27 +173,10 @@ fn percent_encode(s: &str) -> String {
         .collect()
 }
 
-/// An attack of tests/attacks (the prelude and its own part), finalized into a pexe
-/// that pnacl-abicheck calls clean, and translated to a launcher.
+/// An attack of tests/attacks, finalized into a pexe that pnacl-abicheck calls clean, and
+/// translated to a launcher.
 fn attack(dir: &Path, name: &str) -> PathBuf {
-    let attacks = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/attacks");
-    let mut text = std::fs::read_to_string(attacks.join("prelude.ll")).unwrap();
-    text.push_str(&std::fs::read_to_string(attacks.join(format!("{name}.ll"))).unwrap());
-    let ll = dir.join(format!("{name}.ll"));
-    std::fs::write(&ll, text).unwrap();
-    let pexe = dir.join(format!("{name}.pexe"));
-    let st = Command::new(cargo_bin("pnacl-finalize"))
-        .arg(&ll)
-        .arg("-o")
-        .arg(&pexe)
-        .status()
-        .unwrap();
-    assert!(st.success(), "{name} does not finalize");
-    let abi = Command::new(cargo_bin("pnacl-abicheck"))
-        .arg(&pexe)
-        .output()
-        .unwrap();
-    assert!(abi.status.success(), "{name} is not clean by the ABI rules");
+    let pexe = common::attack_pexe(dir, name);
     let mjs = dir.join(format!("{name}.mjs"));
     translate(&pexe, &mjs, "-O2");
     mjs

@@ -166,3 +166,48 @@ impl Elf32 {
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+/// The attack programs (tests/attacks).
+pub fn attacks_dir() -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/attacks")
+}
+
+/// Attack `name` of tests/attacks (the prelude and its own part) finalized into a pexe in
+/// `dir`, which pnacl-abicheck must call clean.
+pub fn attack_pexe(dir: &std::path::Path, name: &str) -> PathBuf {
+    use assert_cmd::cargo::cargo_bin;
+    use std::process::Command;
+    let attacks = attacks_dir();
+    let ll = dir.join(format!("{name}.ll"));
+    let mut text = std::fs::read_to_string(attacks.join("prelude.ll")).unwrap();
+    text.push_str(&std::fs::read_to_string(attacks.join(format!("{name}.ll"))).unwrap());
+    std::fs::write(&ll, text).unwrap();
+    let pexe = dir.join(format!("{name}.pexe"));
+    let st = Command::new(cargo_bin("pnacl-finalize"))
+        .arg(&ll)
+        .arg("-o")
+        .arg(&pexe)
+        .status()
+        .unwrap();
+    assert!(st.success(), "{name} does not finalize");
+    let out = Command::new(cargo_bin("pnacl-abicheck"))
+        .arg(&pexe)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{name} is not clean by the ABI rules: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    pexe
+}
+
+/// The argv and expected stdout of run/ program `p`.
+pub fn expectations(p: &std::path::Path) -> (Vec<String>, Vec<u8>) {
+    let argv = std::fs::read_to_string(p.with_extension("argv"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    (argv, std::fs::read(p.with_extension("stdout")).unwrap())
+}
