@@ -1380,8 +1380,8 @@ impl<'m> Exporter<'m> {
 }
 
 /// For each function of `m`, whether it is only ever called directly: its address is no
-/// operand of an instruction or a global's initializer, and it is not the entry point.
-/// (Calls through a pointer, and the runtime's calls, use the C calling convention.)
+/// operand of an instruction or a global's initializer, it is not the entry point, and
+/// its type takes no variable arguments. (Calls through a pointer, and the runtime's calls, use the C calling convention.)
 fn called_only_directly(m: &Module) -> Vec<bool> {
     let nf = m.functions.len() as u32;
     let mut only = vec![true; nf as usize];
@@ -1406,7 +1406,9 @@ fn called_only_directly(m: &Module) -> Vec<bool> {
         }
     }
     for (i, f) in m.functions.iter().enumerate() {
-        if f.linkage != Linkage::Internal {
+        // LLVM's fast calling convention takes no variable arguments (a vararg type is
+        // an ABI breach Google's reader took: pnacl-abicheck reports it).
+        if f.linkage != Linkage::Internal || m.fn_type(i as u32).vararg {
             only[i] = false;
         }
     }
