@@ -4,7 +4,8 @@
 // after the line that names the module, and before the part that is node's or the
 // browser's (host_node.js, host_web.js).
 //
-// Every thread of the program runs in a worker of its own, on one shared memory. What the
+// The program's threads share one memory; each runs in a worker of its own (in node, the
+// first runs on node's main thread). What the
 // program reaches of the host is what `io` gives it: the standard streams and, in node, the
 // directory the user named as its root; a descriptor table shared by all its threads says
 // which. The engine keeps it inside its own linear memory.
@@ -27,8 +28,9 @@ const RIGHTS_ALL = (1n << 30n) - 1n;
 // host's descriptor. `io` gives the rest.
 const FD_FREE = -1, FD_ROOT = -2, FD_STREAM = -3, MAX_FDS = 1024;
 
-// Control words, shared: [0] the next thread id.
-const CTL_NEXT_TID = 0, CTL_WORDS = 4;
+// Control words, shared: [0] the next thread id; [1] the exit status a thread other than
+// node's main thread ended the program with, plus one (0 while none has).
+const CTL_NEXT_TID = 0, CTL_EXIT = 1, CTL_WORDS = 4;
 
 class ProcExit extends Error {
   constructor(code) { super(`exit ${code}`); this.code = code; }
@@ -254,11 +256,16 @@ function memoryLimits(bytes) {
   throw new Error('the module imports no memory');
 }
 
-// Runs one thread of the program in this worker: the main thread (`tid` 0, `_start`) or
+// Runs one thread of the program here: the main thread (`tid` 0, `_start`) or
 // a spawned one. Returns the exit status when the program exits here, or null when the
 // thread ends.
 async function runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg }) {
   const instance = await WebAssembly.instantiate(module, makeImports({ memory, fds, pos, ctl, io, ctx }));
+  return enterThread(instance, io, tid, arg);
+}
+
+// Runs thread `tid` of the program on `instance` (see runThread).
+function enterThread(instance, io, tid, arg) {
   try {
     if (tid === 0) instance.exports._start();
     else instance.exports.wasi_thread_start(tid, arg);

@@ -1,10 +1,11 @@
 // node's part of the host (after host_core.js): `node X.mjs ARGS` runs the program as a
 // native one runs, with the same standard streams, arguments (argv[0] the launcher's
-// name, or PNACL_ARGV0), environment and exit status. Each of its threads runs in a worker (`worker_threads`); this file is the
-// script of every one of them. PNACL_FS_ROOT names the one directory it may reach
-// (PNACL_FS_READONLY=1: only to read).
+// name, or PNACL_ARGV0), environment and exit status. Its first thread runs on node's main
+// thread, each other one in a worker (`worker_threads`) whose script is this file.
+// PNACL_FS_ROOT names the one directory it may reach (PNACL_FS_READONLY=1: only to read).
 
 const { Worker, isMainThread, parentPort } = await import('node:worker_threads');
+const vm = await import('node:vm');
 const fs = await import('node:fs');
 const path = await import('node:path');
 const os = await import('node:os');
@@ -157,12 +158,34 @@ function nodeIo({ root, readonly, spawn }) {
   };
 }
 
+// The program's end, from any of its threads: node's main thread ends the process; a worker
+// leaves the status in the control words and interrupts the main thread (SIGINT, which
+// ends the main thread's script, see below, whether it runs or waits on a futex; a
+// blocking read of its own ends first), then waits to be ended with the rest.
+function endProgram(ctl, code) {
+  if (isMainThread) process.exit(code);
+  Atomics.compareExchange(ctl, CTL_EXIT, 0, code + 1);
+  process.kill(process.pid, 'SIGINT');
+  Atomics.wait(sleeper, 0, 0);
+}
+
+// Starts thread `tid` in a new worker. A worker started by a worker is that worker's:
+// it lives on when its starter's thread ends (a worker stays while it has workers).
+function startThread(shared, tid, arg) {
+  const w = new Worker(new URL(import.meta.url));
+  w.on('error', (e) => {
+    fs.writeSync(2, `pnacl: ${e.stack || e}\n`);
+    endProgram(shared.ctl, 134);
+  });
+  w.postMessage({ ...shared, tid, arg });
+}
+
+// One thread's host, with its own view of the program's shared state.
+function threadIo(shared) {
+  return nodeIo({ ...shared, spawn: (tid, arg) => startThread(shared, tid, arg) });
+}
+
 if (isMainThread) {
-  // The main thread's worker starts at once, and is ready (its isolate made, its modules
-  // loaded) before the flag below changes: V8 uses its snapshot and code caches only
-  // while the flags are its own (a worker started after the change takes twice as long).
-  const first = new Worker(new URL(import.meta.url));
-  const ready = new Promise((resolve) => first.once('message', resolve));
   const bytes = fs.readFileSync(new URL(MODULE_FILE, import.meta.url));
   const limits = memoryLimits(bytes);
   const memory = new WebAssembly.Memory({ initial: limits.initial, maximum: limits.maximum, shared: true });
@@ -188,32 +211,43 @@ if (isMainThread) {
   // Optimized code from the start: V8 does not replace a running function's baseline
   // code (no on-stack replacement for WebAssembly), so a program that spends its time in
   // one long loop of main would run all of it unoptimized (mandelbrot: 1.9x the time).
-  await ready;
   (await import('node:v8')).setFlagsFromString('--no-liftoff');
   const module = await WebAssembly.compile(bytes);
-  const run = (w, tid, arg) => {
-    w.on('message', (m) => {
-      if (m.spawn !== undefined) run(new Worker(new URL(import.meta.url)), m.spawn, m.arg);
-      else if (m.exit !== undefined) process.exit(m.exit);
-    });
-    w.on('error', (e) => {
-      process.stderr.write(`pnacl: ${e.stack || e}\n`);
+  const shared = { module, memory, fds, pos, ctl, ctx, root, readonly };
+  const io = threadIo(shared);
+  const instance = await WebAssembly.instantiate(module, makeImports({ memory, fds, pos, ctl, io, ctx }));
+  // The first thread runs here, in a script that SIGINT ends (breakOnSigint): that is how
+  // another thread ends the program (endProgram), and how Ctrl-C ends it as it ends a
+  // native program.
+  globalThis.pnaclMain = () => enterThread(instance, io, 0, 0);
+  let code;
+  try {
+    code = vm.runInThisContext('pnaclMain()', { breakOnSigint: true });
+  } catch (e) {
+    if (e.code !== 'ERR_SCRIPT_EXECUTION_INTERRUPTED') {
+      fs.writeSync(2, `pnacl: ${e.stack || e}\n`);
       process.exit(134);
-    });
-    w.postMessage({ module, memory, fds, pos, ctl, ctx, root, readonly, tid, arg });
-  };
-  run(first, 0, 0);
-} else {
-  parentPort.postMessage({ ready: true });
-  parentPort.once('message', async ({ module, memory, fds, pos, ctl, ctx, root, readonly, tid, arg }) => {
-    const io = nodeIo({ root, readonly, spawn: (t, a) => parentPort.postMessage({ spawn: t, arg: a }) });
-    const code = await runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg });
-    if (code !== null) {
-      // The whole program ends: the main thread ends the process, this thread waits.
-      parentPort.postMessage({ exit: code });
-      Atomics.wait(sleeper, 0, 0);
-    } else {
-      parentPort.close();
     }
+    const status = Atomics.load(ctl, CTL_EXIT);
+    if (status === 0) {
+      // Ctrl-C: the program dies of it, as a native one does.
+      process.kill(process.pid, 'SIGINT');
+      nap(1000);
+      process.exit(130);
+    }
+    code = status - 1;
+  }
+  process.exit(code);
+} else {
+  parentPort.once('message', async ({ tid, arg, ...shared }) => {
+    let code;
+    try {
+      code = await runThread({ ...shared, io: threadIo(shared), tid, arg });
+    } catch (e) {
+      fs.writeSync(2, `pnacl: ${e.stack || e}\n`);
+      code = 134;
+    }
+    if (code !== null) endProgram(shared.ctl, code);
+    else parentPort.close();
   });
 }

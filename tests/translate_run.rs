@@ -125,3 +125,34 @@ fn round_tripped_run_programs_still_print_their_stdout() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A program's second thread ends it (exit(7), "bye" on standard output) while its first
+/// spins or waits on a futex no one wakes: it ends at once, with that status and output
+/// (tests/attacks/thread-exit.ll; the same under node in tests/wasm.rs).
+#[test]
+fn a_thread_ends_the_program_whatever_the_first_thread_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::attack_pexe(dir.path(), "thread-exit");
+    let m = pnacl::bitcode::read(&std::fs::read(&pexe).unwrap()).unwrap();
+    for mode in ["spin", "wait"] {
+        let exe = dir.path().join(format!("thread-exit-{mode}"));
+        let opts = Options {
+            target: Target::X86_32,
+            opt: OptLevel::O2,
+            threads: 2,
+            verify: true,
+            ssa_checked: false,
+            progress: Default::default(),
+        };
+        translate(&m, &opts, &exe).unwrap();
+        let out = Command::new("timeout")
+            .arg("20")
+            .arg(&exe)
+            .arg(mode)
+            .env_clear()
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(7), "{mode}: {out:?}");
+        assert_eq!(out.stdout, b"bye\n", "{mode}");
+    }
+}

@@ -306,3 +306,40 @@ fn memory_beyond_its_own_and_functions_of_another_type_trap() {
         "{err:?}"
     );
 }
+
+/// The first thread runs on node's main thread: another thread's exit must still end the
+/// program at once, with that thread's status and output, whether the first thread spins
+/// or waits on a futex no one wakes; and Ctrl-C (SIGINT) ends it as it ends a native one.
+#[test]
+fn a_thread_ends_the_program_whatever_the_first_thread_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let mjs = attack(dir.path(), "thread-exit");
+    for mode in ["spin", "wait"] {
+        let mut c = Command::new("timeout");
+        c.args(["20", pnacl::tools::NODE])
+            .arg(&mjs)
+            .arg(mode)
+            .env_clear()
+            .stdin(Stdio::null());
+        let out = c.output().unwrap();
+        assert_eq!(out.status.code(), Some(7), "{mode}: {out:?}");
+        assert_eq!(out.stdout, b"bye\n", "{mode}");
+        assert!(out.stderr.is_empty(), "{mode}: {out:?}");
+    }
+    // SIGINT while the only thread spins: the program dies of it.
+    let mut child = Command::new(pnacl::tools::NODE)
+        .arg(&mjs)
+        .arg("alone")
+        .env_clear()
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let st = child.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(st.signal(), Some(2), "{st:?}");
+}
