@@ -117,14 +117,21 @@ static int streq(const char *a, const char *b) {
 
 static void *copy(void *d, const void *s, size_t n) { return __builtin_memcpy(d, s, n); }
 
-/* A lock: an atomic word, waiters sleeping in memory.atomic.wait32. */
+/* A lock: an atomic word, 0 free, 1 held, 2 held with perhaps a waiter sleeping in
+   memory.atomic.wait32. Only then does unlocking notify: V8's notify is a call into the
+   engine, which takes a process-wide lock (one a line of output, as the pexe writes). */
 static void lock(volatile int *l) {
-    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
-        __builtin_wasm_memory_atomic_wait32((int *)l, 1, -1);
+    int c = 0;
+    if (__atomic_compare_exchange_n(l, &c, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return;
+    if (c != 2) c = __atomic_exchange_n(l, 2, __ATOMIC_ACQUIRE);
+    while (c != 0) {
+        __builtin_wasm_memory_atomic_wait32((int *)l, 2, -1);
+        c = __atomic_exchange_n(l, 2, __ATOMIC_ACQUIRE);
+    }
 }
 static void unlock(volatile int *l) {
-    __atomic_store_n(l, 0, __ATOMIC_RELEASE);
-    __builtin_wasm_memory_atomic_notify((int *)l, 1);
+    if (__atomic_exchange_n(l, 0, __ATOMIC_RELEASE) == 2)
+        __builtin_wasm_memory_atomic_notify((int *)l, 1);
 }
 
 static long raw_write(int fd, const void *buf, size_t n) {
