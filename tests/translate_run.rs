@@ -127,14 +127,15 @@ fn round_tripped_run_programs_still_print_their_stdout() {
 }
 
 /// A program's second thread ends it (exit(7), "bye" on standard output) while its first
-/// spins or waits on a futex no one wakes: it ends at once, with that status and output
-/// (tests/attacks/thread-exit.ll; the same under node in tests/wasm.rs).
+/// spins or waits on a futex no one wakes, also when a third thread started it: it ends at
+/// once, with that status and output (tests/attacks/thread-exit.ll; the same under node in
+/// tests/wasm.rs).
 #[test]
 fn a_thread_ends_the_program_whatever_the_first_thread_does() {
     let dir = tempfile::tempdir().unwrap();
     let pexe = common::attack_pexe(dir.path(), "thread-exit");
     let m = pnacl::bitcode::read(&std::fs::read(&pexe).unwrap()).unwrap();
-    for mode in ["spin", "wait"] {
+    for mode in ["spin", "wait", "nested"] {
         let exe = dir.path().join(format!("thread-exit-{mode}"));
         let opts = Options {
             target: Target::X86_32,

@@ -309,12 +309,13 @@ fn memory_beyond_its_own_and_functions_of_another_type_trap() {
 
 /// The first thread runs on node's main thread: another thread's exit must still end the
 /// program at once, with that thread's status and output, whether the first thread spins
-/// or waits on a futex no one wakes; and Ctrl-C (SIGINT) ends it as it ends a native one.
+/// or waits on a futex no one wakes, and when a third thread (a worker's worker) started
+/// the exiting one; Ctrl-C (SIGINT) ends it as it ends a native one.
 #[test]
 fn a_thread_ends_the_program_whatever_the_first_thread_does() {
     let dir = tempfile::tempdir().unwrap();
     let mjs = attack(dir.path(), "thread-exit");
-    for mode in ["spin", "wait"] {
+    for mode in ["spin", "wait", "nested"] {
         let mut c = Command::new("timeout");
         c.args(["20", pnacl::tools::NODE])
             .arg(&mjs)
