@@ -1435,6 +1435,11 @@ impl Parser {
     /// next value id is its. (Each kind of instruction calls the step that fits it, so
     /// that nothing branches on the kind again.)
     #[inline(always)]
+    /// Appends an instruction that is not a phi and gives a value of type `ty`.
+    fn emit(&mut self, kind: InstKind, ty: ValueType) -> R<()> {
+        self.emit_value(Inst { kind, ty }, false)
+    }
+
     fn emit_value(&mut self, inst: Inst, phi: bool) -> R<()> {
         debug_assert!(!inst.ty.is_void());
         if !self.cur.forward.is_empty() {
@@ -1616,13 +1621,7 @@ impl Parser {
                     Some(op) if ta == tb && self.binop_ok[ta as usize] >> opc & 1 == 1 => op,
                     _ => binop_check(opc, ta, tb)?,
                 };
-                self.emit_value(
-                    Inst {
-                        kind: InstKind::Binop { op, lhs, rhs },
-                        ty: ta,
-                    },
-                    false,
-                )
+                self.emit(InstKind::Binop { op, lhs, rhs }, ta)
             }
             fc::CAST => {
                 let rec::Cast {
@@ -1642,13 +1641,7 @@ impl Parser {
                         op.name()
                     ));
                 }
-                self.emit_value(
-                    Inst {
-                        kind: InstKind::Cast { op, val },
-                        ty: to,
-                    },
-                    false,
-                )
+                self.emit(InstKind::Cast { op, val }, to)
             }
             fc::RET => {
                 let fn_ret = self.module.fn_type(self.cur.func).ret;
@@ -1719,13 +1712,7 @@ impl Parser {
                     ));
                 }
                 let align = decode_align(a)?;
-                self.emit_value(
-                    Inst {
-                        kind: InstKind::Alloca { size, align },
-                        ty: ValueType::I32,
-                    },
-                    false,
-                )
+                self.emit(InstKind::Alloca { size, align }, ValueType::I32)
             }
             fc::LOAD => {
                 let rec::Load {
@@ -1744,13 +1731,7 @@ impl Parser {
                 if ty.is_void() {
                     return Err("Invalid type for load instruction: void".into());
                 }
-                self.emit_value(
-                    Inst {
-                        kind: InstKind::Load { ptr, align },
-                        ty,
-                    },
-                    false,
-                )
+                self.emit(InstKind::Load { ptr, align }, ty)
             }
             fc::STORE => {
                 let rec::Store {
@@ -1792,13 +1773,7 @@ impl Parser {
                     }
                     _ => return Err(msg!("Invalid CMP record: cannot compare {ta}")),
                 };
-                self.emit_value(
-                    Inst {
-                        kind: InstKind::Cmp { pred, lhs, rhs },
-                        ty: ta.bool_of(),
-                    },
-                    false,
-                )
+                self.emit(InstKind::Cmp { pred, lhs, rhs }, ta.bool_of())
             }
             fc::VSELECT => {
                 let rec::VSelect {
@@ -1824,13 +1799,7 @@ impl Parser {
                         msg!("Invalid SELECT condition type: {ct}")
                     });
                 }
-                self.emit_value(
-                    Inst {
-                        kind: InstKind::Select { cond, t, f },
-                        ty: tt,
-                    },
-                    false,
-                )
+                self.emit(InstKind::Select { cond, t, f }, tt)
             }
             fc::EXTRACTELT => {
                 let rec::ExtractElt {
@@ -1845,13 +1814,7 @@ impl Parser {
                 if it != ValueType::I32 {
                     return Err(msg!("Invalid EXTRACTELEMENT index type: {it}"));
                 }
-                self.emit_value(
-                    Inst {
-                        kind: InstKind::ExtractElement { vec, idx },
-                        ty: vt.elem(),
-                    },
-                    false,
-                )
+                self.emit(InstKind::ExtractElement { vec, idx }, vt.elem())
             }
             fc::INSERTELT => {
                 let rec::InsertElt {
@@ -1873,13 +1836,7 @@ impl Parser {
                 if it != ValueType::I32 {
                     return Err(msg!("Invalid INSERTELEMENT index type: {it}"));
                 }
-                self.emit_value(
-                    Inst {
-                        kind: InstKind::InsertElement { vec, elt, idx },
-                        ty: vt,
-                    },
-                    false,
-                )
+                self.emit(InstKind::InsertElement { vec, elt, idx }, vt)
             }
             fc::CALL | fc::CALL_INDIRECT => {
                 let inst = self.call(code == fc::CALL_INDIRECT, ops, nf)?;

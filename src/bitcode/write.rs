@@ -476,14 +476,8 @@ impl State<'_> {
             }
             InstKind::CondBr { cond, t, f } => {
                 self.forward(fw, body, &[cond])?;
-                let rest = [f as u64, rel(cond)];
-                self.out.emit(
-                    UNABBREV,
-                    &rec::Br {
-                        target: t as u64,
-                        rest: &rest,
-                    },
-                )
+                let (target, rest) = (t as u64, &[f as u64, rel(cond)][..]);
+                self.out.emit(UNABBREV, &rec::Br { target, rest })
             }
             InstKind::Switch {
                 cond,
@@ -523,13 +517,8 @@ impl State<'_> {
                     let d = (id as i32).wrapping_sub(p[0] as i32) as i64;
                     self.list.extend([encode_signrot(d), p[1] as u64]);
                 }
-                self.out.emit(
-                    UNABBREV,
-                    &rec::Phi {
-                        ty,
-                        pairs: &self.list,
-                    },
-                )
+                let pairs = &self.list;
+                self.out.emit(UNABBREV, &rec::Phi { ty, pairs })
             }
             InstKind::Alloca { size, align } => {
                 self.forward(fw, body, &[size])?;
