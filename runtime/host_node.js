@@ -237,6 +237,8 @@ if (isMainThread) {
     }
     code = status - 1;
   }
+  // A thread's exit racing the first thread's own ends in this status, not in SIGINT.
+  process.on('SIGINT', () => {});
   process.exit(code);
 } else {
   parentPort.once('message', async ({ tid, arg, ...shared }) => {
