@@ -169,14 +169,17 @@ function endProgram(ctl, code) {
   Atomics.wait(sleeper, 0, 0);
 }
 
+// The host itself failed (not the program): says so and ends the program.
+function hostFailed(ctl, e) {
+  fs.writeSync(2, `pnacl: ${e.stack || e}\n`);
+  endProgram(ctl, 134);
+}
+
 // Starts thread `tid` in a new worker. A worker started by a worker is that worker's:
 // it lives on when its starter's thread ends (a worker stays while it has workers).
 function startThread(shared, tid, arg) {
   const w = new Worker(new URL(import.meta.url));
-  w.on('error', (e) => {
-    fs.writeSync(2, `pnacl: ${e.stack || e}\n`);
-    endProgram(shared.ctl, 134);
-  });
+  w.on('error', (e) => hostFailed(shared.ctl, e));
   w.postMessage({ ...shared, tid, arg });
 }
 
@@ -224,10 +227,7 @@ if (isMainThread) {
   try {
     code = vm.runInThisContext('pnaclMain()', { breakOnSigint: true });
   } catch (e) {
-    if (e.code !== 'ERR_SCRIPT_EXECUTION_INTERRUPTED') {
-      fs.writeSync(2, `pnacl: ${e.stack || e}\n`);
-      process.exit(134);
-    }
+    if (e.code !== 'ERR_SCRIPT_EXECUTION_INTERRUPTED') hostFailed(ctl, e);
     const status = Atomics.load(ctl, CTL_EXIT);
     if (status === 0) {
       // Ctrl-C: the program dies of it, as a native one does.
@@ -246,8 +246,7 @@ if (isMainThread) {
     try {
       code = await runThread({ ...shared, io: threadIo(shared), tid, arg });
     } catch (e) {
-      fs.writeSync(2, `pnacl: ${e.stack || e}\n`);
-      code = 134;
+      hostFailed(shared.ctl, e);
     }
     if (code !== null) endProgram(shared.ctl, code);
     else parentPort.close();

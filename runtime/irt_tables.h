@@ -1,8 +1,23 @@
 /*
  * The NaCl IRT interfaces the runtime offers and the query function that hands them out
  * (runtime.md §2), the same for every backend: irt.c (Linux system calls) and wasi.c
- * (WASI) each define the irt_* functions, `fatal`, `streq` and `copy`, then include this.
+ * (WASI) each define the irt_* functions, `fatal`, `streq`, `copy` and `has_root` (whether
+ * the program was given a root directory), then include this.
  */
+
+/* The working directory is the root, "/", and stays there; with no root there is none. */
+static int irt_getcwd(char *buf, size_t len) {
+    if (!has_root()) return NACL_EACCES;
+    if (len < 2) return 34; /* ERANGE */
+    buf[0] = '/';
+    buf[1] = 0;
+    return 0;
+}
+
+static int irt_chdir(const char *path) {
+    (void)path;
+    return has_root() ? NACL_ENOSYS : NACL_EACCES;
+}
 
 /* Entries that newlib may reach and that are not implemented. */
 #define STUB(name) \

@@ -761,18 +761,7 @@ static int irt_access(const char *path, int amode) {
     return stat_at(path, &st);
 }
 
-static int irt_getcwd(char *buf, size_t len) {
-    if (root_fd < 0) return NACL_EACCES;
-    if (len < 2) return 34; /* ERANGE */
-    buf[0] = '/';
-    buf[1] = 0;
-    return 0;
-}
-
-static int irt_chdir(const char *path) {
-    (void)path;
-    return root_fd < 0 ? NACL_EACCES : NACL_ENOSYS;
-}
+static int has_root(void) { return root_fd >= 0; }
 
 static int irt_readlink(const char *path, char *buf, size_t count, size_t *nread) {
     (void)buf;
