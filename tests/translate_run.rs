@@ -42,6 +42,18 @@ fn run(target: Target, exe: &std::path::Path, argv: &[String]) -> std::process::
     out
 }
 
+/// The translation's options for `target` at `opt` (verified, two partitions).
+fn options(target: Target, opt: OptLevel) -> Options {
+    Options {
+        target,
+        opt,
+        threads: 2,
+        verify: true,
+        ssa_checked: false,
+        progress: Default::default(),
+    }
+}
+
 /// Translates `m` for `target` at `opt` into `exe`, runs it, and describes what went wrong
 /// (nothing: `None`).
 fn translate_and_run(
@@ -52,15 +64,7 @@ fn translate_and_run(
     argv: &[String],
     want: &[u8],
 ) -> Option<String> {
-    let opts = Options {
-        target,
-        opt,
-        threads: 2,
-        verify: true,
-        ssa_checked: false,
-        progress: Default::default(),
-    };
-    if let Err(e) = translate(m, &opts, exe) {
+    if let Err(e) = translate(m, &options(target, opt), exe) {
         return Some(format!("translation failed: {e}"));
     }
     let out = run(target, exe, argv);
@@ -137,15 +141,7 @@ fn a_thread_ends_the_program_whatever_the_first_thread_does() {
     let m = pnacl::bitcode::read(&std::fs::read(&pexe).unwrap()).unwrap();
     for mode in ["spin", "wait", "nested"] {
         let exe = dir.path().join(format!("thread-exit-{mode}"));
-        let opts = Options {
-            target: Target::X86_32,
-            opt: OptLevel::O2,
-            threads: 2,
-            verify: true,
-            ssa_checked: false,
-            progress: Default::default(),
-        };
-        translate(&m, &opts, &exe).unwrap();
+        translate(&m, &options(Target::X86_32, OptLevel::O2), &exe).unwrap();
         let out = Command::new("timeout")
             .arg("20")
             .arg(&exe)
