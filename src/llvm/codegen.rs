@@ -1,9 +1,12 @@
 //! Native code generation in-process, through LLVM's TargetMachine.
 
+use std::collections::HashMap;
+
 use inkwell::module::Module;
 use inkwell::targets::{
     CodeModel, FileType, InitializationConfig, RelocMode, TargetMachine, TargetTriple,
 };
+use inkwell::values::{FunctionValue, InstructionOpcode};
 use inkwell::OptimizationLevel;
 
 use super::target::Target;
@@ -68,27 +71,87 @@ fn llvm_options() {
     });
 }
 
-/// LLVM's optimizations before code generation, at -O2: inlining at the calls in loops
-/// (`llvm_options`; a partition holds copies of what it may inline,
-/// `ExportOptions::inline_copies`), then loop vectorization for the target's vector unit
-/// (the addresses the conversion makes are analyzable: base pointer plus offset). The
-/// pexe's code was optimized when it was built, but not across what its libraries
-/// (newlib) kept out of line, and not for a vector unit. Simplification passes (instcombine,
-/// simplifycfg) are left to code generation: they cost more translation time than they
-/// gain (stockfish: 1.55x the time with them, 1.1x without). -O0 and -O1 generate code
-/// only.
+/// LLVM's optimizations before code generation, at -O2. The pexe's code was optimized
+/// when it was built, but not across what its libraries (newlib) kept out of line, and
+/// not for a vector unit. So:
+/// - inlining at the calls in loops (`llvm_options`; a partition holds copies of what it
+///   may inline, `ExportOptions::inline_copies`);
+/// - in the functions inlining changed, instcombine and simplifycfg, which fold what the
+///   inlined code computes for its other callers (newlib's `sqrt` classifies its argument
+///   to set `errno` when it is negative: nbody's argument, a sum of squares, cannot be);
+/// - loop vectorization for the target's vector unit (the addresses the conversion makes
+///   are analyzable: base pointer plus offset);
+/// - in the functions inlining changed, straight-line (SLP) vectorization, and instcombine
+///   again to tidy what it leaves.
+///
+/// Simplification and SLP vectorization run only where inlining joined code: elsewhere
+/// the pexe's code is already simplified, and the passes cost more translation time than
+/// they gain (in all functions, instcombine and simplifycfg made stockfish's translation
+/// 1.55x as long; SLP vectorization 1.06-1.10x). -O0 and -O1 generate code only.
 pub fn optimize(tm: &TargetMachine, module: &Module<'_>, opt: OptLevel) -> Result<(), String> {
     if opt != OptLevel::O2 {
         return Ok(());
     }
+    // A function's instructions and calls: what inlining changes.
+    let shape = |f: FunctionValue| {
+        let mut n = (0, 0);
+        for i in f
+            .get_basic_blocks()
+            .into_iter()
+            .flat_map(|b| b.get_instructions())
+        {
+            n.0 += 1;
+            n.1 += usize::from(i.get_opcode() == InstructionOpcode::Call);
+        }
+        n
+    };
+    let name = |f: FunctionValue| f.get_name().to_bytes().to_vec();
+    let before: HashMap<Vec<u8>, (usize, usize)> = module
+        .get_functions()
+        .map(|f| (name(f), shape(f)))
+        .collect();
+    run_passes(tm, module, "cgscc(inline)")?;
+    let changed: Vec<FunctionValue> = module
+        .get_functions()
+        .filter(|&f| f.count_basic_blocks() > 0 && before.get(&name(f)) != Some(&shape(f)))
+        .collect();
+    run_on(module, &changed, |fpm| {
+        fpm.add_instruction_combining_pass();
+        fpm.add_cfg_simplification_pass();
+    });
+    run_passes(tm, module, "function(loop-simplify,lcssa,loop-vectorize)")?;
+    run_on(module, &changed, |fpm| {
+        fpm.add_slp_vectorize_pass();
+        fpm.add_instruction_combining_pass();
+    });
+    Ok(())
+}
+
+fn run_passes(tm: &TargetMachine, module: &Module<'_>, passes: &str) -> Result<(), String> {
     let options = inkwell::passes::PassBuilderOptions::create();
     module
-        .run_passes(
-            "cgscc(inline),function(loop-simplify,lcssa,loop-vectorize)",
-            tm,
-            options,
-        )
+        .run_passes(passes, tm, options)
         .map_err(|e| e.to_string())
+}
+
+/// Runs the function passes `add` adds on `functions` of `module`, with LLVM's legacy pass
+/// manager: the new one's C API runs a pipeline on a whole module, not on chosen functions.
+#[allow(deprecated)]
+fn run_on<'ctx>(
+    module: &Module<'ctx>,
+    functions: &[FunctionValue<'ctx>],
+    add: impl FnOnce(&inkwell::passes::PassManager<FunctionValue<'ctx>>),
+) {
+    if functions.is_empty() {
+        return;
+    }
+    let fpm = inkwell::passes::PassManager::create(module);
+    add(&fpm);
+    fpm.initialize();
+    for f in functions {
+        fpm.run_on(f);
+    }
+    fpm.finalize();
 }
 
 /// A target machine for `target` (x86-32 with SSE2, ARM with hard float and NEON,

@@ -1162,6 +1162,78 @@ impl<'m> Exporter<'m> {
         }
     }
 
+    /// `k` where `lhs / rhs` is a signed division by 2^k of a dividend whose k low bits
+    /// are known to be zero: exact, an arithmetic shift right by k, where code generation
+    /// makes a division by 2^k three more instructions to round toward zero. The pexe's
+    /// code has lost the `nsw` flags from which LLVM would have proved such a dividend
+    /// non-negative (spectralnorm's `(i+j)*(i+j+1)/2`). (A shift, not `sdiv exact`, which
+    /// LLVM's loop strength reduction drops.) Not in normal form (le32), which keeps the
+    /// pexe's instructions.
+    fn exact_shift(
+        &self,
+        st: &Fn,
+        body: &Body,
+        ty: ValueType,
+        op: BinOp,
+        lhs: ValueId,
+        rhs: ValueId,
+    ) -> Option<u32> {
+        if op != BinOp::SDiv || self.lower.normal_form() || !ty.is_int() {
+            return None;
+        }
+        let d = self.const_int_arg(st, body, rhs)?;
+        let k = d.trailing_zeros();
+        (d.is_power_of_two() && k > 0 && k + 1 < ty.bits())
+            .then_some(k)
+            .filter(|&k| self.low_zero_bits(st, body, lhs, 4) >= k)
+    }
+
+    /// How many low bits of integer `id` are known to be zero, from the instructions
+    /// (up to `depth` deep) that compute it: constants, shifts left by a constant,
+    /// products (of x and x plus an odd constant, one factor is even), sums and masks.
+    fn low_zero_bits(&self, st: &Fn, body: &Body, id: ValueId, depth: u32) -> u32 {
+        if let Some(c) = self.const_int_arg(st, body, id) {
+            return c.trailing_zeros();
+        }
+        let local = (id as usize).wrapping_sub(self.m.num_global_values() as usize);
+        let (op, lhs, rhs) = match st.defs.get(local) {
+            Some(&InstKind::Binop { op, lhs, rhs }) if depth > 0 => (op, lhs, rhs),
+            _ => return 0,
+        };
+        let bits = |v| self.low_zero_bits(st, body, v, depth - 1);
+        // `a` is `b` plus an odd constant.
+        let plus_odd = |a: ValueId, b: ValueId| match st
+            .defs
+            .get((a as usize).wrapping_sub(self.m.num_global_values() as usize))
+        {
+            Some(&InstKind::Binop {
+                op: BinOp::Add,
+                lhs,
+                rhs,
+            }) => {
+                let odd = |c| self.const_int_arg(st, body, c).is_some_and(|c| c & 1 == 1);
+                (lhs == b && odd(rhs)) || (rhs == b && odd(lhs))
+            }
+            _ => false,
+        };
+        match op {
+            BinOp::Shl => self
+                .const_int_arg(st, body, rhs)
+                .map_or(0, |k| bits(lhs).saturating_add(k.min(64) as u32)),
+            BinOp::Mul => {
+                let factors = bits(lhs).saturating_add(bits(rhs));
+                if plus_odd(lhs, rhs) || plus_odd(rhs, lhs) {
+                    factors.max(1)
+                } else {
+                    factors
+                }
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Or => bits(lhs).min(bits(rhs)),
+            BinOp::And => bits(lhs).max(bits(rhs)),
+            _ => 0,
+        }
+    }
+
     /// The type an intrinsic's pointer parameter points to (`intrinsic_ptr_ty`).
     fn intrinsic_pointee(&self, intr: &Intrinsic) -> LLVMTypeRef {
         // SAFETY: a pointer type of the exporter's context (see the module's note).
@@ -1236,7 +1308,11 @@ impl<'m> Exporter<'m> {
             Ok(match inst.kind {
                 InstKind::Binop { op, lhs, rhs } => {
                     let (l, r) = (self.value(st, lhs), self.value(st, rhs));
-                    LLVMBuildBinOp(b, binop(op, inst.ty.elem().is_float()), l, r, EMPTY)
+                    if let Some(k) = self.exact_shift(st, body, inst.ty, op, lhs, rhs) {
+                        LLVMBuildAShr(b, l, LLVMConstInt(LLVMTypeOf(l), k.into(), 0), EMPTY)
+                    } else {
+                        LLVMBuildBinOp(b, binop(op, inst.ty.elem().is_float()), l, r, EMPTY)
+                    }
                 }
                 InstKind::Cast { op, val } => {
                     let v = self.value(st, val);
