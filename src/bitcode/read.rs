@@ -1435,11 +1435,6 @@ impl Parser {
     /// next value id is its. (Each kind of instruction calls the step that fits it, so
     /// that nothing branches on the kind again.)
     #[inline(always)]
-    /// Appends an instruction that is not a phi and gives a value of type `ty`.
-    fn emit(&mut self, kind: InstKind, ty: ValueType) -> R<()> {
-        self.emit_value(Inst { kind, ty }, false)
-    }
-
     fn emit_value(&mut self, inst: Inst, phi: bool) -> R<()> {
         debug_assert!(!inst.ty.is_void());
         if !self.cur.forward.is_empty() {
@@ -1451,6 +1446,12 @@ impl Parser {
         c.next_value += 1;
         c.past_phis |= !phi;
         Ok(())
+    }
+
+    /// Appends an instruction that is not a phi and gives a value of type `ty`.
+    #[inline(always)]
+    fn emit(&mut self, kind: InstKind, ty: ValueType) -> R<()> {
+        self.emit_value(Inst { kind, ty }, false)
     }
 
     /// Appends an instruction that defines no value and does not end its block.

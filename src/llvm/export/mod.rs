@@ -1188,6 +1188,12 @@ impl<'m> Exporter<'m> {
             .filter(|&k| self.low_zero_bits(st, body, lhs, 4) >= k)
     }
 
+    /// The instruction that defines local `id` (out of normal form; see `Fn::defs`).
+    fn def<'s>(&self, st: &'s Fn, id: ValueId) -> Option<&'s InstKind> {
+        st.defs
+            .get((id as usize).wrapping_sub(self.m.num_global_values() as usize))
+    }
+
     /// How many low bits of integer `id` are known to be zero, from the instructions
     /// (up to `depth` deep) that compute it: constants, shifts left by a constant,
     /// products (of x and x plus an odd constant, one factor is even), sums and masks.
@@ -1195,17 +1201,13 @@ impl<'m> Exporter<'m> {
         if let Some(c) = self.const_int_arg(st, body, id) {
             return c.trailing_zeros();
         }
-        let local = (id as usize).wrapping_sub(self.m.num_global_values() as usize);
-        let (op, lhs, rhs) = match st.defs.get(local) {
+        let (op, lhs, rhs) = match self.def(st, id) {
             Some(&InstKind::Binop { op, lhs, rhs }) if depth > 0 => (op, lhs, rhs),
             _ => return 0,
         };
         let bits = |v| self.low_zero_bits(st, body, v, depth - 1);
         // `a` is `b` plus an odd constant.
-        let plus_odd = |a: ValueId, b: ValueId| match st
-            .defs
-            .get((a as usize).wrapping_sub(self.m.num_global_values() as usize))
-        {
+        let plus_odd = |a: ValueId, b: ValueId| match self.def(st, a) {
             Some(&InstKind::Binop {
                 op: BinOp::Add,
                 lhs,
