@@ -116,15 +116,9 @@ impl Funcs {
 
 fn module_rules(m: &Module, opts: &Options, funcs: &Funcs, out: &mut Vec<Finding>) {
     let mut push = |msg: String, rule: Rule, pos: u64| {
-        out.push(Finding {
-            scope: Scope::Module,
-            fname: String::new(),
-            msg,
-            rule,
-            // 0: a finding about the module as a whole, at no particular record.
-            pos: (pos > 0).then_some(pos),
-            warning: false,
-        })
+        // 0: a finding about the module as a whole, at no particular record.
+        let pos = (pos > 0).then_some(pos);
+        out.push(Finding::error(Scope::Module, String::new(), msg, rule, pos))
     };
     // (b) global variables: only the flattened initializer forms; a compound needs more
     // than one element (spec/001 Rule::GlobalVariables).
@@ -338,17 +332,10 @@ fn function_rules(
             set("bad operand", Rule::IntrinsicAddress);
         }
         if let Some((r, rule)) = reason {
-            out.push(Finding {
-                scope: Scope::Function(f),
-                fname: fname.clone(),
-                msg: format!(
-                    "Function {fname} disallowed: {r}:    {}",
-                    crate::ir::asm::inst_text(m, f, body, i)
-                ),
-                rule,
-                pos: body.inst_pos(i),
-                warning: false,
-            });
+            let text = crate::ir::asm::inst_text(m, f, body, i);
+            let msg = format!("Function {fname} disallowed: {r}:    {text}");
+            let (scope, pos) = (Scope::Function(f), body.inst_pos(i));
+            out.push(Finding::error(scope, fname.clone(), msg, rule, pos));
         }
     }
 }
@@ -396,18 +383,11 @@ fn ssa_rule(
         m.num_global_values() + m.fn_type(f).params.len() as u32 + body.consts.len() as u32;
     if let Err(u) = scratch.check(body, first_inst_value) {
         let fname = name_of(&m.functions[f as usize]);
-        out.push(Finding {
-            scope: Scope::Function(f),
-            msg: format!(
-                "Function {fname} disallowed: {}:    {}",
-                malformed_reason(m, f, body, u.kind),
-                crate::ir::asm::inst_text(m, f, body, u.inst)
-            ),
-            fname,
-            rule: Rule::WellFormed,
-            pos: body.inst_pos(u.inst),
-            warning: false,
-        });
+        let reason = malformed_reason(m, f, body, u.kind);
+        let text = crate::ir::asm::inst_text(m, f, body, u.inst);
+        let msg = format!("Function {fname} disallowed: {reason}:    {text}");
+        let (scope, pos) = (Scope::Function(f), body.inst_pos(u.inst));
+        out.push(Finding::error(scope, fname, msg, Rule::WellFormed, pos));
     }
 }
 
@@ -537,6 +517,19 @@ const TERSE_REASONS: &[&str] = &[
 ];
 
 impl Finding {
+    /// An error (not a warning) about `scope`.
+    pub fn error(scope: Scope, fname: String, msg: String, rule: Rule, pos: Option<u64>) -> Self {
+        let warning = false;
+        Finding {
+            scope,
+            fname,
+            msg,
+            rule,
+            pos,
+            warning,
+        }
+    }
+
     /// The rule's name when the message's reason is one of the historical tool's terse
     /// ones (`bad operand`, `bad pointer`, …).
     pub fn unclear_rule(&self) -> Option<Rule> {

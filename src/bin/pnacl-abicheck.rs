@@ -77,17 +77,16 @@ fn check_file(data: &[u8], name: &str, args: &Args) -> Outcome {
         Ok(m) => {
             let mut findings = Vec::new();
             if let Err(e) = m.verify() {
-                findings.push(Finding {
-                    scope: Scope::Module,
-                    fname: String::new(),
-                    msg: format!(
-                        "Module is not a valid LLVM module: {}",
-                        e.to_string().trim_end().replace('\n', "; ")
-                    ),
-                    rule: abi::Rule::WellFormed,
-                    pos: None,
-                    warning: false,
-                });
+                let e = e.to_string().trim_end().replace('\n', "; ");
+                let msg = format!("Module is not a valid LLVM module: {e}");
+                let rule = abi::Rule::WellFormed;
+                findings.push(Finding::error(
+                    Scope::Module,
+                    String::new(),
+                    msg,
+                    rule,
+                    None,
+                ));
             }
             findings.extend(pnacl::llvm::abicheck::check(&m, &opts));
             Outcome::Checked(findings)

@@ -15,7 +15,8 @@ use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMUnnamedAddr, LLVMVisib
 use crate::abi::{Finding, Rule, Scope};
 use crate::ir::intrinsics::{self, Kind};
 
-use super::ffi::{lent, md_string, module_string, module_text, type_text, value_name, value_text};
+use super::ffi::{functions, globals, instructions, lent, md_string, module_string, module_text};
+use super::ffi::{type_text, value_name, value_text};
 use super::target::Target;
 
 /// Options of the LLVM-level checker.
@@ -260,97 +261,30 @@ fn const_int(v: LLVMValueRef) -> Option<u64> {
 // ---------------------------------------------------------------------------------------
 // Attributes
 
-const ATTRIBUTE_NAMES: &[&str] = &[
-    "align",
-    "allocsize",
-    "alwaysinline",
-    "argmemonly",
-    "builtin",
-    "byval",
-    "cold",
-    "convergent",
-    "dereferenceable",
-    "dereferenceable_or_null",
-    "disable_sanitizer_instrumentation",
-    "elementtype",
-    "hot",
-    "immarg",
-    "inaccessiblemem_or_argmemonly",
-    "inaccessiblememonly",
-    "inalloca",
-    "inlinehint",
-    "inreg",
-    "jumptable",
-    "minsize",
-    "mustprogress",
-    "naked",
-    "nest",
-    "noalias",
-    "nobuiltin",
-    "nocallback",
-    "nocapture",
-    "nocf_check",
-    "noduplicate",
-    "nofree",
-    "noimplicitfloat",
-    "noinline",
-    "nomerge",
-    "nonlazybind",
-    "nonnull",
-    "noprofile",
-    "norecurse",
-    "noredzone",
-    "noreturn",
-    "nosanitize_coverage",
-    "nosync",
-    "noundef",
-    "nounwind",
-    "null_pointer_is_valid",
-    "optforfuzzing",
-    "optnone",
-    "optsize",
-    "preallocated",
-    "readnone",
-    "readonly",
-    "returned",
-    "returns_twice",
-    "safestack",
-    "sanitize_address",
-    "sanitize_hwaddress",
-    "sanitize_memory",
-    "sanitize_memtag",
-    "sanitize_thread",
-    "shadowcallstack",
-    "signext",
-    "speculatable",
-    "speculative_load_hardening",
-    "sret",
-    "ssp",
-    "sspreq",
-    "sspstrong",
-    "strictfp",
-    "swiftasync",
-    "swifterror",
-    "swiftself",
-    "uwtable",
-    "vscale_range",
-    "willreturn",
-    "writeonly",
-    "zeroext",
-    "alignstack",
-    "byref",
-];
+/// The enum attributes of LLVM 14, by name (its C API has no map from kinds to names).
+const ATTRIBUTE_NAMES: &str = "\
+    align allocsize alwaysinline argmemonly builtin byval cold convergent dereferenceable \
+    dereferenceable_or_null disable_sanitizer_instrumentation elementtype hot immarg \
+    inaccessiblemem_or_argmemonly inaccessiblememonly inalloca inlinehint inreg jumptable \
+    minsize mustprogress naked nest noalias nobuiltin nocallback nocapture nocf_check \
+    noduplicate nofree noimplicitfloat noinline nomerge nonlazybind nonnull noprofile \
+    norecurse noredzone noreturn nosanitize_coverage nosync noundef nounwind \
+    null_pointer_is_valid optforfuzzing optnone optsize preallocated readnone readonly \
+    returned returns_twice safestack sanitize_address sanitize_hwaddress sanitize_memory \
+    sanitize_memtag sanitize_thread shadowcallstack signext speculatable \
+    speculative_load_hardening sret ssp sspreq sspstrong strictfp swiftasync swifterror \
+    swiftself uwtable vscale_range willreturn writeonly zeroext alignstack byref";
 
 struct AttrNames(HashMap<u32, &'static str>);
 
 impl AttrNames {
     fn new() -> Self {
         let mut m = HashMap::new();
-        for n in ATTRIBUTE_NAMES {
+        for n in ATTRIBUTE_NAMES.split_whitespace() {
             // SAFETY: handles of the module under check, which `check` borrows for the whole check.
             let k = unsafe { LLVMGetEnumAttributeKindForName(n.as_ptr() as *const _, n.len()) };
             if k != 0 {
-                m.insert(k, *n);
+                m.insert(k, n);
             }
         }
         AttrNames(m)
@@ -588,14 +522,8 @@ struct Checker {
 
 impl Checker {
     fn module_finding(&mut self, msg: String, rule: Rule) {
-        self.out.push(Finding {
-            scope: Scope::Module,
-            fname: String::new(),
-            msg,
-            rule,
-            pos: None,
-            warning: false,
-        });
+        let finding = Finding::error(Scope::Module, String::new(), msg, rule, None);
+        self.out.push(finding);
     }
 
     /// G1-G6, shared by variables and functions.
@@ -697,8 +625,7 @@ impl Checker {
                 );
             }
             // (b) global variables.
-            let mut g = LLVMGetFirstGlobal(m);
-            while !g.is_null() {
+            for g in globals(m) {
                 let n = name(g);
                 let init = LLVMGetInitializer(g);
                 if init.is_null() {
@@ -737,7 +664,6 @@ impl Checker {
                         Rule::GlobalAttributes,
                     );
                 }
-                g = LLVMGetNextGlobal(g);
             }
             // (c) aliases.
             let mut a = LLVMGetFirstGlobalAlias(m);
@@ -749,11 +675,7 @@ impl Checker {
                 a = LLVMGetNextGlobalAlias(a);
             }
             // (d) functions.
-            let mut f = LLVMGetFirstFunction(m);
-            while !f.is_null() {
-                self.function_decl(f);
-                f = LLVMGetNextFunction(f);
-            }
+            functions(m).for_each(|f| self.function_decl(f));
             // (e) named metadata.
             let mut md = if self.opts.ignore_named_metadata {
                 std::ptr::null_mut()
@@ -1165,71 +1087,47 @@ impl Checker {
     fn function_pass(&mut self, f: LLVMValueRef, body: &[&str]) {
         let fname = name(f);
         let texts = instruction_texts(f, body);
-        let mut index = 0;
-        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-        unsafe {
-            let mut bb = LLVMGetFirstBasicBlock(f);
-            while !bb.is_null() {
-                let mut i = LLVMGetFirstInstruction(bb);
-                while !i.is_null() {
-                    let instr = match &texts {
-                        Some(t) => t[index].clone(),
-                        None => value_text(i),
-                    };
-                    index += 1;
-                    let mut reason = self.reason(i, &instr);
-                    let mut bad_type = None;
-                    if reason.is_none() {
-                        let t = LLVMTypeOf(i);
-                        let op = LLVMGetInstructionOpcode(i);
-                        let ptr_ok = is_pointer_type(t)
-                            && (matches!(
-                                op,
-                                LLVMOpcode::LLVMIntToPtr
-                                    | LLVMOpcode::LLVMBitCast
-                                    | LLVMOpcode::LLVMAlloca
-                            ) || (op == LLVMOpcode::LLVMCall
-                                && is_intrinsic_fn(LLVMGetCalledValue(i))));
-                        if !(is_scalar(t) || is_vector(t) || ptr_ok || op == LLVMOpcode::LLVMAlloca)
-                        {
-                            reason = Some(("bad result type", Rule::TypeSystem));
-                            bad_type = Some(type_text(t));
-                        }
-                    }
-                    if let Some((r, rule)) = reason {
-                        let msg = match bad_type {
-                            Some(t) => format!("Function {fname} disallowed: {r}: {t} {instr}"),
-                            None => format!("Function {fname} disallowed: {r}:  {instr}"),
-                        };
-                        self.out.push(Finding {
-                            scope: Scope::Function(0),
-                            fname: fname.clone(),
-                            msg,
-                            rule,
-                            pos: None,
-                            warning: false,
-                        });
-                    }
-                    for kind in attached_metadata(&instr) {
-                        if kind == "dbg" && self.opts.allow_debug_metadata {
-                            continue;
-                        }
-                        self.out.push(Finding {
-                            scope: Scope::Function(0),
-                            fname: fname.clone(),
-                            msg: format!(
-                                "Function {fname} has disallowed instruction metadata: !{kind}"
-                            ),
-                            rule: Rule::Metadata,
-                            pos: None,
-                            warning: false,
-                        });
-                    }
-                    i = LLVMGetNextInstruction(i);
+        let mut found = Vec::new();
+        let mut finding = |msg, rule| {
+            let fname = fname.clone();
+            found.push(Finding::error(Scope::Function(0), fname, msg, rule, None));
+        };
+        for (index, i) in instructions(f).enumerate() {
+            let instr = match &texts {
+                Some(t) => t[index].clone(),
+                None => value_text(i),
+            };
+            let mut reason = self.reason(i, &instr);
+            let mut bad_type = None;
+            // SAFETY: handles of the module under check, which `check` borrows for the whole check.
+            let (t, op) = unsafe { (LLVMTypeOf(i), LLVMGetInstructionOpcode(i)) };
+            if reason.is_none() {
+                let ptr_ok = is_pointer_type(t)
+                    && (matches!(
+                        op,
+                        LLVMOpcode::LLVMIntToPtr | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAlloca
+                    ) || (op == LLVMOpcode::LLVMCall && is_inherent_ptr(i)));
+                if !(is_scalar(t) || is_vector(t) || ptr_ok || op == LLVMOpcode::LLVMAlloca) {
+                    reason = Some(("bad result type", Rule::TypeSystem));
+                    bad_type = Some(type_text(t));
                 }
-                bb = LLVMGetNextBasicBlock(bb);
+            }
+            if let Some((r, rule)) = reason {
+                let msg = match bad_type {
+                    Some(t) => format!("Function {fname} disallowed: {r}: {t} {instr}"),
+                    None => format!("Function {fname} disallowed: {r}:  {instr}"),
+                };
+                finding(msg, rule);
+            }
+            for kind in attached_metadata(&instr) {
+                if kind == "dbg" && self.opts.allow_debug_metadata {
+                    continue;
+                }
+                let msg = format!("Function {fname} has disallowed instruction metadata: !{kind}");
+                finding(msg, Rule::Metadata);
             }
         }
+        self.out.extend(found);
     }
 }
 
@@ -1258,21 +1156,7 @@ fn instruction_texts(f: LLVMValueRef, body: &[&str]) -> Option<Vec<String>> {
             out.push(line.to_string());
         }
     }
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    let count: usize = unsafe {
-        let mut n = 0;
-        let mut bb = LLVMGetFirstBasicBlock(f);
-        while !bb.is_null() {
-            let mut i = LLVMGetFirstInstruction(bb);
-            while !i.is_null() {
-                n += 1;
-                i = LLVMGetNextInstruction(i);
-            }
-            bb = LLVMGetNextBasicBlock(bb);
-        }
-        n
-    };
-    (out.len() == count).then_some(out)
+    (out.len() == instructions(f).count()).then_some(out)
 }
 
 /// `!name` attachments at the end of a printed instruction (`, !tbaa !3, !dbg !7`), with
@@ -1319,22 +1203,16 @@ pub fn check(m: &inkwell::module::Module<'_>, opts: &Options) -> Vec<Finding> {
             Some(b) => b.push(line),
         }
     }
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        let mut f = LLVMGetFirstFunction(raw);
-        let mut index = 0u32;
-        let mut definition = 0;
-        while !f.is_null() {
-            if LLVMIsDeclaration(f) == 0 {
-                let before = c.out.len();
-                c.function_pass(f, bodies.get(definition).map_or(&[], |b| b.as_slice()));
-                definition += 1;
-                for fd in &mut c.out[before..] {
-                    fd.scope = Scope::Function(index);
-                }
+    let mut definition = 0;
+    for (index, f) in functions(raw).enumerate() {
+        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
+        if unsafe { LLVMIsDeclaration(f) } == 0 {
+            let before = c.out.len();
+            c.function_pass(f, bodies.get(definition).map_or(&[], |b| b.as_slice()));
+            definition += 1;
+            for fd in &mut c.out[before..] {
+                fd.scope = Scope::Function(index as u32);
             }
-            index += 1;
-            f = LLVMGetNextFunction(f);
         }
     }
     c.out

@@ -82,3 +82,71 @@ pub fn module_string(p: *const c_char) -> String {
     // SAFETY: a NUL-terminated string the live module owns.
     unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
 }
+
+/// The items of one of LLVM's lists (a module's functions or globals, a function's blocks,
+/// a block's instructions), in order. Each item's successor is looked up before the item
+/// is handed out, so the caller may delete the item it holds.
+pub struct List<T> {
+    next: *mut T,
+    step: unsafe extern "C" fn(*mut T) -> *mut T,
+}
+
+impl<T> Iterator for List<T> {
+    type Item = *mut T;
+    fn next(&mut self) -> Option<*mut T> {
+        let item = self.next;
+        if item.is_null() {
+            return None;
+        }
+        // SAFETY: `item` is on a live module's list (the module's note) and not deleted yet.
+        self.next = unsafe { (self.step)(item) };
+        Some(item)
+    }
+}
+
+/// The functions of module `m`.
+pub fn functions(m: LLVMModuleRef) -> List<llvm_sys::LLVMValue> {
+    // SAFETY: `m` is a live module (the module's note).
+    let next = unsafe { LLVMGetFirstFunction(m) };
+    List {
+        next,
+        step: LLVMGetNextFunction,
+    }
+}
+
+/// The global variables of module `m`.
+pub fn globals(m: LLVMModuleRef) -> List<llvm_sys::LLVMValue> {
+    // SAFETY: `m` is a live module (the module's note).
+    let next = unsafe { LLVMGetFirstGlobal(m) };
+    List {
+        next,
+        step: LLVMGetNextGlobal,
+    }
+}
+
+/// The basic blocks of function `f`.
+pub fn blocks(f: LLVMValueRef) -> List<llvm_sys::LLVMBasicBlock> {
+    // SAFETY: `f` is a function of a live module (the module's note).
+    let next = unsafe { LLVMGetFirstBasicBlock(f) };
+    List {
+        next,
+        step: LLVMGetNextBasicBlock,
+    }
+}
+
+impl List<llvm_sys::LLVMValue> {
+    /// The instructions of block `b`.
+    pub fn of_block(b: LLVMBasicBlockRef) -> Self {
+        // SAFETY: `b` is a block of a live module's function (the module's note).
+        let next = unsafe { LLVMGetFirstInstruction(b) };
+        List {
+            next,
+            step: LLVMGetNextInstruction,
+        }
+    }
+}
+
+/// The instructions of function `f`, block by block.
+pub fn instructions(f: LLVMValueRef) -> impl Iterator<Item = LLVMValueRef> {
+    blocks(f).flat_map(List::of_block)
+}

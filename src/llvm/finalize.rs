@@ -6,6 +6,8 @@ use llvm_sys::debuginfo::LLVMStripModuleDebugInfo;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMUnnamedAddr};
 
+use super::ffi::{functions, globals, instructions};
+
 /// Removes every attribute at `idx` of function `f`.
 fn strip_fn_attrs(f: LLVMValueRef, idx: u32) {
     // SAFETY: handles of the module being finalized, which the caller lends for the call.
@@ -64,12 +66,9 @@ pub fn strip(m: &inkwell::module::Module<'_>) {
     // SAFETY: handles of the module being finalized, which the caller lends for the call.
     unsafe {
         LLVMStripModuleDebugInfo(raw);
-        let mut f = LLVMGetFirstFunction(raw);
-        while !f.is_null() {
-            let next = LLVMGetNextFunction(f);
+        for f in functions(raw) {
             if LLVMIsDeclaration(f) != 0 && LLVMGetFirstUse(f).is_null() {
                 LLVMDeleteFunction(f);
-                f = next;
                 continue;
             }
             strip_fn_attrs(f, 0);
@@ -78,36 +77,27 @@ pub fn strip(m: &inkwell::module::Module<'_>) {
                 strip_fn_attrs(f, k);
             }
             LLVMSetUnnamedAddress(f, LLVMUnnamedAddr::LLVMNoUnnamedAddr);
-            let mut bb = LLVMGetFirstBasicBlock(f);
-            while !bb.is_null() {
-                let mut i = LLVMGetFirstInstruction(bb);
-                while !i.is_null() {
-                    let mut n = 0;
-                    let entries = LLVMInstructionGetAllMetadataOtherThanDebugLoc(i, &mut n);
-                    if !entries.is_null() {
-                        for k in 0..n as u32 {
-                            let kind = LLVMValueMetadataEntriesGetKind(entries, k);
-                            LLVMSetMetadata(i, kind, std::ptr::null_mut());
-                        }
-                        LLVMDisposeValueMetadataEntries(entries);
+            for i in instructions(f) {
+                let mut n = 0;
+                let entries = LLVMInstructionGetAllMetadataOtherThanDebugLoc(i, &mut n);
+                if !entries.is_null() {
+                    for k in 0..n as u32 {
+                        let kind = LLVMValueMetadataEntriesGetKind(entries, k);
+                        LLVMSetMetadata(i, kind, std::ptr::null_mut());
                     }
-                    if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMCall {
-                        strip_call_attrs(i, 0);
-                        strip_call_attrs(i, u32::MAX);
-                        for k in 1..=LLVMGetNumArgOperands(i) {
-                            strip_call_attrs(i, k);
-                        }
-                    }
-                    i = LLVMGetNextInstruction(i);
+                    LLVMDisposeValueMetadataEntries(entries);
                 }
-                bb = LLVMGetNextBasicBlock(bb);
+                if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMCall {
+                    strip_call_attrs(i, 0);
+                    strip_call_attrs(i, u32::MAX);
+                    for k in 1..=LLVMGetNumArgOperands(i) {
+                        strip_call_attrs(i, k);
+                    }
+                }
             }
-            f = next;
         }
-        let mut g = LLVMGetFirstGlobal(raw);
-        while !g.is_null() {
+        for g in globals(raw) {
             LLVMSetUnnamedAddress(g, LLVMUnnamedAddr::LLVMNoUnnamedAddr);
-            g = LLVMGetNextGlobal(g);
         }
     }
 }
@@ -123,17 +113,7 @@ pub fn strip_names(m: &inkwell::module::Module<'_>) {
         }
     };
     let raw = m.as_mut_ptr();
-    // SAFETY: handles of the module being finalized, which the caller lends for the call.
-    unsafe {
-        let mut f = LLVMGetFirstFunction(raw);
-        while !f.is_null() {
-            unname_if_internal(f);
-            f = LLVMGetNextFunction(f);
-        }
-        let mut g = LLVMGetFirstGlobal(raw);
-        while !g.is_null() {
-            unname_if_internal(g);
-            g = LLVMGetNextGlobal(g);
-        }
-    }
+    functions(raw)
+        .chain(globals(raw))
+        .for_each(unname_if_internal);
 }

@@ -22,7 +22,8 @@ use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind};
 
-use super::ffi::{lent, md_string, type_text, value_name, value_text};
+use super::ffi::{blocks, functions, globals, instructions, lent, md_string, type_text};
+use super::ffi::{value_name, value_text, List};
 use crate::ir::{
     Align, BinOp, BodyBuf, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst,
     InstKind, Linkage, Module, Pred, Span, SwitchCase, Type, ValueId, ValueType,
@@ -350,19 +351,11 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
     };
     // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
-        let mut f = LLVMGetFirstFunction(raw);
-        while !f.is_null() {
-            ctx.global_ids.insert(f, ctx.functions.len() as u32);
-            ctx.functions.push(f);
-            f = LLVMGetNextFunction(f);
-        }
-        let nf = ctx.functions.len() as u32;
-        let mut g = LLVMGetFirstGlobal(raw);
-        while !g.is_null() {
-            ctx.global_ids.insert(g, nf + ctx.globals.len() as u32);
-            ctx.globals.push(g);
-            g = LLVMGetNextGlobal(g);
-        }
+        ctx.functions.extend(functions(raw));
+        ctx.globals.extend(globals(raw));
+        let all = ctx.functions.iter().chain(&ctx.globals);
+        ctx.global_ids
+            .extend(all.enumerate().map(|(id, &v)| (v, id as u32)));
         if !LLVMGetFirstGlobalAlias(raw).is_null() {
             problems.push("aliases cannot be written in a pexe".into());
         }
@@ -412,17 +405,15 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
 
     // Pass 1: count the types.
     let mut types = Types::default();
-    for (i, &f) in ctx.functions.iter().enumerate() {
-        let _ = f;
-        types.count(Type::Function(ctx.sigs[i].clone()));
+    for sig in &ctx.sigs {
+        types.count(Type::Function(sig.clone()));
     }
     for (i, &f) in ctx.functions.iter().enumerate() {
         // SAFETY: handles of the module being imported, which the import borrows throughout.
         unsafe {
-            if let Some(k) = ctx.mem[i] {
+            if ctx.mem[i].is_some() {
                 // 3.3's declaration: (i8*, i8* or i8, i32, i32, i1); a pointer counts its
                 // pointee, so the second parameter counts i8 either way.
-                let _ = k;
                 for t in [
                     ValueType::I8,
                     ValueType::I8,
@@ -438,36 +429,27 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
                     types.count_llvm(LLVMTypeOf(LLVMGetParam(f, k)))?;
                 }
             }
-            let mut bb = LLVMGetFirstBasicBlock(f);
-            while !bb.is_null() {
-                let mut inst = LLVMGetFirstInstruction(bb);
-                while !inst.is_null() {
-                    if !is_elided_cast(inst) {
-                        if opcode(inst) == Some(LLVMOpcode::LLVMSwitch) {
-                            types.count_llvm(LLVMTypeOf(LLVMGetOperand(inst, 0)))?;
-                        } else {
-                            for op in operands(&ctx, inst) {
-                                if !LLVMIsAGlobalVariable(op).is_null() {
-                                    continue;
-                                }
-                                if !LLVMIsABasicBlock(op).is_null() {
-                                    continue;
-                                }
-                                let t = if let Some(&id) = ctx.global_ids.get(&op) {
-                                    // A function operand: its (3.3) signature.
-                                    types.count(Type::Function(ctx.sigs[id as usize].clone()));
-                                    continue;
-                                } else {
-                                    LLVMTypeOf(op)
-                                };
-                                types.count_llvm(t)?;
+            for inst in instructions(f) {
+                if !is_elided_cast(inst) {
+                    if opcode(inst) == Some(LLVMOpcode::LLVMSwitch) {
+                        types.count_llvm(LLVMTypeOf(LLVMGetOperand(inst, 0)))?;
+                    } else {
+                        for op in operands(&ctx, inst) {
+                            if !LLVMIsAGlobalVariable(op).is_null()
+                                || !LLVMIsABasicBlock(op).is_null()
+                            {
+                                continue;
+                            }
+                            if let Some(&id) = ctx.global_ids.get(&op) {
+                                // A function operand: its (3.3) signature.
+                                types.count(Type::Function(ctx.sigs[id as usize].clone()));
+                            } else {
+                                types.count_llvm(LLVMTypeOf(op))?;
                             }
                         }
-                        types.count_llvm(LLVMTypeOf(inst))?;
                     }
-                    inst = LLVMGetNextInstruction(inst);
+                    types.count_llvm(LLVMTypeOf(inst))?;
                 }
-                bb = LLVMGetNextBasicBlock(bb);
             }
         }
     }
@@ -705,25 +687,19 @@ fn enumerate_constants(ctx: &Ctx, f: LLVMValueRef) -> Vec<(LLVMValueRef, u32)> {
     };
     // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
-        let mut bb = LLVMGetFirstBasicBlock(f);
-        while !bb.is_null() {
-            let mut inst = LLVMGetFirstInstruction(bb);
-            while !inst.is_null() {
-                if opcode(inst) == Some(LLVMOpcode::LLVMSwitch) {
-                    let c = LLVMGetOperand(inst, 0);
-                    if LLVMIsConstant(c) != 0 {
-                        add(c);
-                    }
-                } else {
-                    for op in operands(ctx, inst) {
-                        if LLVMIsConstant(op) != 0 && LLVMIsAGlobalValue(op).is_null() {
-                            add(op);
-                        }
+        for inst in instructions(f) {
+            if opcode(inst) == Some(LLVMOpcode::LLVMSwitch) {
+                let c = LLVMGetOperand(inst, 0);
+                if LLVMIsConstant(c) != 0 {
+                    add(c);
+                }
+            } else {
+                for op in operands(ctx, inst) {
+                    if LLVMIsConstant(op) != 0 && LLVMIsAGlobalValue(op).is_null() {
+                        add(op);
                     }
                 }
-                inst = LLVMGetNextInstruction(inst);
             }
-            bb = LLVMGetNextBasicBlock(bb);
         }
     }
     list
@@ -876,11 +852,9 @@ fn function(
     let mut next = ng + np + body.code.consts.len() as u32;
     // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
-        let mut bb = LLVMGetFirstBasicBlock(f);
-        while !bb.is_null() {
+        for bb in blocks(f) {
             st.blocks.insert(bb, st.blocks.len() as u32);
-            let mut inst = LLVMGetFirstInstruction(bb);
-            while !inst.is_null() {
+            for inst in List::of_block(bb) {
                 if !is_elided_cast(inst) {
                     let t = LLVMTypeOf(inst);
                     if LLVMGetTypeKind(t) != LLVMTypeKind::LLVMVoidTypeKind {
@@ -888,34 +862,25 @@ fn function(
                         next += 1;
                     }
                 }
-                inst = LLVMGetNextInstruction(inst);
             }
-            bb = LLVMGetNextBasicBlock(bb);
         }
     }
     body.num_blocks = st.blocks.len() as u32;
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        let mut bb = LLVMGetFirstBasicBlock(f);
-        while !bb.is_null() {
-            body.code.block_starts.push(body.code.insts.len() as u32);
-            let mut inst = LLVMGetFirstInstruction(bb);
-            while !inst.is_null() {
-                if !is_elided_cast(inst) {
-                    let i = instruction(&st, &mut body, inst)
-                        .map_err(|e| format!("{e}\n    in: {}", shown(inst)))?;
-                    if !i.ty.is_void() {
-                        body.code.local_types.push(i.ty);
-                    }
-                    body.code.insts.push(i);
-                } else {
-                    // What is left of a cast after elision must be a pexe value.
-                    st.id(inst)
-                        .map_err(|e| format!("{e}\n    in: {}", shown(inst)))?;
+    for bb in blocks(f) {
+        body.code.block_starts.push(body.code.insts.len() as u32);
+        for inst in List::of_block(bb) {
+            if !is_elided_cast(inst) {
+                let i = instruction(&st, &mut body, inst)
+                    .map_err(|e| format!("{e}\n    in: {}", shown(inst)))?;
+                if !i.ty.is_void() {
+                    body.code.local_types.push(i.ty);
                 }
-                inst = LLVMGetNextInstruction(inst);
+                body.code.insts.push(i);
+            } else {
+                // What is left of a cast after elision must be a pexe value.
+                st.id(inst)
+                    .map_err(|e| format!("{e}\n    in: {}", shown(inst)))?;
             }
-            bb = LLVMGetNextBasicBlock(bb);
         }
     }
     Ok(body)
