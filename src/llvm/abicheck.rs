@@ -15,8 +15,13 @@ use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMUnnamedAddr, LLVMVisib
 use crate::abi::{Finding, Rule, Scope};
 use crate::ir::intrinsics::{self, Kind};
 
-use super::ffi::{functions, globals, instructions, lent, md_string, module_string, module_text};
-use super::ffi::{type_text, value_name, value_text};
+use super::ffi::{
+    attribute_indices, attributes, functions, globals, instructions, lent, md_string,
+    module_string, module_text,
+};
+use super::ffi::{
+    int_width, md_operands, named_metadata, opcode, type_text, value_name, value_text,
+};
 use super::target::Target;
 
 /// Options of the LLVM-level checker.
@@ -65,13 +70,6 @@ fn name(v: LLVMValueRef) -> String {
     String::from_utf8_lossy(&value_name(v)).into_owned()
 }
 
-fn int_width(t: LLVMTypeRef) -> Option<u32> {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        (LLVMGetTypeKind(t) == LLVMTypeKind::LLVMIntegerTypeKind).then(|| LLVMGetIntTypeWidth(t))
-    }
-}
-
 fn is_scalar(t: LLVMTypeRef) -> bool {
     // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
@@ -106,9 +104,19 @@ fn is_vector(t: LLVMTypeRef) -> bool {
     }
 }
 
-fn is_i1_vector(t: LLVMTypeRef) -> bool {
+/// The element type of vector type `t`, or `t` itself.
+fn scalar_of(t: LLVMTypeRef) -> LLVMTypeRef {
     // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    is_vector(t) && int_width(unsafe { LLVMGetElementType(t) }) == Some(1)
+    unsafe {
+        match LLVMGetTypeKind(t) {
+            LLVMTypeKind::LLVMVectorTypeKind => LLVMGetElementType(t),
+            _ => t,
+        }
+    }
+}
+
+fn is_i1_vector(t: LLVMTypeRef) -> bool {
+    is_vector(t) && int_width(scalar_of(t)) == Some(1)
 }
 
 fn is_param_type(t: LLVMTypeRef, ret: bool) -> bool {
@@ -159,19 +167,9 @@ fn is_pointer_type(t: LLVMTypeRef) -> bool {
 
 /// i8, i16, i32, i64 and the integer vectors but i1's.
 fn is_int_arith(t: LLVMTypeRef) -> bool {
-    if let Some(w) = int_width(t) {
-        return matches!(w, 8 | 16 | 32 | 64);
-    }
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    is_vector(t) && !is_i1_vector(t) && int_width(unsafe { LLVMGetElementType(t) }).is_some()
-}
-
-fn is_int_or_int_vector(t: LLVMTypeRef) -> bool {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        int_width(t).is_some()
-            || (LLVMGetTypeKind(t) == LLVMTypeKind::LLVMVectorTypeKind
-                && int_width(LLVMGetElementType(t)).is_some())
+    match int_width(t) {
+        Some(w) => matches!(w, 8 | 16 | 32 | 64),
+        None => is_vector(t) && matches!(int_width(scalar_of(t)), Some(w) if w != 1),
     }
 }
 
@@ -181,11 +179,6 @@ fn is_int_or_int_vector(t: LLVMTypeRef) -> bool {
 fn is_intrinsic_fn(v: LLVMValueRef) -> bool {
     // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe { !LLVMIsAFunction(v).is_null() && name(v).starts_with("llvm.") }
-}
-
-fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe { (!LLVMIsAInstruction(v).is_null()).then(|| LLVMGetInstructionOpcode(v)) }
 }
 
 fn is_inherent_ptr(v: LLVMValueRef) -> bool {
@@ -324,89 +317,56 @@ impl AttrNames {
 
     /// The attributes of function `f`: return value, parameters, then the function.
     fn of_function(&self, f: LLVMValueRef) -> Vec<String> {
-        let mut out = Vec::new();
         // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-        unsafe {
-            let n = LLVMCountParams(f);
-            let idxs = std::iter::once(0u32)
-                .chain(1..=n)
-                .chain(std::iter::once(u32::MAX));
-            for idx in idxs {
-                let c = LLVMGetAttributeCountAtIndex(f, idx);
-                if c == 0 {
-                    continue;
-                }
-                let mut attrs = vec![std::ptr::null_mut(); c as usize];
-                LLVMGetAttributesAtIndex(f, idx, attrs.as_mut_ptr());
-                out.extend(attrs.iter().map(|a| self.describe(*a)));
-            }
-        }
-        out
+        let indices = attribute_indices(unsafe { LLVMCountParams(f) });
+        let attrs = indices.flat_map(|idx| attributes(f, idx, false));
+        attrs.map(|a| self.describe(a)).collect()
     }
 }
 
-fn call_site_attribute_count(call: LLVMValueRef) -> u32 {
+fn call_site_attribute_count(call: LLVMValueRef) -> usize {
     // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        let n = LLVMGetNumArgOperands(call);
-        std::iter::once(0u32)
-            .chain(1..=n)
-            .chain(std::iter::once(u32::MAX))
-            .map(|i| LLVMGetCallSiteAttributeCount(call, i))
-            .sum()
-    }
+    let indices = attribute_indices(unsafe { LLVMGetNumArgOperands(call) });
+    indices.map(|idx| attributes(call, idx, true).len()).sum()
 }
 
 /// The call-site attributes of a call other than `align N` on its arguments, and the
 /// values of those `align N`.
-fn mem_call_attributes(call: LLVMValueRef) -> (u32, Vec<u64>) {
+fn mem_call_attributes(call: LLVMValueRef) -> (usize, Vec<u64>) {
+    let (mut others, mut aligns) = (0, Vec::new());
     // SAFETY: handles of the module under check, which `check` borrows for the whole check.
     unsafe {
         let align_kind = LLVMGetEnumAttributeKindForName(c"align".as_ptr(), 5);
-        let n = LLVMGetNumArgOperands(call);
-        let mut others =
-            LLVMGetCallSiteAttributeCount(call, 0) + LLVMGetCallSiteAttributeCount(call, u32::MAX);
-        let mut aligns = Vec::new();
-        for idx in 1..=n {
-            let count = LLVMGetCallSiteAttributeCount(call, idx);
-            let mut attrs = vec![std::ptr::null_mut(); count as usize];
-            LLVMGetCallSiteAttributes(call, idx, attrs.as_mut_ptr());
-            for a in attrs {
-                if LLVMIsEnumAttribute(a) != 0 && LLVMGetEnumAttributeKind(a) == align_kind {
+        for idx in attribute_indices(LLVMGetNumArgOperands(call)) {
+            for a in attributes(call, idx, true) {
+                let arg = idx != 0 && idx != u32::MAX;
+                if arg && LLVMIsEnumAttribute(a) != 0 && LLVMGetEnumAttributeKind(a) == align_kind {
                     aligns.push(LLVMGetEnumAttributeValue(a));
                 } else {
                     others += 1;
                 }
             }
         }
-        (others, aligns)
     }
+    (others, aligns)
 }
 
 /// Whether named node `n` holds only the module flags that come with debug information
 /// ("Debug Info Version", "Dwarf Version"): LLVM 14 drops debug information from a module
 /// without the first, so such flags belong to the debug information.
 fn only_debug_flags(m: LLVMModuleRef, n: &str) -> bool {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        let cn = std::ffi::CString::new(n).unwrap();
-        let count = LLVMGetNamedMetadataNumOperands(m, cn.as_ptr());
-        let mut nodes = vec![std::ptr::null_mut(); count as usize];
-        LLVMGetNamedMetadataOperands(m, cn.as_ptr(), nodes.as_mut_ptr());
-        !nodes.is_empty()
-            && nodes.iter().all(|&node| {
-                if LLVMGetMDNodeNumOperands(node) != 3 {
-                    return false;
-                }
-                let mut ops = [std::ptr::null_mut(); 3];
-                LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
-                if ops[1].is_null() || LLVMIsAMDString(ops[1]).is_null() {
-                    return false;
-                }
-                let key = md_string(ops[1]).unwrap_or_default();
-                key == b"Debug Info Version" || key == b"Dwarf Version"
-            })
-    }
+    let nodes = named_metadata(m, n);
+    let debug = |key: Option<Vec<u8>>| {
+        matches!(
+            key.as_deref(),
+            Some(b"Debug Info Version" | b"Dwarf Version")
+        )
+    };
+    !nodes.is_empty()
+        && nodes.iter().all(|&node| match md_operands(node)[..] {
+            [_, key, _] => !key.is_null() && debug(md_string(key)),
+            _ => false,
+        })
 }
 
 /// The LLVM 14 type of an allowed intrinsic, as LLVM prints it. Pointers point to i8,
@@ -845,7 +805,7 @@ impl Checker {
                 | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr => {
                     let t = LLVMTypeOf(ops[0]);
                     if !is_int_arith(t) {
-                        return Some(if is_int_or_int_vector(t) {
+                        return Some(if int_width(scalar_of(t)).is_some() {
                             ("Invalid integer arithmetic type", Rule::IntegerArithmetic)
                         } else {
                             ("Expects integer arithmetic type", Rule::IntegerArithmetic)
@@ -904,7 +864,7 @@ impl Checker {
                         // A pointer to i1 is bad for what it points to: the rule is that
                         // i1 is never loaded or stored (what the same pexe is held to).
                         let pointee = LLVMGetElementType(LLVMTypeOf(ptr));
-                        let rule = if is_i1_or_i1_vector(pointee) {
+                        let rule = if int_width(scalar_of(pointee)) == Some(1) {
                             Rule::LoadStoreI1
                         } else {
                             Rule::LoadStorePointer
@@ -1216,17 +1176,4 @@ pub fn check(m: &inkwell::module::Module<'_>, opts: &Options) -> Vec<Finding> {
         }
     }
     c.out
-}
-
-/// Whether `t` is i1 or a vector of i1.
-fn is_i1_or_i1_vector(t: LLVMTypeRef) -> bool {
-    // SAFETY: `t` is a live type of the module being checked.
-    unsafe {
-        let e = if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMVectorTypeKind {
-            LLVMGetElementType(t)
-        } else {
-            t
-        };
-        int_width(e) == Some(1)
-    }
 }

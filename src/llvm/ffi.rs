@@ -150,3 +150,67 @@ impl List<llvm_sys::LLVMValue> {
 pub fn instructions(f: LLVMValueRef) -> impl Iterator<Item = LLVMValueRef> {
     blocks(f).flat_map(List::of_block)
 }
+
+/// The opcode of `v` if it is an instruction.
+pub fn opcode(v: LLVMValueRef) -> Option<llvm_sys::LLVMOpcode> {
+    // SAFETY: `v` is a value of a live module (the module's note).
+    unsafe { (!LLVMIsAInstruction(v).is_null()).then(|| LLVMGetInstructionOpcode(v)) }
+}
+
+/// The width of `t` if it is an integer type.
+pub fn int_width(t: LLVMTypeRef) -> Option<u32> {
+    // SAFETY: `t` is a type of a live module's context (the module's note).
+    unsafe {
+        (LLVMGetTypeKind(t) == llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind)
+            .then(|| LLVMGetIntTypeWidth(t))
+    }
+}
+
+/// The nodes of module `m`'s named metadata `name`.
+pub fn named_metadata(m: LLVMModuleRef, name: &str) -> Vec<LLVMValueRef> {
+    let name = cstr(name);
+    // SAFETY: `m` is a live module (the module's note); the array is sized by LLVM's count.
+    unsafe {
+        let n = LLVMGetNamedMetadataNumOperands(m, name.as_ptr());
+        let mut nodes = vec![std::ptr::null_mut(); n as usize];
+        LLVMGetNamedMetadataOperands(m, name.as_ptr(), nodes.as_mut_ptr());
+        nodes
+    }
+}
+
+/// The operands of metadata node `node` (null where an operand is null).
+pub fn md_operands(node: LLVMValueRef) -> Vec<LLVMValueRef> {
+    // SAFETY: `node` is a metadata node of a live module (the module's note); the array
+    // is sized by LLVM's count.
+    unsafe {
+        let mut ops = vec![std::ptr::null_mut(); LLVMGetMDNodeNumOperands(node) as usize];
+        LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
+        ops
+    }
+}
+
+/// Where a function's or call's attributes are: its return value (0), each of its `n`
+/// parameters or arguments (1..=n), the function itself.
+pub fn attribute_indices(n: u32) -> impl Iterator<Item = u32> {
+    std::iter::once(0)
+        .chain(1..=n)
+        .chain(std::iter::once(u32::MAX))
+}
+
+/// The attributes at `idx` of function `f`, or of call `f` when `call`.
+pub fn attributes(f: LLVMValueRef, idx: u32, call: bool) -> Vec<LLVMAttributeRef> {
+    // SAFETY: `f` is a function or call of a live module (the module's note); the array is
+    // sized by LLVM's count.
+    unsafe {
+        let n = match call {
+            true => LLVMGetCallSiteAttributeCount(f, idx),
+            false => LLVMGetAttributeCountAtIndex(f, idx),
+        };
+        let mut attrs = vec![std::ptr::null_mut(); n as usize];
+        match call {
+            true => LLVMGetCallSiteAttributes(f, idx, attrs.as_mut_ptr()),
+            false => LLVMGetAttributesAtIndex(f, idx, attrs.as_mut_ptr()),
+        }
+        attrs
+    }
+}

@@ -6,50 +6,29 @@ use llvm_sys::debuginfo::LLVMStripModuleDebugInfo;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMUnnamedAddr};
 
-use super::ffi::{functions, globals, instructions};
+use super::ffi::{attribute_indices, attributes, functions, globals, instructions};
 
-/// Removes every attribute at `idx` of function `f`.
-fn strip_fn_attrs(f: LLVMValueRef, idx: u32) {
-    // SAFETY: handles of the module being finalized, which the caller lends for the call.
-    unsafe {
-        let n = LLVMGetAttributeCountAtIndex(f, idx);
-        if n == 0 {
-            return;
-        }
-        let mut attrs = vec![std::ptr::null_mut(); n as usize];
-        LLVMGetAttributesAtIndex(f, idx, attrs.as_mut_ptr());
-        for a in attrs {
+/// Removes every attribute at `idx` of function `f`, or of call `f` when `call`.
+fn strip_attrs(f: LLVMValueRef, idx: u32, call: bool) {
+    for a in attributes(f, idx, call) {
+        // SAFETY: handles of the module being finalized, which the caller lends for the call.
+        unsafe {
             if LLVMIsEnumAttribute(a) != 0 {
-                LLVMRemoveEnumAttributeAtIndex(f, idx, LLVMGetEnumAttributeKind(a));
+                let k = LLVMGetEnumAttributeKind(a);
+                match call {
+                    true => LLVMRemoveCallSiteEnumAttribute(f, idx, k),
+                    false => LLVMRemoveEnumAttributeAtIndex(f, idx, k),
+                }
             } else if LLVMIsStringAttribute(a) != 0 {
                 let mut len = 0;
                 let k = LLVMGetStringAttributeKind(a, &mut len);
-                LLVMRemoveStringAttributeAtIndex(f, idx, k, len);
+                match call {
+                    true => LLVMRemoveCallSiteStringAttribute(f, idx, k, len),
+                    false => LLVMRemoveStringAttributeAtIndex(f, idx, k, len),
+                }
             }
             // Type attributes (byval(T), …) cannot be removed through the C API of LLVM 14;
             // the ABI check reports them.
-        }
-    }
-}
-
-/// Removes the call-site attributes at `idx`.
-fn strip_call_attrs(c: LLVMValueRef, idx: u32) {
-    // SAFETY: handles of the module being finalized, which the caller lends for the call.
-    unsafe {
-        let n = LLVMGetCallSiteAttributeCount(c, idx);
-        if n == 0 {
-            return;
-        }
-        let mut attrs = vec![std::ptr::null_mut(); n as usize];
-        LLVMGetCallSiteAttributes(c, idx, attrs.as_mut_ptr());
-        for a in attrs {
-            if LLVMIsEnumAttribute(a) != 0 {
-                LLVMRemoveCallSiteEnumAttribute(c, idx, LLVMGetEnumAttributeKind(a));
-            } else if LLVMIsStringAttribute(a) != 0 {
-                let mut len = 0;
-                let k = LLVMGetStringAttributeKind(a, &mut len);
-                LLVMRemoveCallSiteStringAttribute(c, idx, k, len);
-            }
         }
     }
 }
@@ -71,10 +50,8 @@ pub fn strip(m: &inkwell::module::Module<'_>) {
                 LLVMDeleteFunction(f);
                 continue;
             }
-            strip_fn_attrs(f, 0);
-            strip_fn_attrs(f, u32::MAX);
-            for k in 1..=LLVMCountParams(f) {
-                strip_fn_attrs(f, k);
+            for k in attribute_indices(LLVMCountParams(f)) {
+                strip_attrs(f, k, false);
             }
             LLVMSetUnnamedAddress(f, LLVMUnnamedAddr::LLVMNoUnnamedAddr);
             for i in instructions(f) {
@@ -88,10 +65,8 @@ pub fn strip(m: &inkwell::module::Module<'_>) {
                     LLVMDisposeValueMetadataEntries(entries);
                 }
                 if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMCall {
-                    strip_call_attrs(i, 0);
-                    strip_call_attrs(i, u32::MAX);
-                    for k in 1..=LLVMGetNumArgOperands(i) {
-                        strip_call_attrs(i, k);
+                    for k in attribute_indices(LLVMGetNumArgOperands(i)) {
+                        strip_attrs(i, k, true);
                     }
                 }
             }

@@ -23,7 +23,7 @@ use llvm_sys::prelude::*;
 use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind};
 
 use super::ffi::{blocks, functions, globals, instructions, lent, md_string, type_text};
-use super::ffi::{value_name, value_text, List};
+use super::ffi::{int_width, md_operands, named_metadata, opcode, value_name, value_text, List};
 use crate::ir::{
     Align, BinOp, BodyBuf, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst,
     InstKind, Linkage, Module, Pred, Span, SwitchCase, Type, ValueId, ValueType,
@@ -42,10 +42,6 @@ impl std::fmt::Display for ImportError {
 }
 
 type R<T> = Result<T, String>;
-
-fn name_of(v: LLVMValueRef) -> Vec<u8> {
-    value_name(v)
-}
 
 fn shown(v: LLVMValueRef) -> String {
     value_text(v).trim().to_string()
@@ -106,27 +102,9 @@ fn counted_type(t: LLVMTypeRef) -> R<Option<Type>> {
     }
 }
 
-fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        if LLVMIsAInstruction(v).is_null() {
-            None
-        } else {
-            Some(LLVMGetInstructionOpcode(v))
-        }
-    }
-}
-
 fn is_pointer(t: LLVMTypeRef) -> bool {
     // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe { LLVMGetTypeKind(t) == LLVMTypeKind::LLVMPointerTypeKind }
-}
-
-fn is_i32(t: LLVMTypeRef) -> bool {
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        LLVMGetTypeKind(t) == LLVMTypeKind::LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 32
-    }
 }
 
 /// Whether instruction `v` is a pointer cast the writer elides (writer.md §7.1).
@@ -136,7 +114,7 @@ fn is_elided_cast(v: LLVMValueRef) -> bool {
         match opcode(v) {
             Some(LLVMOpcode::LLVMBitCast) => is_pointer(LLVMTypeOf(v)),
             Some(LLVMOpcode::LLVMIntToPtr) => true,
-            Some(LLVMOpcode::LLVMPtrToInt) => is_i32(LLVMTypeOf(v)),
+            Some(LLVMOpcode::LLVMPtrToInt) => int_width(LLVMTypeOf(v)) == Some(32),
             _ => false,
         }
     }
@@ -149,7 +127,9 @@ fn elide(v: LLVMValueRef) -> LLVMValueRef {
         match opcode(v) {
             Some(LLVMOpcode::LLVMBitCast) if is_pointer(LLVMTypeOf(v)) => LLVMGetOperand(v, 0),
             Some(LLVMOpcode::LLVMIntToPtr) => elide(LLVMGetOperand(v, 0)),
-            Some(LLVMOpcode::LLVMPtrToInt) if is_i32(LLVMTypeOf(v)) => LLVMGetOperand(v, 0),
+            Some(LLVMOpcode::LLVMPtrToInt) if int_width(LLVMTypeOf(v)) == Some(32) => {
+                LLVMGetOperand(v, 0)
+            }
             _ => v,
         }
     }
@@ -319,23 +299,12 @@ pub fn import_with(
 
 /// The names of the `pnacl.symtab` named metadata, in order.
 fn symtab_metadata(m: LLVMModuleRef) -> Option<Vec<Vec<u8>>> {
-    let name = super::ffi::cstr(crate::bitcode::symtab_order::METADATA);
-    // SAFETY: `m` is a live module; the operand arrays are sized by the counts LLVM gives,
-    // and the strings are copied before anything else touches the module.
-    unsafe {
-        let n = LLVMGetNamedMetadataNumOperands(m, name.as_ptr());
-        if n != 1 {
-            return None;
-        }
-        let mut nodes = vec![std::ptr::null_mut(); 1];
-        LLVMGetNamedMetadataOperands(m, name.as_ptr(), nodes.as_mut_ptr());
-        let node = nodes[0];
-        let k = LLVMGetMDNodeNumOperands(node) as usize;
-        let mut ops = vec![std::ptr::null_mut(); k];
-        LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
-        ops.into_iter()
+    match named_metadata(m, crate::bitcode::symtab_order::METADATA)[..] {
+        [node] => md_operands(node)
+            .into_iter()
             .map(|op| if op.is_null() { None } else { md_string(op) })
-            .collect()
+            .collect(),
+        _ => None,
     }
 }
 
@@ -362,7 +331,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
     }
     // Signatures (3.3 forms for the mem* intrinsics).
     for &f in &ctx.functions {
-        let name = name_of(f);
+        let name = value_name(f);
         let mem = mem_kind(&name);
         let sig = match mem {
             Some(k) => {
@@ -470,7 +439,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
         code: Default::default(),
     };
     for (i, &f) in ctx.functions.iter().enumerate() {
-        let name = name_of(f);
+        let name = value_name(f);
         let shown_name = String::from_utf8_lossy(&name).into_owned();
         // SAFETY: handles of the module being imported, which the import borrows throughout.
         let linkage = match unsafe { LLVMGetLinkage(f) } {
@@ -508,7 +477,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
             Err(e) => {
                 problems.push(format!(
                     "global {}: {e}",
-                    String::from_utf8_lossy(&name_of(g))
+                    String::from_utf8_lossy(&value_name(g))
                 ));
             }
         }
@@ -522,7 +491,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
             Ok(body) => module.set_body(i as u32, &body),
             Err(e) => problems.push(format!(
                 "function {}: {e}",
-                String::from_utf8_lossy(&name_of(f))
+                String::from_utf8_lossy(&value_name(f))
             )),
         }
     }
@@ -583,7 +552,7 @@ fn global(ctx: &Ctx, g: LLVMValueRef) -> R<Global> {
         } else {
             (vec![simple_init(ctx, init)?], false)
         };
-        let name = name_of(g);
+        let name = value_name(g);
         Ok(Global {
             align,
             is_const: LLVMIsGlobalConstant(g) != 0,
