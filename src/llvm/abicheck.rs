@@ -15,13 +15,9 @@ use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMUnnamedAddr, LLVMVisib
 use crate::abi::{Finding, Rule, Scope};
 use crate::ir::intrinsics::{self, Kind};
 
-use super::ffi::{
-    attribute_indices, attributes, functions, globals, instructions, lent, md_string,
-    module_string, module_text,
-};
-use super::ffi::{
-    int_width, md_operands, named_metadata, opcode, type_text, value_name, value_text,
-};
+use super::ffi::{attribute_indices, attributes, functions, globals, instructions, int_width};
+use super::ffi::{lent, md_operands, md_string, module_string, module_text, name};
+use super::ffi::{named_metadata, opcode, type_text, value_text};
 use super::target::Target;
 
 /// Options of the LLVM-level checker.
@@ -64,10 +60,6 @@ fn ilp32_le(m: LLVMModuleRef) -> bool {
             .iter()
             .all(|&(t, a)| LLVMABIAlignmentOfType(td, t) == a)
     }
-}
-
-fn name(v: LLVMValueRef) -> String {
-    String::from_utf8_lossy(&value_name(v)).into_owned()
 }
 
 fn is_scalar(t: LLVMTypeRef) -> bool {
@@ -524,16 +516,14 @@ impl Checker {
                     );
                 }
             }
-            match LLVMGetVisibility(g) {
-                LLVMVisibility::LLVMHiddenVisibility => self.module_finding(
-                    format!("{kind} {n} has disallowed visibility: hidden"),
-                    Rule::VisibilityStyles,
-                ),
-                LLVMVisibility::LLVMProtectedVisibility => self.module_finding(
-                    format!("{kind} {n} has disallowed visibility: protected"),
-                    Rule::VisibilityStyles,
-                ),
-                _ => {}
+            let visibility = match LLVMGetVisibility(g) {
+                LLVMVisibility::LLVMHiddenVisibility => "hidden",
+                LLVMVisibility::LLVMProtectedVisibility => "protected",
+                LLVMVisibility::LLVMDefaultVisibility => "",
+            };
+            if !visibility.is_empty() {
+                let msg = format!("{kind} {n} has disallowed visibility: {visibility}");
+                self.module_finding(msg, Rule::VisibilityStyles);
             }
             let sec = LLVMGetSection(g);
             if !sec.is_null() && *sec != 0 {
@@ -761,10 +751,13 @@ impl Checker {
             }
             None
         };
-        let flags = || -> Option<(&'static str, Rule)> {
-            // `%x = add nuw nsw i32 …`: the flags follow the opcode.
+        // `%x = add nuw nsw i32 …`: the flags follow the opcode.
+        let words = |n| {
             let after = text.split_once(" = ").map_or(text, |(_, r)| r);
-            let words: Vec<&str> = after.split_whitespace().take(4).collect();
+            after.split_whitespace().take(n).collect::<Vec<&str>>()
+        };
+        let flags = || -> Option<(&'static str, Rule)> {
+            let words = words(4);
             if words.contains(&"nuw") {
                 Some(("has \"nuw\" attribute", Rule::Instructions))
             } else if words.contains(&"nsw") {
@@ -776,8 +769,7 @@ impl Checker {
             }
         };
         let fast_math = || -> Option<(&'static str, Rule)> {
-            let after = text.split_once(" = ").map_or(text, |(_, r)| r);
-            let words: Vec<&str> = after.split_whitespace().take(8).collect();
+            let words = words(8);
             let fmf = [
                 "fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc",
             ];
@@ -837,27 +829,16 @@ impl Checker {
                 }
                 LLVMLoad | LLVMStore => {
                     let is_load = op == LLVMLoad;
-                    if LLVMGetOrdering(i)
-                        != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
-                    {
-                        return Some((
-                            if is_load {
-                                "atomic load"
-                            } else {
-                                "atomic store"
-                            },
-                            Rule::VolatileAndAtomicAccess,
-                        ));
+                    let (atomic, volatile) = match is_load {
+                        true => ("atomic load", "volatile load"),
+                        false => ("atomic store", "volatile store"),
+                    };
+                    use llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic;
+                    if LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic {
+                        return Some((atomic, Rule::VolatileAndAtomicAccess));
                     }
                     if LLVMGetVolatile(i) != 0 {
-                        return Some((
-                            if is_load {
-                                "volatile load"
-                            } else {
-                                "volatile store"
-                            },
-                            Rule::VolatileAndAtomicAccess,
-                        ));
+                        return Some((volatile, Rule::VolatileAndAtomicAccess));
                     }
                     let ptr = if is_load { ops[0] } else { ops[1] };
                     if !is_normalized_ptr(ptr) {

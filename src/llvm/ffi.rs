@@ -47,6 +47,11 @@ pub fn value_name(v: LLVMValueRef) -> Vec<u8> {
     lent(p, len)
 }
 
+/// The name of value `v` as text (empty if it has none).
+pub fn name(v: LLVMValueRef) -> String {
+    String::from_utf8_lossy(&value_name(v)).into_owned()
+}
+
 /// `v` as LLVM prints it.
 pub fn value_text(v: LLVMValueRef) -> String {
     // SAFETY: `v` is a value of a live module (the module's note).

@@ -22,8 +22,10 @@ use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind};
 
-use super::ffi::{blocks, functions, globals, instructions, lent, md_string, type_text};
-use super::ffi::{int_width, md_operands, named_metadata, opcode, value_name, value_text, List};
+use super::ffi::{blocks, functions, globals, instructions, int_width, lent, md_operands};
+use super::ffi::{
+    md_string, name, named_metadata, opcode, type_text, value_name, value_text, List,
+};
 use crate::ir::{
     Align, BinOp, BodyBuf, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst,
     InstKind, Linkage, Module, Pred, Span, SwitchCase, Type, ValueId, ValueType,
@@ -335,20 +337,12 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
         let mem = mem_kind(&name);
         let sig = match mem {
             Some(k) => {
-                let second = if k == Mem::Set {
-                    ValueType::I8
-                } else {
-                    ValueType::I32
-                };
+                use ValueType::{I1, I32, I8};
+                let second = if k == Mem::Set { I8 } else { I32 };
+                let params = vec![I32, second, I32, I32, I1];
                 FnType {
                     ret: ValueType::Void,
-                    params: vec![
-                        ValueType::I32,
-                        second,
-                        ValueType::I32,
-                        ValueType::I32,
-                        ValueType::I1,
-                    ],
+                    params,
                     vararg: false,
                 }
             }
@@ -383,13 +377,8 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
             if ctx.mem[i].is_some() {
                 // 3.3's declaration: (i8*, i8* or i8, i32, i32, i1); a pointer counts its
                 // pointee, so the second parameter counts i8 either way.
-                for t in [
-                    ValueType::I8,
-                    ValueType::I8,
-                    ValueType::I32,
-                    ValueType::I32,
-                    ValueType::I1,
-                ] {
+                use ValueType::{I1, I32, I8};
+                for t in [I8, I8, I32, I32, I1] {
                     types.count(Type::Value(t));
                 }
             } else {
@@ -474,12 +463,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
     for &g in &ctx.globals {
         match global(&ctx, g) {
             Ok(gl) => module.globals.push(gl),
-            Err(e) => {
-                problems.push(format!(
-                    "global {}: {e}",
-                    String::from_utf8_lossy(&value_name(g))
-                ));
-            }
+            Err(e) => problems.push(format!("global {}: {e}", name(g))),
         }
     }
     for (i, &f) in ctx.functions.iter().enumerate() {
@@ -489,10 +473,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
         }
         match function(&ctx, &module, &type_id, i as u32, f) {
             Ok(body) => module.set_body(i as u32, &body),
-            Err(e) => problems.push(format!(
-                "function {}: {e}",
-                String::from_utf8_lossy(&value_name(f))
-            )),
+            Err(e) => problems.push(format!("function {}: {e}", name(f))),
         }
     }
     // The symbol table: in the order the module's metadata records, when it names exactly
@@ -514,41 +495,24 @@ fn global(ctx: &Ctx, g: LLVMValueRef) -> R<Global> {
         if init.is_null() {
             return Err("a global variable needs an initializer in a pexe".into());
         }
-        if LLVMGetTypeKind(LLVMGlobalGetValueType(g)) == LLVMTypeKind::LLVMPointerTypeKind {
-            // Not reachable from the types that follow; kept for the message.
-        }
-        let align = Align::from_bytes(LLVMGetAlignment(g) as u64).ok_or_else(|| {
-            format!(
-                "alignment {} cannot be written in a pexe",
-                LLVMGetAlignment(g)
-            )
-        })?;
+        let a = LLVMGetAlignment(g);
+        let align = Align::from_bytes(a as u64)
+            .ok_or_else(|| format!("alignment {a} cannot be written in a pexe"))?;
         let t = LLVMTypeOf(init);
+        let bad = |why: &str| Err(format!("initializer {} {why}", shown(init)));
         let (inits, compound) = if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMStructTypeKind {
             if LLVMIsPackedStruct(t) == 0 {
-                return Err(format!(
-                    "initializer {} is not a packed struct",
-                    shown(init)
-                ));
+                return bad("is not a packed struct");
             }
             if LLVMIsLiteralStruct(t) == 0 {
-                return Err(format!(
-                    "initializer {} has a named struct type",
-                    shown(init)
-                ));
+                return bad("has a named struct type");
             }
             if LLVMIsNull(init) != 0 {
-                return Err(format!(
-                    "initializer {} is an all-zero struct: write its fields",
-                    shown(init)
-                ));
+                return bad("is an all-zero struct: write its fields");
             }
             let n = LLVMCountStructElementTypes(t);
-            let mut v = Vec::with_capacity(n as usize);
-            for k in 0..n {
-                v.push(simple_init(ctx, LLVMGetOperand(init, k))?);
-            }
-            (v, true)
+            let elements = (0..n).map(|k| simple_init(ctx, LLVMGetOperand(init, k)));
+            (elements.collect::<R<_>>()?, true)
         } else {
             (vec![simple_init(ctx, init)?], false)
         };
@@ -905,6 +869,7 @@ fn instruction(st: &FnState, body: &mut BodyBuf, i: LLVMValueRef) -> R<Inst> {
     let ty = value_type(unsafe { LLVMTypeOf(i) })?;
     // SAFETY: handles of the module being imported, which the import borrows throughout.
     let operand = |k: u32| -> R<ValueId> { st.id(unsafe { LLVMGetOperand(i, k) }) };
+    let unwritable = |what: &str| Err(format!("{what} cannot be written in a pexe"));
     // SAFETY: handles of the module being imported, which the import borrows throughout.
     let kind = unsafe {
         match op {
@@ -913,24 +878,18 @@ fn instruction(st: &FnState, body: &mut BodyBuf, i: LLVMValueRef) -> R<Inst> {
                 lhs: operand(0)?,
                 rhs: operand(1)?,
             },
-            LLVMPtrToInt | LLVMIntToPtr => {
-                return Err("a pointer cast that is not to i32 cannot be written in a pexe".into())
-            }
+            LLVMPtrToInt | LLVMIntToPtr => return unwritable("a pointer cast that is not to i32"),
             LLVMBitCast if is_pointer(LLVMTypeOf(LLVMGetOperand(i, 0))) => {
-                return Err(
-                    "a bitcast of a pointer to a non-pointer cannot be written in a pexe".into(),
-                )
+                return unwritable("a bitcast of a pointer to a non-pointer")
             }
             _ if castop(op).is_some() => InstKind::Cast {
                 op: castop(op).unwrap(),
                 val: operand(0)?,
             },
             LLVMRet => InstKind::Ret {
-                val: if LLVMGetNumOperands(i) > 0 {
-                    Some(operand(0)?)
-                } else {
-                    None
-                },
+                val: (LLVMGetNumOperands(i) > 0)
+                    .then(|| operand(0))
+                    .transpose()?,
             },
             LLVMBr => {
                 if LLVMIsConditional(i) != 0 {
@@ -950,15 +909,10 @@ fn instruction(st: &FnState, body: &mut BodyBuf, i: LLVMValueRef) -> R<Inst> {
                 let default = st.block(LLVMGetSwitchDefaultDest(i))?;
                 let n = LLVMGetNumOperands(i) as u32;
                 let start = body.code.cases.len() as u32;
-                let mut k = 2;
-                while k + 1 < n {
-                    let v = LLVMGetOperand(i, k);
+                for k in (2..n.saturating_sub(1)).step_by(2) {
+                    let value = LLVMConstIntGetSExtValue(LLVMGetOperand(i, k));
                     let target = st.block(LLVMValueAsBasicBlock(LLVMGetOperand(i, k + 1)))?;
-                    body.code.cases.push(SwitchCase {
-                        value: LLVMConstIntGetSExtValue(v),
-                        target,
-                    });
-                    k += 2;
+                    body.code.cases.push(SwitchCase { value, target });
                 }
                 InstKind::Switch {
                     cond,
@@ -983,10 +937,7 @@ fn instruction(st: &FnState, body: &mut BodyBuf, i: LLVMValueRef) -> R<Inst> {
                 }
             }
             LLVMAlloca => {
-                let at = LLVMGetAllocatedType(i);
-                if LLVMGetTypeKind(at) != LLVMTypeKind::LLVMIntegerTypeKind
-                    || LLVMGetIntTypeWidth(at) != 8
-                {
+                if int_width(LLVMGetAllocatedType(i)) != Some(8) {
                     return Err("Type of alloca instruction is not i8".into());
                 }
                 InstKind::Alloca {
@@ -1029,22 +980,15 @@ fn instruction(st: &FnState, body: &mut BodyBuf, i: LLVMValueRef) -> R<Inst> {
             },
             LLVMCall => {
                 if LLVMGetInstructionCallConv(i) != 0 {
-                    return Err(
-                        "calling conventions other than C cannot be written in a pexe".into(),
-                    );
+                    return unwritable("calling conventions other than C");
                 }
                 let callee = LLVMGetCalledValue(i);
                 if !LLVMIsAInlineAsm(callee).is_null() {
-                    return Err("inline assembly cannot be written in a pexe".into());
+                    return unwritable("inline assembly");
                 }
-                let elided = elide(callee);
-                let indirect = elided != callee;
-                if !indirect
-                    && st
-                        .ctx
-                        .global_ids
-                        .get(&callee)
-                        .is_none_or(|&id| id as usize >= st.ctx.functions.len())
+                let indirect = elide(callee) != callee;
+                let nf = st.ctx.functions.len();
+                if !indirect && (st.ctx.global_ids.get(&callee)).is_none_or(|&id| id as usize >= nf)
                 {
                     return Err(
                         "a call of something that is neither a function nor an inttoptr".into(),
@@ -1055,8 +999,7 @@ fn instruction(st: &FnState, body: &mut BodyBuf, i: LLVMValueRef) -> R<Inst> {
                 let ops = operands(st.ctx, i);
                 // Arguments: every operand but the callee (the last).
                 for &a in &ops[..ops.len() - 1] {
-                    let id = st.id(a)?;
-                    body.code.operands.push(id);
+                    body.code.operands.push(st.id(a)?);
                 }
                 InstKind::Call {
                     callee: callee_id,
@@ -1069,10 +1012,8 @@ fn instruction(st: &FnState, body: &mut BodyBuf, i: LLVMValueRef) -> R<Inst> {
                 }
             }
             _ => {
-                return Err(
-                    "this instruction cannot be written in a pexe (NaCl Illegal instruction)"
-                        .into(),
-                )
+                return unwritable("this instruction")
+                    .map_err(|e| e + " (NaCl Illegal instruction)")
             }
         }
     };
