@@ -167,34 +167,20 @@ mod tests {
 
     #[test]
     fn rejects_other_versions_and_junk() {
+        let fails = |h: &[u8], why: &str| parse(h).unwrap_err().msg().contains(why);
         let mut h = encode();
         h[12] = 1;
-        assert!(parse(&h)
-            .unwrap_err()
-            .msg()
-            .contains("Unsupported PNaCl bitcode version: 1"));
+        assert!(fails(&h, "Unsupported PNaCl bitcode version: 1"));
         let mut h = encode();
         h[15] = 1;
-        assert!(parse(&h)
-            .unwrap_err()
-            .msg()
-            .contains("Unsupported PNaCl bitcode version: 16777218"));
-        assert!(parse(b"BC\xC0\xDE....")
-            .unwrap_err()
-            .msg()
-            .contains("pnacl-finalize"));
+        assert!(fails(&h, "Unsupported PNaCl bitcode version: 16777218"));
+        assert!(fails(b"BC\xC0\xDE....", "pnacl-finalize"));
         assert!(parse(b"PEXE").is_err());
         let mut h = encode();
         h[6] = 200;
-        assert!(parse(&h)
-            .unwrap_err()
-            .msg()
-            .contains("Bitcode read failure"));
+        assert!(fails(&h, "Bitcode read failure"));
         let mut h = encode();
         h[8] = 0x21; // tag 2
-        assert!(parse(&h)
-            .unwrap_err()
-            .msg()
-            .contains("Unknown header field"));
+        assert!(fails(&h, "Unknown header field"));
     }
 }

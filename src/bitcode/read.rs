@@ -885,12 +885,8 @@ impl Parser {
                         "Function address records must come before the globals block".into(),
                     );
                 }
-                let rec::FunctionAddr {
-                    ty,
-                    cc,
-                    isproto: proto,
-                    linkage,
-                } = rec::FunctionAddr::decode(ops)?;
+                let r = rec::FunctionAddr::decode(ops)?;
+                let (ty, cc, proto, linkage) = (r.ty, r.cc, r.isproto, r.linkage);
                 let tid = self
                     .type_index(ty)
                     .map_err(|e| msg!("Invalid MODULE_CODE_FUNCTION record: {e}"))?;
@@ -1625,11 +1621,8 @@ impl Parser {
                 self.emit(InstKind::Binop { op, lhs, rhs }, ta)
             }
             fc::CAST => {
-                let rec::Cast {
-                    value: v,
-                    ty: t,
-                    opcode: opc,
-                } = rec::Cast::decode(ops)?;
+                let r = rec::Cast::decode(ops)?;
+                let (v, t, opc) = (r.value, r.ty, r.opcode);
                 let (val, from) = self.operand(v)?;
                 let to = self
                     .value_type_of(t)
@@ -1716,11 +1709,8 @@ impl Parser {
                 self.emit(InstKind::Alloca { size, align }, ValueType::I32)
             }
             fc::LOAD => {
-                let rec::Load {
-                    ptr: p,
-                    align: a,
-                    ty: t,
-                } = rec::Load::decode(ops)?;
+                let r = rec::Load::decode(ops)?;
+                let (p, a, t) = (r.ptr, r.align, r.ty);
                 let (ptr, pt) = self.operand(p)?;
                 if pt != ValueType::I32 {
                     return Err(msg!("Invalid LOAD record: the pointer is {pt}, not i32"));
@@ -1735,11 +1725,8 @@ impl Parser {
                 self.emit(InstKind::Load { ptr, align }, ty)
             }
             fc::STORE => {
-                let rec::Store {
-                    ptr: p,
-                    value: v,
-                    align: a,
-                } = rec::Store::decode(ops)?;
+                let r = rec::Store::decode(ops)?;
+                let (p, v, a) = (r.ptr, r.value, r.align);
                 let (ptr, pt) = self.operand(p)?;
                 let (val, _) = self.operand(v)?;
                 if pt != ValueType::I32 {
@@ -1777,11 +1764,8 @@ impl Parser {
                 self.emit(InstKind::Cmp { pred, lhs, rhs }, ta.bool_of())
             }
             fc::VSELECT => {
-                let rec::VSelect {
-                    t: tv,
-                    f: fv,
-                    cond: cv,
-                } = rec::VSelect::decode(ops)?;
+                let r = rec::VSelect::decode(ops)?;
+                let (tv, fv, cv) = (r.t, r.f, r.cond);
                 let (t, tt) = self.operand(tv)?;
                 let (f, ft) = self.operand(fv)?;
                 let (cond, ct) = self.operand(cv)?;
@@ -1803,10 +1787,8 @@ impl Parser {
                 self.emit(InstKind::Select { cond, t, f }, tt)
             }
             fc::EXTRACTELT => {
-                let rec::ExtractElt {
-                    vector: v,
-                    index: i,
-                } = rec::ExtractElt::decode(ops)?;
+                let r = rec::ExtractElt::decode(ops)?;
+                let (v, i) = (r.vector, r.index);
                 let (vec, vt) = self.operand(v)?;
                 let (idx, it) = self.operand(i)?;
                 if !vt.is_vector() {
@@ -1818,11 +1800,8 @@ impl Parser {
                 self.emit(InstKind::ExtractElement { vec, idx }, vt.elem())
             }
             fc::INSERTELT => {
-                let rec::InsertElt {
-                    vector: v,
-                    element: e,
-                    index: i,
-                } = rec::InsertElt::decode(ops)?;
+                let r = rec::InsertElt::decode(ops)?;
+                let (v, e, i) = (r.vector, r.element, r.index);
                 let (vec, vt) = self.operand(v)?;
                 let (elt, et) = self.operand(e)?;
                 let (idx, it) = self.operand(i)?;
@@ -1922,10 +1901,7 @@ impl Parser {
             kind: InstKind::Switch {
                 cond,
                 default,
-                cases: Span {
-                    start: (start - self.cur.base.cases) as u32,
-                    len: n as u32,
-                },
+                cases: Span::new((start - self.cur.base.cases) as u32, n as u32),
             },
             ty: ValueType::Void,
         })
@@ -1989,10 +1965,10 @@ impl Parser {
         checked?;
         Ok(Inst {
             kind: InstKind::Phi {
-                incoming: Span {
-                    start: (start - self.cur.base.operands) as u32,
-                    len: (r.pairs.len() / 2) as u32,
-                },
+                incoming: Span::new(
+                    (start - self.cur.base.operands) as u32,
+                    (r.pairs.len() / 2) as u32,
+                ),
             },
             ty,
         })
@@ -2077,10 +2053,7 @@ impl Parser {
         Ok(Inst {
             kind: InstKind::Call {
                 callee,
-                args: Span {
-                    start,
-                    len: args_ops.len() as u32,
-                },
+                args: Span::new(start, args_ops.len() as u32),
                 tail,
                 indirect,
             },

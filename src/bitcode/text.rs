@@ -43,17 +43,10 @@ pub fn parse(text: &str) -> Result<Vec<TextRecord>, String> {
             continue;
         }
         // The record column: between the first and second '|' when there are bars.
-        let rec = match raw.find('|') {
-            Some(a) => {
-                let rest = &raw[a + 1..];
-                match rest.find('|') {
-                    Some(b) => &rest[..b],
-                    None => rest,
-                }
-            }
-            None => raw,
+        let (label, rec) = match raw.split_once('|') {
+            Some((label, rest)) => (Some(label.trim()), rest.split('|').next().unwrap()),
+            None => (None, raw),
         };
-        let label = raw.find('|').map(|a| raw[..a].trim());
         let r = rec.trim();
         if r.is_empty() {
             continue;
@@ -83,17 +76,14 @@ fn parse_one(s: &str, line: usize) -> Result<TextRecord, String> {
     let lt = s.find('<').ok_or_else(|| err("no '<'"))?;
     let gt = s.rfind('>').ok_or_else(|| err("no '>'"))?;
     let head = s[..lt].trim();
-    let abbrev = if head.is_empty() {
-        None
-    } else {
-        let h = head
-            .strip_suffix(':')
-            .ok_or_else(|| err("expected 'A:' before '<'"))?;
-        Some(
+    let abbrev = match head.strip_suffix(':') {
+        _ if head.is_empty() => None,
+        Some(h) => Some(
             h.trim()
                 .parse::<u32>()
                 .map_err(|_| err("bad abbreviation index"))?,
-        )
+        ),
+        None => return Err(err("expected 'A:' before '<'")),
     };
     let values = s[lt + 1..gt]
         .split(',')

@@ -83,31 +83,20 @@ pub fn blockinfo_abbrevs(nt: usize) -> Vec<(u32, Vec<Abbrev>)> {
             out.push((block, Vec::new()));
         }
         let list = &mut out.last_mut().unwrap().1;
-        assert_eq!(
-            4 + list.len() as u32,
-            id,
-            "abbreviation {id} of block {block}"
-        );
+        let next = 4 + list.len() as u32;
+        assert_eq!(next, id, "abbreviation {id} of block {block}");
         list.push(Abbrev::new(ops));
     };
-    let vst = block::VALUE_SYMTAB;
-    def(vst, ab::VST_ENTRY8, vec![Fixed(3), Vbr(8), Array, Fixed(8)]);
-    def(
-        vst,
-        ab::VST_ENTRY7,
-        vec![Literal(1), Vbr(8), Array, Fixed(7)],
-    );
-    def(vst, ab::VST_ENTRY6, vec![Literal(1), Vbr(8), Array, Char6]);
-    def(
-        vst,
-        ab::VST_BBENTRY6,
-        vec![Literal(2), Vbr(8), Array, Char6],
-    );
-    let cst = block::CONSTANTS;
-    def(cst, ab::CST_SETTYPE, vec![Literal(1), ty]);
-    def(cst, ab::CST_INTEGER, vec![Literal(4), Vbr(8)]);
-    def(cst, ab::CST_INTEGER_ZERO, vec![Literal(4), Literal(0)]);
-    def(cst, ab::CST_FLOAT, vec![Literal(6), Vbr(8)]);
+    let v = block::VALUE_SYMTAB;
+    def(v, ab::VST_ENTRY8, vec![Fixed(3), Vbr(8), Array, Fixed(8)]);
+    def(v, ab::VST_ENTRY7, vec![Literal(1), Vbr(8), Array, Fixed(7)]);
+    def(v, ab::VST_ENTRY6, vec![Literal(1), Vbr(8), Array, Char6]);
+    def(v, ab::VST_BBENTRY6, vec![Literal(2), Vbr(8), Array, Char6]);
+    let c = block::CONSTANTS;
+    def(c, ab::CST_SETTYPE, vec![Literal(1), ty]);
+    def(c, ab::CST_INTEGER, vec![Literal(4), Vbr(8)]);
+    def(c, ab::CST_INTEGER_ZERO, vec![Literal(4), Literal(0)]);
+    def(c, ab::CST_FLOAT, vec![Literal(6), Vbr(8)]);
     let f = block::FUNCTION;
     def(f, ab::FN_LOAD, vec![Literal(20), Vbr(6), Vbr(4), Vbr(4)]);
     def(f, ab::FN_BINOP, vec![Literal(2), Vbr(6), Vbr(6), Fixed(4)]);

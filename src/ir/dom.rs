@@ -701,10 +701,7 @@ mod tests {
                         c.operands.extend(g.picks.iter().skip(1).map(|&x| val(x)));
                         let kind = InstKind::Call {
                             callee: p(0),
-                            args: Span {
-                                start,
-                                len: g.picks.len().saturating_sub(1) as u32,
-                            },
+                            args: Span::new(start, g.picks.len().saturating_sub(1) as u32),
                             tail: false,
                             indirect: g.kind % 2 == 1,
                         };
@@ -749,10 +746,7 @@ mod tests {
                     InstKind::Switch {
                         cond: val(g.picks.first().copied().unwrap_or(0)),
                         default: t(1),
-                        cases: Span {
-                            start,
-                            len: g.picks.len().saturating_sub(2) as u32,
-                        },
+                        cases: Span::new(start, g.picks.len().saturating_sub(2) as u32),
                     }
                 }
             };

@@ -9,6 +9,13 @@ pub struct Span {
     pub len: u32,
 }
 
+impl Span {
+    /// The `len` items from `start`.
+    pub fn new(start: u32, len: u32) -> Span {
+        Span { start, len }
+    }
+}
+
 /// One case of a switch: the case value (sign-extended from the condition's width) and
 /// the block it branches to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

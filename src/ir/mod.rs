@@ -294,10 +294,7 @@ impl<'m> Body<'m> {
 
     /// A phi's (value, block) pairs, end to end (its `incoming` counts pairs).
     pub fn phi_pairs(&self, incoming: Span) -> &'m [u32] {
-        self.span(Span {
-            start: incoming.start,
-            len: incoming.len * 2,
-        })
+        self.span(Span::new(incoming.start, incoming.len * 2))
     }
 
     /// The cases of a switch.

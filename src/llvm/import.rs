@@ -917,10 +917,7 @@ fn instruction(st: &FnState, body: &mut BodyBuf, i: LLVMValueRef) -> R<Inst> {
                 InstKind::Switch {
                     cond,
                     default,
-                    cases: Span {
-                        start,
-                        len: body.code.cases.len() as u32 - start,
-                    },
+                    cases: Span::new(start, body.code.cases.len() as u32 - start),
                 }
             }
             LLVMUnreachable => InstKind::Unreachable,
@@ -1003,10 +1000,7 @@ fn instruction(st: &FnState, body: &mut BodyBuf, i: LLVMValueRef) -> R<Inst> {
                 }
                 InstKind::Call {
                     callee: callee_id,
-                    args: Span {
-                        start,
-                        len: body.code.operands.len() as u32 - start,
-                    },
+                    args: Span::new(start, body.code.operands.len() as u32 - start),
                     tail: LLVMIsTailCall(i) != 0,
                     indirect,
                 }
