@@ -4,7 +4,8 @@
 //! (`abi::check_all`, what `pnacl-llvm` converts without `--no-abi-check`) must convert.
 //! And the SSA check (`ir::dom`) must agree with LLVM's verifier: a module it accepts
 //! converts to one the verifier accepts (above), and one it rejects, converted without it
-//! (`ssa_checked`), is one the verifier rejects.
+//! (`ssa_checked`), is one the verifier rejects. The le32 module also goes the way back
+//! (the LLVM-level checker, the import pnacl-freeze writes from).
 #![no_main]
 
 use inkwell::context::Context;
@@ -24,6 +25,15 @@ fuzz_target!(|data: &[u8]| {
             Ok(llmod) => {
                 if let Err(e) = llmod.verify() {
                     panic!("{target:?}: the LLVM module does not verify: {}", e.to_string());
+                }
+                if target == Target::Le32 {
+                    // The way back (pnacl-abicheck and pnacl-freeze on LLVM modules):
+                    // findings or an error, never a panic; what passes the checks imports.
+                    pnacl::llvm::abicheck::check(&llmod, &Default::default());
+                    let imported = pnacl::llvm::import(&llmod);
+                    if let (true, Err(e)) = (checked, imported) {
+                        panic!("a module that passes the checks does not import: {e}");
+                    }
                 }
             }
             Err(e) => assert!(
