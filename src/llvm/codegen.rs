@@ -49,7 +49,12 @@ fn init(target: Target) {
 ///   (a loop's) is inlined up to that cost, as LLVM's -O3 does at 525, and no other but
 ///   those that cost nothing (the pexe's code was inlined when it was built; what was not
 ///   is its libraries'): newlib's `sqrt`, whose fast path is one instruction, is inlined
-///   into nbody's inner loop.
+///   into nbody's inner loop;
+/// - `-lsr-insns-cost=false`: loop strength reduction weighs registers before
+///   instructions. x86's cost model counts instructions first, which suits x86-64's 15
+///   registers; x86-32 has 7, and the extra induction variables spilled (spectralnorm's
+///   inner loops kept three counters and reloaded a base pointer from the stack each
+///   iteration). The other targets' cost models do not count instructions.
 fn llvm_options() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -58,6 +63,7 @@ fn llvm_options() {
             c"-wasm-enable-sjlj".as_ptr(),
             c"-locally-hot-callsite-threshold=1000".as_ptr(),
             c"-inline-threshold=0".as_ptr(),
+            c"-lsr-insns-cost=false".as_ptr(),
         ];
         // SAFETY: NUL-terminated strings that outlive the call; LLVM copies what it
         // keeps. Once per process, before any target machine exists.
