@@ -1025,17 +1025,19 @@ impl Checker {
         }
     }
 
-    fn function_pass(&mut self, f: LLVMValueRef, body: &[&str]) {
+    /// The instruction rules on function `f`, the `index`-th of the module, whose printed
+    /// body is `body`.
+    fn function_pass(&mut self, f: LLVMValueRef, index: u32, body: &[&str]) {
         let fname = name(f);
         let texts = instruction_texts(f, body);
         let mut found = Vec::new();
+        let scope = Scope::Function(index);
         let mut finding = |msg, rule| {
-            let fname = fname.clone();
-            found.push(Finding::error(Scope::Function(0), fname, msg, rule, None));
+            found.push(Finding::error(scope, fname.clone(), msg, rule, None));
         };
-        for (index, i) in instructions(f).enumerate() {
+        for (k, i) in instructions(f).enumerate() {
             let instr = match &texts {
-                Some(t) => t[index].clone(),
+                Some(t) => t[k].clone(),
                 None => value_text(i),
             };
             let mut reason = self.reason(i, &instr);
@@ -1043,12 +1045,8 @@ impl Checker {
             // SAFETY: handles of the module under check, which `check` borrows for the whole check.
             let (t, op) = unsafe { (LLVMTypeOf(i), LLVMGetInstructionOpcode(i)) };
             if reason.is_none() {
-                let ptr_ok = is_pointer_type(t)
-                    && (matches!(
-                        op,
-                        LLVMOpcode::LLVMIntToPtr | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAlloca
-                    ) || (op == LLVMOpcode::LLVMCall && is_inherent_ptr(i)));
-                if !(is_scalar(t) || is_vector(t) || ptr_ok || op == LLVMOpcode::LLVMAlloca) {
+                let ptr_ok = is_normalized_ptr(i) || op == LLVMOpcode::LLVMAlloca;
+                if !(is_scalar(t) || is_vector(t) || ptr_ok) {
                     reason = Some(("bad result type", Rule::TypeSystem));
                     bad_type = Some(type_text(t));
                 }
@@ -1148,12 +1146,9 @@ pub fn check(m: &inkwell::module::Module<'_>, opts: &Options) -> Vec<Finding> {
     for (index, f) in functions(raw).enumerate() {
         // SAFETY: handles of the module under check, which `check` borrows for the whole check.
         if unsafe { LLVMIsDeclaration(f) } == 0 {
-            let before = c.out.len();
-            c.function_pass(f, bodies.get(definition).map_or(&[], |b| b.as_slice()));
+            let body = bodies.get(definition).map_or(&[][..], |b| b.as_slice());
+            c.function_pass(f, index as u32, body);
             definition += 1;
-            for fd in &mut c.out[before..] {
-                fd.scope = Scope::Function(index as u32);
-            }
         }
     }
     c.out
