@@ -121,12 +121,12 @@ pub fn optimize(tm: &TargetMachine, module: &Module<'_>, opt: OptLevel) -> Resul
         .get_functions()
         .filter(|&f| f.count_basic_blocks() > 0 && before.get(&name(f)) != Some(&shape(f)))
         .collect();
-    run_on(module, &changed, |fpm| {
+    run_on(tm, module, &changed, |fpm| {
         fpm.add_instruction_combining_pass();
         fpm.add_cfg_simplification_pass();
     });
     run_passes(tm, module, "function(loop-simplify,lcssa,loop-vectorize)")?;
-    run_on(module, &changed, |fpm| {
+    run_on(tm, module, &changed, |fpm| {
         fpm.add_slp_vectorize_pass();
         fpm.add_instruction_combining_pass();
     });
@@ -142,8 +142,11 @@ fn run_passes(tm: &TargetMachine, module: &Module<'_>, passes: &str) -> Result<(
 
 /// Runs the function passes `add` adds on `functions` of `module`, with LLVM's legacy pass
 /// manager: the new one's C API runs a pipeline on a whole module, not on chosen functions.
+/// The target machine's analyses come first: without them the passes see LLVM's default
+/// cost model, which has no vector registers (SLP vectorization paired nothing).
 #[allow(deprecated)]
 fn run_on<'ctx>(
+    tm: &TargetMachine,
     module: &Module<'ctx>,
     functions: &[FunctionValue<'ctx>],
     add: impl FnOnce(&inkwell::passes::PassManager<FunctionValue<'ctx>>),
@@ -152,6 +155,7 @@ fn run_on<'ctx>(
         return;
     }
     let fpm = inkwell::passes::PassManager::create(module);
+    tm.add_analysis_passes(&fpm);
     add(&fpm);
     fpm.initialize();
     for f in functions {
