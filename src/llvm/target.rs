@@ -51,8 +51,11 @@ impl Target {
         match self {
             Target::Le32 => ("", ""),
             // Generic i686 with SSE2: what `llc -mattr=+sse2` compiles for, and markedly
-            // faster to schedule for than pentium4's model.
-            Target::X86_32 => ("generic", "+sse2"),
+            // faster to schedule for than pentium4's model. With the multi-byte no-op
+            // (`nopl`, which every processor with SSE2 has): without it a loop's alignment
+            // padding is up to 15 one-byte nops, which the code before the loop runs
+            // through each time it falls into it (fasta's innermost loop, per random number).
+            Target::X86_32 => ("generic", "+sse2,+nopl"),
             Target::Arm => ("cortex-a9", "+neon,+vfp3,-thumb-mode"),
             // Shared memory for threads, memory.copy/fill, SIMD for the pexe's vectors,
             // exception handling for setjmp/longjmp. Not nontrapping-fptoint: an
