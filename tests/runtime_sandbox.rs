@@ -107,6 +107,17 @@ fn an_unimplemented_irt_entry_says_its_name_and_exits_127() {
     assert!(out.stdout.is_empty());
 }
 
+/// The memory functions the pexe's code calls (`llvm.memcpy` and its kin become calls to
+/// the runtime's): every length to 80 at every alignment, and every overlap for memmove.
+#[test]
+fn the_runtime_memory_functions_agree_with_byte_loops() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = build_probe(dir.path());
+    let out = probe(&exe, dir.path(), &["memory"], &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stdout(&out), "memory: ok\n", "{err}");
+}
+
 /// The probe, run with `args` and `env` (nothing else) in `cwd`.
 fn probe(exe: &Path, cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
     Command::new(exe)

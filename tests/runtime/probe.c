@@ -12,6 +12,10 @@
  *   probe call NR A B C   raw system call NR (a forbidden one ends the process)
  *   probe filter ARCH     the seccomp program for i386 or arm, one instruction a line
  *   probe ruleset ABI RO  the Landlock rule set for that ABI, read-only or not
+ *   probe memory          the runtime's memcpy, memmove and memset (what the pexe's code
+ *                         calls) against byte loops, every length to 80 at every alignment
+ *                         and, for memmove, every overlap: "memory: ok" or the first case
+ *                         that differs
  */
 typedef unsigned int u32;
 typedef unsigned long long u64;
@@ -25,6 +29,10 @@ struct landlock_ruleset_attr { u64 fs, net, scoped; };
 int sandbox_filter(int arm, struct sock_filter *out, int max);
 void sandbox_ruleset(int abi, int readonly, struct landlock_ruleset_attr *attr, u64 *root_access,
                      u32 *attr_size);
+
+void *memcpy(void *, const void *, size_t);
+void *memmove(void *, const void *, size_t);
+void *memset(void *, int, size_t);
 
 static size_t slen(const char *s) { size_t n = 0; while (s[n]) n++; return n; }
 
@@ -92,6 +100,57 @@ static int root_fd(void) {
     return -1;
 }
 
+/* A buffer with a guard either side, filled with a pattern that differs at each byte and
+   from one fill to the next. */
+static unsigned char buf[256], want[256];
+static void fill(unsigned seed) {
+    for (int i = 0; i < 256; i++) buf[i] = want[i] = (unsigned char)(i * 7 + seed * 13 + 1);
+}
+static int same(void) {
+    for (int i = 0; i < 256; i++) if (buf[i] != want[i]) return 0;
+    return 1;
+}
+static void failed(const char *what, long n, long d, long s) {
+    out(what); out(" differs: n "); num(n); out(" dst "); num(d); out(" src "); num(s); out("\n");
+}
+
+/* 0 when every case agrees with the byte loops. */
+static int memory(void) {
+    unsigned seed = 0;
+    for (long n = 0; n <= 80; n++)
+        for (long d = 64; d < 72; d++)
+            for (long s = d - 20; s <= d + 20; s++) {
+                int overlap = s < d + n && d < s + n;
+                fill(seed++);
+                if (overlap) {
+                    unsigned char tmp[96];
+                    for (long i = 0; i < n; i++) tmp[i] = want[s + i];
+                    for (long i = 0; i < n; i++) want[d + i] = tmp[i];
+                } else {
+                    for (long i = 0; i < n; i++) want[d + i] = want[s + i];
+                }
+                if (memmove(buf + d, buf + s, n) != buf + d || !same()) {
+                    failed("memmove", n, d, s);
+                    return 1;
+                }
+                if (!overlap) {
+                    fill(seed++);
+                    for (long i = 0; i < n; i++) want[d + i] = want[s + 100 + i];
+                    if (memcpy(buf + d, buf + s + 100, n) != buf + d || !same()) {
+                        failed("memcpy", n, d, s + 100);
+                        return 1;
+                    }
+                }
+                fill(seed++);
+                for (long i = 0; i < n; i++) want[d + i] = (unsigned char)s;
+                if (memset(buf + d, (int)(s | 0x300), n) != buf + d || !same()) {
+                    failed("memset", n, d, s);
+                    return 1;
+                }
+            }
+    return 0;
+}
+
 void __pnacl_entry(u32 info) {
     u32 *w = (u32 *)info;
     u32 envc = w[1], argc = w[2];
@@ -134,6 +193,8 @@ void __pnacl_entry(u32 info) {
     } else if (streq(mode, "call")) {
         long r = __pnacl_syscall(parse(argv[2]), parse(argv[3]), parse(argv[4]), parse(argv[5]), 0, 0, 0);
         out("returned "); num(r); out("\n");
+    } else if (streq(mode, "memory")) {
+        if (!memory()) out("memory: ok\n");
     } else if (streq(mode, "filter")) {
         static struct sock_filter f[512];
         int n = sandbox_filter(streq(argv[2], "arm"), f, 512);
