@@ -3,9 +3,11 @@
 and prints the median and best wall time and the peak resident memory of each, with the
 ratio of each command's median to the reference's (the last one given).
 
-    scripts/compare.py [--runs N] [--bytes N] NAME CMD [NAME CMD ...]
+    scripts/compare.py [--runs N] [--bytes N] [--cpu] NAME CMD [NAME CMD ...]
 
 With --bytes, each line also gives the throughput: N bytes (of input) / median time.
+With --cpu, the times are CPU time (user + system) instead of wall time: a single-threaded
+program's own work, without the time it spent waiting for the processor.
 
 Commands are shell strings. Output goes to /dev/null; a failing command stops the run.
 """
@@ -17,11 +19,16 @@ import sys
 import time
 
 
+CPU = False
+
+
 def run_once(cmd):
     start = time.perf_counter()
     p = subprocess.Popen(cmd, shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(p.pid, 0)
     elapsed = time.perf_counter() - start
+    if CPU:
+        elapsed = usage.ru_utime + usage.ru_stime
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         sys.exit(f"compare.py: `{cmd}` failed with status {p.returncode}: {p.stderr.read().decode()}")
@@ -33,8 +40,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--bytes", type=int, help="input size, for a MB/s column")
+    ap.add_argument("--cpu", action="store_true", help="CPU time (user + system), not wall time")
     ap.add_argument("pairs", nargs="+")
     a = ap.parse_args()
+    global CPU
+    CPU = a.cpu
     if len(a.pairs) % 2:
         sys.exit("compare.py: NAME CMD pairs expected")
     cmds = [(a.pairs[i], a.pairs[i + 1]) for i in range(0, len(a.pairs), 2)]
@@ -51,6 +61,8 @@ def main():
     ref = cmds[-1][0]
     ref_median = statistics.median(times[ref])
     width = max(len(n) for n, _ in cmds)
+    if a.cpu:
+        print("  (CPU time: user + system)")
     for n, _ in cmds:
         med = statistics.median(times[n])
         rate = f"  {a.bytes / med / 1e6:7.3f} MB/s" if a.bytes else ""
