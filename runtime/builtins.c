@@ -9,16 +9,31 @@
 /* ----------------------------------------------------------------------------------- */
 /* Memory                                                                              */
 
+/* 16 or 4 bytes at any address: one SSE2 or NEON load or store, one word (x86, ARMv7
+   under Linux and WebAssembly all take unaligned ones). */
+typedef u8 block16 __attribute__((vector_size(16), aligned(1), may_alias));
+typedef u32 word __attribute__((aligned(1), may_alias));
+
+/* Blocks from the start, then the block that ends at the last byte (it may overlap the one
+   before it), loaded before anything is stored: each block is loaded before it is stored,
+   in increasing addresses, which is also what memmove needs when the destination comes
+   before the source. */
 void *memcpy(void *dst, const void *src, size_t n) {
     u8 *d = dst;
     const u8 *s = src;
-    if ((((uptr)d | (uptr)s) & 3) == 0) {
-        while (n >= 4) {
-            *(u32 *)d = *(const u32 *)s;
-            d += 4, s += 4, n -= 4;
-        }
+    if (n >= 16) {
+        block16 last = *(const block16 *)(s + n - 16);
+        u8 *last_at = d + n - 16;
+        for (; n > 16; d += 16, s += 16, n -= 16) *(block16 *)d = *(const block16 *)s;
+        *(block16 *)last_at = last;
+    } else if (n >= 4) {
+        word last = *(const word *)(s + n - 4);
+        u8 *last_at = d + n - 4;
+        for (; n > 4; d += 4, s += 4, n -= 4) *(word *)d = *(const word *)s;
+        *(word *)last_at = last;
+    } else {
+        while (n--) *d++ = *s++;
     }
-    while (n--) *d++ = *s++;
     return dst;
 }
 
@@ -27,6 +42,14 @@ void *memmove(void *dst, const void *src, size_t n) {
     const u8 *s = src;
     if (d == s || n == 0) return dst;
     if (d < s || d >= s + n) return memcpy(dst, src, n);
+    /* The destination overlaps the source's end: blocks from the end, the first block
+       loaded before anything is stored. */
+    if (n >= 16) {
+        block16 first = *(const block16 *)s;
+        for (; n > 16; n -= 16) *(block16 *)(d + n - 16) = *(const block16 *)(s + n - 16);
+        *(block16 *)d = first;
+        return dst;
+    }
     while (n--) d[n] = s[n];
     return dst;
 }

@@ -80,12 +80,7 @@ static int streq(const char *a, const char *b) {
     return *a == *b;
 }
 
-static void *copy(void *d, const void *s, size_t n) {
-    u8 *dd = d;
-    const u8 *ss = s;
-    while (n--) *dd++ = *ss++;
-    return d;
-}
+static void *copy(void *d, const void *s, size_t n) { return __builtin_memcpy(d, s, n); }
 
 static void zero(void *d, size_t n) {
     u8 *dd = d;
