@@ -56,13 +56,15 @@ static void repeat(const char *s, int n) {
 
 /* As the pexe computes it: blocks of up to 61440 random numbers, drawn first (as floats),
    then each turned into the nucleotide whose cumulated threshold it reaches, 60 a line,
-   each line written by itself. */
+   each line written by itself. The thresholds are an array of nt floats on the stack, as
+   in the pexe (a dynamic alloca of 4 * nt bytes: a variable-length array in its source,
+   which takes a register for the frame pointer on x86-32). */
 #define BLOCK 61440
 static float randoms[BLOCK];
 static char text[BLOCK + BLOCK / 60];
 
 static void random_sequence(const struct nucleotide *t, int nt, int n) {
-    float threshold[16], cumulative = 0;
+    float threshold[nt], cumulative = 0;
     for (int k = 0; k < nt; k++) {
         cumulative += t[k].probability;
         threshold[k] = cumulative * IM;
