@@ -19,15 +19,12 @@ import sys
 import time
 
 
-CPU = False
-
-
-def run_once(cmd):
+def run_once(cmd, cpu=False):
     start = time.perf_counter()
     p = subprocess.Popen(cmd, shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(p.pid, 0)
     elapsed = time.perf_counter() - start
-    if CPU:
+    if cpu:
         elapsed = usage.ru_utime + usage.ru_stime
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
@@ -43,8 +40,6 @@ def main():
     ap.add_argument("--cpu", action="store_true", help="CPU time (user + system), not wall time")
     ap.add_argument("pairs", nargs="+")
     a = ap.parse_args()
-    global CPU
-    CPU = a.cpu
     if len(a.pairs) % 2:
         sys.exit("compare.py: NAME CMD pairs expected")
     cmds = [(a.pairs[i], a.pairs[i + 1]) for i in range(0, len(a.pairs), 2)]
@@ -55,7 +50,7 @@ def main():
     rss = {n: 0 for n, _ in cmds}
     for _ in range(a.runs):
         for n, c in cmds:
-            t, m = run_once("exec " + c)
+            t, m = run_once("exec " + c, a.cpu)
             times[n].append(t)
             rss[n] = max(rss[n], m)
     ref = cmds[-1][0]

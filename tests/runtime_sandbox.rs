@@ -17,17 +17,8 @@ fn build_probe(dir: &Path) -> std::path::PathBuf {
 fn build_probe_for(dir: &Path, target: Target) -> std::path::PathBuf {
     let objs = pnacl::translate::runtime_objects(target).expect("runtime builds");
     let probe_o = dir.join("probe.o");
-    let target_flags: &[&str] = match target {
-        Target::Arm => &[
-            "--target=armv7-linux-gnueabihf",
-            "-marm",
-            "-mfloat-abi=hard",
-            "-mfpu=neon",
-        ],
-        _ => &["--target=i686-linux-gnu"],
-    };
     let st = Command::new(which::which(pnacl::tools::CLANG).unwrap())
-        .args(target_flags)
+        .args(pnacl::translate::clang_flags(target))
         .args([
             "-O1",
             "-ffreestanding",

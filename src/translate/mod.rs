@@ -71,7 +71,9 @@ fn tool(name: &str, package: &str) -> Result<PathBuf, Error> {
     })
 }
 
-fn clang_flags(target: Target) -> &'static [&'static str] {
+/// The flags the runtime is compiled with for `target` (C the tests link with it uses
+/// them too).
+pub fn clang_flags(target: Target) -> &'static [&'static str] {
     match target {
         Target::X86_32 => &["--target=i686-linux-gnu", "-march=pentium4", "-msse2"],
         Target::Arm => &[

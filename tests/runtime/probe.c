@@ -100,14 +100,17 @@ static int root_fd(void) {
     return -1;
 }
 
-/* A buffer with a guard either side, filled with a pattern that differs at each byte and
-   from one fill to the next. */
-static unsigned char buf[256], want[256];
+/* A buffer with a guard either side of every copy (destinations at 64-71, sources at
+   44-91 and, for memcpy, 204-251, up to 80 bytes), filled with a pattern that differs at
+   each byte and from one fill to the next. */
+#define MEMORY_SIZE 352
+#define MEMCPY_SOURCE 160 /* past the end of any destination: memcpy's regions are apart */
+static unsigned char buf[MEMORY_SIZE], want[MEMORY_SIZE];
 static void fill(unsigned seed) {
-    for (int i = 0; i < 256; i++) buf[i] = want[i] = (unsigned char)(i * 7 + seed * 13 + 1);
+    for (int i = 0; i < MEMORY_SIZE; i++) buf[i] = want[i] = (unsigned char)(i * 7 + seed * 13 + 1);
 }
 static int same(void) {
-    for (int i = 0; i < 256; i++) if (buf[i] != want[i]) return 0;
+    for (int i = 0; i < MEMORY_SIZE; i++) if (buf[i] != want[i]) return 0;
     return 1;
 }
 static void failed(const char *what, long n, long d, long s) {
@@ -135,9 +138,9 @@ static int memory(void) {
                 }
                 if (!overlap) {
                     fill(seed++);
-                    for (long i = 0; i < n; i++) want[d + i] = want[s + 100 + i];
-                    if (memcpy(buf + d, buf + s + 100, n) != buf + d || !same()) {
-                        failed("memcpy", n, d, s + 100);
+                    for (long i = 0; i < n; i++) want[d + i] = want[s + MEMCPY_SOURCE + i];
+                    if (memcpy(buf + d, buf + s + MEMCPY_SOURCE, n) != buf + d || !same()) {
+                        failed("memcpy", n, d, s + MEMCPY_SOURCE);
                         return 1;
                     }
                 }
