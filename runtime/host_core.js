@@ -28,9 +28,12 @@ const RIGHTS_ALL = (1n << 30n) - 1n;
 // host's descriptor. `io` gives the rest.
 const FD_FREE = -1, FD_ROOT = -2, FD_STREAM = -3, MAX_FDS = 1024;
 
-// Control words, shared: [0] the next thread id; [1] the exit status a thread other than
-// node's main thread ended the program with, plus one (0 while none has).
-const CTL_NEXT_TID = 0, CTL_EXIT = 1, CTL_WORDS = 4;
+// Control words, shared (and out of the program's reach: not in its memory): [0] the next
+// thread id; [1] the exit status a thread other than node's main thread ended the program
+// with, plus one (0 while none has); [2] the threads the program has; [3] the most it may
+// have (PNACL_MAX_THREADS, 256 unless set); [4] whether the limit has been reported.
+const CTL_NEXT_TID = 0, CTL_EXIT = 1, CTL_LIVE = 2, CTL_MAX = 3, CTL_WARNED = 4, CTL_WORDS = 5;
+const DEFAULT_MAX_THREADS = 256, THREAD_SLOTS = 4096;
 
 class ProcExit extends Error {
   constructor(code) { super(`exit ${code}`); this.code = code; }
@@ -219,8 +222,20 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
   };
   const threads = {
     'thread-spawn': (arg) => {
+      // The limit on threads is the host's to keep: the program's memory is its own.
+      if (Atomics.add(ctl, CTL_LIVE, 1) >= Atomics.load(ctl, CTL_MAX)) {
+        Atomics.sub(ctl, CTL_LIVE, 1);
+        if (Atomics.compareExchange(ctl, CTL_WARNED, 0, 1) === 0) {
+          io.warn(`pnacl runtime: the program reached its limit of ${Atomics.load(ctl, CTL_MAX)} threads `
+            + '(PNACL_MAX_THREADS): no more are created\n');
+        }
+        return -1;
+      }
       const tid = Atomics.add(ctl, CTL_NEXT_TID, 1);
-      if (tid >= 0x1fffffff) return -1;
+      if (tid >= 0x1fffffff) {
+        Atomics.sub(ctl, CTL_LIVE, 1);
+        return -1;
+      }
       io.spawn(tid, arg);
       return tid;
     },
@@ -261,7 +276,9 @@ function memoryLimits(bytes) {
 // thread ends.
 async function runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg }) {
   const instance = await WebAssembly.instantiate(module, makeImports({ memory, fds, pos, ctl, io, ctx }));
-  return enterThread(instance, io, tid, arg);
+  const code = enterThread(instance, io, tid, arg);
+  if (code === null) Atomics.sub(ctl, CTL_LIVE, 1);
+  return code;
 }
 
 // Runs thread `tid` of the program on `instance` (see runThread).
@@ -283,12 +300,14 @@ function enterThread(instance, io, tid, arg) {
 // The shared tables of a new program: its descriptors (0, 1, 2 the standard streams as
 // `std` says, 3 the root if there is one), each one's position (-1 where it has none),
 // and the control words.
-function sharedTables(std, hasRoot) {
+function sharedTables(std, hasRoot, maxThreads = DEFAULT_MAX_THREADS) {
   const fds = new Int32Array(new SharedArrayBuffer(4 * MAX_FDS)).fill(FD_FREE);
   for (let i = 0; i < 3; i++) fds[i] = std[i];
   if (hasRoot) fds[3] = FD_ROOT;
   const pos = new BigInt64Array(new SharedArrayBuffer(8 * MAX_FDS)).fill(-1n);
   const ctl = new Int32Array(new SharedArrayBuffer(4 * CTL_WORDS));
   ctl[CTL_NEXT_TID] = 1;
+  ctl[CTL_LIVE] = 1;
+  ctl[CTL_MAX] = maxThreads;
   return { fds, pos, ctl };
 }

@@ -155,6 +155,7 @@ function nodeIo({ root, readonly, spawn }) {
     },
     spawn,
     trapped: (e) => fs.writeSync(2, `pnacl: the program trapped: ${e.message}\n`),
+    warn: (text) => fs.writeSync(2, text),
   };
 }
 
@@ -203,13 +204,25 @@ if (isMainThread) {
     }
   }
   const readonly = process.env.PNACL_FS_READONLY === '1';
-  const { fds, pos, ctl } = sharedTables([0, 1, 2], root !== null);
+  let maxThreads = DEFAULT_MAX_THREADS;
+  if (process.env.PNACL_MAX_THREADS !== undefined) {
+    maxThreads = /^[0-9]{1,4}$/.test(process.env.PNACL_MAX_THREADS) ? Number(process.env.PNACL_MAX_THREADS) : 0;
+    if (maxThreads < 1 || maxThreads > THREAD_SLOTS) {
+      process.stderr.write('pnacl runtime: PNACL_MAX_THREADS is not a number of threads from 1 to 4096\n');
+      process.exit(127);
+    }
+  }
+  const { fds, pos, ctl } = sharedTables([0, 1, 2], root !== null, maxThreads);
   // argv[0]: the launcher's name, or PNACL_ARGV0.
   const argv0 = process.env.PNACL_ARGV0 ?? path.basename(process.argv[1], '.mjs');
+  // The environment: only what the user hands the program (PNACL_ENV_NAME=value becomes
+  // NAME=value), and the processor count for the runtime, which keeps it to itself.
+  const env = Object.entries(process.env)
+    .filter(([k]) => k.startsWith('PNACL_ENV_') && k.length > 10)
+    .map(([k, v]) => `${k.slice(10)}=${v}`);
   const ctx = {
     args: [argv0, ...process.argv.slice(2)],
-    env: [...Object.entries(process.env).filter(([k]) => k !== 'PNACL_ARGV0').map(([k, v]) => `${k}=${v}`),
-      `PNACL_NPROCS=${os.availableParallelism ? os.availableParallelism() : os.cpus().length}`],
+    env: [...env, `PNACL_NPROCS=${os.availableParallelism ? os.availableParallelism() : os.cpus().length}`],
   };
   // Optimized code from the start: V8 does not replace a running function's baseline
   // code (no on-stack replacement for WebAssembly), so a program that spends its time in

@@ -22,6 +22,7 @@ function webIo(post) {
     write: (_h, fd, bytes) => { post({ fd, bytes }); return bytes.length; },
     readdir: none, open: none, stat: none, mkdir: none, rmdir: none, unlink: none,
     spawn: (tid, arg) => post({ spawn: tid, arg }),
+    warn: (text) => post({ fd: 2, bytes: new TextEncoder().encode(text) }),
     trapped: (e) => post({ fd: 2, bytes: new TextEncoder().encode(`pnacl: the program trapped: ${e.message}\n`) }),
   };
 }

@@ -11,7 +11,8 @@
 
 #define STACK_SIZE (16u << 20)
 #define PAGE 4096u
-#define MAX_THREADS 1024
+#define THREAD_SLOTS 4096 /* the most PNACL_MAX_THREADS may say */
+#define DEFAULT_MAX_THREADS 256
 #define MAX_FDS 1024
 
 /* NaCl errno values (Linux-compatible, runtime.md §2.1). */
@@ -106,7 +107,8 @@ static inline struct thread *self(void) {
 u32 __pnacl_read_tp(void) { return self()->tp; }
 
 static volatile int thread_lock;
-static struct thread *threads[MAX_THREADS];
+static struct thread *threads[THREAD_SLOTS];
+static int max_threads = DEFAULT_MAX_THREADS; /* the main thread's included */
 
 static void lock(volatile int *l) {
     while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) sys0(SYS_sched_yield);
@@ -148,7 +150,7 @@ static struct thread *new_stack(void) {
 
 /* Unmaps the stacks of threads that have exited. */
 static void reap(void) {
-    for (int i = 0; i < MAX_THREADS; i++) {
+    for (int i = 0; i < THREAD_SLOTS; i++) {
         struct thread *t = threads[i];
         if (t && __atomic_load_n(&t->tid_word, __ATOMIC_ACQUIRE) == 0) {
             threads[i] = NULL;
@@ -160,6 +162,19 @@ static void reap(void) {
 int __pnacl_clone(u32 flags, void *stack_top, volatile int *ctid, void (*fn)(void *), void *arg);
 void __pnacl_switch_stack(void *sp, void (*fn)(void *), void *arg) __attribute__((noreturn));
 
+/* Says once that the program asked for more threads than it may have. */
+static void thread_limit_reached(void) {
+    static int said;
+    if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED)) return;
+    char n[12];
+    int i = sizeof n - 1;
+    n[i] = 0;
+    for (u32 v = (u32)max_threads; v || i == sizeof n - 1; v /= 10) n[--i] = (char)('0' + v % 10);
+    write_str(2, "pnacl runtime: the program reached its limit of ");
+    write_str(2, n + i);
+    write_str(2, " threads (PNACL_MAX_THREADS): no more are created\n");
+}
+
 static void thread_main(void *arg) {
     struct thread *t = arg;
     t->start();
@@ -169,14 +184,16 @@ static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr)
     (void)stack; /* the pexe's stack is not used: its code runs on a host stack */
     lock(&thread_lock);
     reap();
-    int slot = -1;
-    for (int i = 0; i < MAX_THREADS; i++)
-        if (!threads[i]) {
+    int slot = -1, live = 1;
+    for (int i = 0; i < THREAD_SLOTS; i++) {
+        if (threads[i])
+            live++;
+        else if (slot < 0)
             slot = i;
-            break;
-        }
-    if (slot < 0) {
+    }
+    if (slot < 0 || live >= max_threads) {
         unlock(&thread_lock);
+        thread_limit_reached();
         return NACL_EAGAIN;
     }
     struct thread *t = new_stack();
@@ -197,6 +214,8 @@ static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr)
         threads[slot] = NULL;
         unlock(&thread_lock);
         sys2(SYS_munmap, t->region, STACK_SIZE);
+        /* The sandbox's thread keeper counts every thread, the pexe's own clones too. */
+        if (r == -NACL_EAGAIN) thread_limit_reached();
         return -r;
     }
     return 0;
@@ -204,7 +223,11 @@ static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr)
 
 static void irt_thread_exit(i32 *stack_flag) {
     if (stack_flag) __atomic_store_n(stack_flag, 0, __ATOMIC_SEQ_CST);
-    for (;;) sys1(SYS_exit, 0);
+    sys1(SYS_exit, 0);
+    /* Only if the thread keeper is gone (killed from outside) does exit return: the
+       thread then sleeps for good rather than spin. */
+    int never = 0;
+    for (;;) sys4(SYS_futex, &never, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 0, 0);
 }
 
 static int irt_thread_nice(int nice) {
@@ -218,7 +241,12 @@ static int irt_thread_nice(int nice) {
 struct nacl_timespec { i64 tv_sec; i32 tv_nsec; i32 pad; };
 struct nacl_timeval { i64 tv_sec; i32 tv_usec; i32 pad; };
 
+/* The system clocks and the process's and the calling thread's own CPU clocks (0-7),
+   never another process's (the sandbox refuses those too). */
+#define MAX_CLOCK 7
+
 static int irt_clock_gettime(u32 clk, struct nacl_timespec *tp) {
+    if (clk > MAX_CLOCK) return NACL_EINVAL;
     struct k_timespec k;
     long r = sys2(SYS_clock_gettime, clk, &k);
     if (SYS_FAILED(r)) return -r;
@@ -228,6 +256,7 @@ static int irt_clock_gettime(u32 clk, struct nacl_timespec *tp) {
 }
 
 static int irt_clock_getres(u32 clk, struct nacl_timespec *res) {
+    if (clk > MAX_CLOCK) return NACL_EINVAL;
     struct k_timespec k;
     long r = sys2(SYS_clock_getres, clk, &k);
     if (SYS_FAILED(r)) return -r;
@@ -439,32 +468,33 @@ struct nacl_stat {
     i64 st_atime, st_atimensec, st_mtime, st_mtimensec, st_ctime, st_ctimensec;
 };
 
-static void to_nacl_stat(const struct statx *x, struct nacl_stat *s) {
-    s->st_dev = ((i64)x->stx_dev_major << 8) | x->stx_dev_minor;
-    s->st_ino = x->stx_ino;
-    s->st_mode = x->stx_mode;
-    s->st_nlink = x->stx_nlink;
-    s->st_uid = x->stx_uid;
-    s->st_gid = x->stx_gid;
-    s->st_rdev = ((i64)x->stx_rdev_major << 8) | x->stx_rdev_minor;
-    s->st_size = x->stx_size;
-    s->st_blksize = x->stx_blksize;
-    s->st_blocks = (i32)x->stx_blocks;
-    s->st_atime = x->stx_atime.tv_sec;
-    s->st_atimensec = x->stx_atime.tv_nsec;
-    s->st_mtime = x->stx_mtime.tv_sec;
-    s->st_mtimensec = x->stx_mtime.tv_nsec;
-    s->st_ctime = x->stx_ctime.tv_sec;
-    s->st_ctimensec = x->stx_ctime.tv_nsec;
+/* What fstat64 says of descriptor `fd`, as nacl_abi_stat: 0 or -errno. */
+static long fstat_of(int fd, struct nacl_stat *s) {
+    struct k_stat64 k;
+    long r = sys2(SYS_fstat64, fd, &k);
+    if (SYS_FAILED(r)) return r;
+    s->st_dev = (i64)k.st_dev;
+    s->st_ino = k.st_ino;
+    s->st_mode = k.st_mode;
+    s->st_nlink = k.st_nlink;
+    s->st_uid = k.st_uid;
+    s->st_gid = k.st_gid;
+    s->st_rdev = (i64)k.st_rdev;
+    s->st_size = k.st_size;
+    s->st_blksize = (i32)k.st_blksize;
+    s->st_blocks = (i32)k.st_blocks;
+    s->st_atime = k.st_atime;
+    s->st_atimensec = k.st_atime_nsec;
+    s->st_mtime = k.st_mtime;
+    s->st_mtimensec = k.st_mtime_nsec;
+    s->st_ctime = k.st_ctime;
+    s->st_ctimensec = k.st_ctime_nsec;
+    return 0;
 }
 
 static int irt_fstat(int fd, struct nacl_stat *st) {
     if (!allowed(fd)) return NACL_EBADF;
-    struct statx x;
-    long r = sys5(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &x);
-    if (SYS_FAILED(r)) return -r;
-    to_nacl_stat(&x, st);
-    return 0;
+    return err_of(fstat_of(fd, st));
 }
 
 /* nacl_abi_dirent records (runtime.md §3.4), rebuilt from linux_dirent64. */
@@ -521,6 +551,7 @@ static int irt_fsync(int fd) { return allowed(fd) ? 0 : NACL_EBADF; }
 /* File names: only inside $PNACL_FS_ROOT, never outside it.                          */
 
 static int fs_root = -1;
+static int fs_readonly;
 
 /* Resolves `path` beneath the root: every component but the last is opened as a
    directory without following symlinks; "..", absolute paths and symlinked
@@ -560,7 +591,8 @@ static int resolve(const char *path, char *last) {
             return dir;
         }
         if (n == 0 || (n == 1 && comp[0] == '.')) continue;
-        long next = sys4(SYS_openat, dir, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+        /* Opened to read, which Landlock judges (an O_PATH open it would not). */
+        long next = sys4(SYS_openat, dir, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
         sys1(SYS_close, dir);
         if (SYS_FAILED(next)) return next == -40 /* ELOOP */ || next == -20 ? -NACL_EACCES : next;
         dir = (int)next;
@@ -588,7 +620,14 @@ static int irt_open(const char *path, int oflag, u32 mode, int *newfd) {
     if (oflag & NACL_O_NONBLOCK) flags |= O_NONBLOCK;
     if (oflag & NACL_O_SYNC) flags |= O_SYNC;
     if (oflag & NACL_O_DIRECTORY) flags |= O_DIRECTORY;
-    long r = sys4(SYS_openat, dir, last, flags, mode & 07777);
+    /* A read-only root cannot be emptied, even where Landlock cannot refuse it (before
+       its ABI 3); the sandbox refuses O_TRUNC there too. */
+    if (fs_readonly && (oflag & NACL_O_TRUNC)) {
+        sys1(SYS_close, dir);
+        return NACL_EACCES;
+    }
+    /* Never set-uid, set-gid or sticky (the sandbox kills a call that asks). */
+    long r = sys4(SYS_openat, dir, last, flags, mode & 0777);
     sys1(SYS_close, dir);
     if (SYS_FAILED(r)) return r == -40 ? NACL_EACCES : -r;
     if (r >= MAX_FDS) {
@@ -600,27 +639,46 @@ static int irt_open(const char *path, int oflag, u32 mode, int *newfd) {
     return 0;
 }
 
-static int stat_at(const char *path, struct nacl_stat *st, int follow) {
+/* `path` beneath the root, opened (to read if it can be, else to write) and its status
+   taken: what a name-based stat or access may learn is what Landlock lets the program
+   open. Symbolic links are never followed: they could lead out of the root. Returns the
+   descriptor (to close), or -errno; `*readable` says how it was opened. */
+static long open_for_status(const char *path, struct nacl_stat *st, int *readable) {
     char last[256];
     int dir = resolve(path, last);
-    if (dir < 0) return -dir;
-    struct statx x;
-    (void)follow; /* symlinks are never followed: they could lead out of the root */
-    long r = sys5(SYS_statx, dir, last, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &x);
+    if (dir < 0) return dir;
+    int base = O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_LARGEFILE;
+    long fd = sys4(SYS_openat, dir, last, O_RDONLY | base, 0);
+    *readable = !SYS_FAILED(fd);
+    if (fd == -NACL_EACCES) fd = sys4(SYS_openat, dir, last, 1 /* O_WRONLY */ | base, 0);
     sys1(SYS_close, dir);
-    if (SYS_FAILED(r)) return -r;
-    to_nacl_stat(&x, st);
+    if (fd == -40 /* ELOOP: a symbolic link */ || fd == -21 /* EISDIR */ || fd == -6 /* ENXIO */)
+        return -NACL_EACCES;
+    if (SYS_FAILED(fd)) return fd;
+    long r = fstat_of((int)fd, st);
+    if (SYS_FAILED(r)) {
+        sys1(SYS_close, fd);
+        return r;
+    }
+    return fd;
+}
+
+static int stat_at(const char *path, struct nacl_stat *st) {
+    int readable;
+    long fd = open_for_status(path, st, &readable);
+    if (SYS_FAILED(fd)) return (int)-fd;
+    sys1(SYS_close, fd);
     return 0;
 }
 
-static int irt_stat(const char *path, struct nacl_stat *st) { return stat_at(path, st, 1); }
-static int irt_lstat(const char *path, struct nacl_stat *st) { return stat_at(path, st, 0); }
+static int irt_stat(const char *path, struct nacl_stat *st) { return stat_at(path, st); }
+static int irt_lstat(const char *path, struct nacl_stat *st) { return stat_at(path, st); }
 
 static int irt_mkdir(const char *path, u32 mode) {
     char last[256];
     int dir = resolve(path, last);
     if (dir < 0) return -dir;
-    long r = sys3(SYS_mkdirat, dir, last, mode & 07777);
+    long r = sys3(SYS_mkdirat, dir, last, mode & 0777);
     sys1(SYS_close, dir);
     return err_of(r);
 }
@@ -637,13 +695,24 @@ static int unlink_at(const char *path, int flags) {
 static int irt_rmdir(const char *path) { return unlink_at(path, AT_REMOVEDIR); }
 static int irt_unlink(const char *path) { return unlink_at(path, 0); }
 
+/* The program's effective user and group, taken before the sandbox. */
+static u32 euid, egid;
+
+/* access(2) by what an open may reach: reading needs the file to open for reading,
+   writing a root that is not read-only and the mode's write bit for this user (as the
+   kernel judges a process without capabilities), executing the execute bit. */
 static int irt_access(const char *path, int amode) {
-    char last[256];
-    int dir = resolve(path, last);
-    if (dir < 0) return -dir;
-    long r = sys4(SYS_faccessat, dir, last, amode, 0);
-    sys1(SYS_close, dir);
-    return err_of(r);
+    struct nacl_stat st;
+    int readable;
+    long fd = open_for_status(path, &st, &readable);
+    if (SYS_FAILED(fd)) return (int)-fd;
+    sys1(SYS_close, fd);
+    u32 shift = st.st_uid == euid ? 6 : st.st_gid == egid ? 3 : 0;
+    u32 bits = (st.st_mode >> shift) & 7;
+    if ((amode & 4) && !readable) return NACL_EACCES;
+    if ((amode & 2) && (fs_readonly || !(bits & 2))) return NACL_EACCES;
+    if ((amode & 1) && !(bits & 1)) return NACL_EACCES;
+    return 0;
 }
 
 static int has_root(void) { return fs_root >= 0; }
@@ -689,6 +758,91 @@ static const char *env_value(const char *e, const char *key) {
     return *key ? NULL : e;
 }
 
+/* A decimal number, or -1. */
+static long decimal(const char *s) {
+    long v = 0;
+    if (!*s) return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > 100000000) return -1;
+        v = v * 10 + (*s - '0');
+    }
+    return v;
+}
+
+/* The last component of a path. */
+static const char *base_name(const char *p) {
+    const char *b = p;
+    for (; *p; p++)
+        if (*p == '/') b = p + 1;
+    return b;
+}
+
+/* What the environment tells the runtime, and what it hands the pexe: only the variables
+   the user names for it (PNACL_ENV_NAME=value becomes NAME=value); the rest, the runtime's
+   own included, never reach it, nor stay in the memory it can read. */
+struct settings {
+    int readonly;
+    const char *unsandboxed; /* PNACL_ALLOW_UNSANDBOXED's value, or NULL */
+};
+
+static int read_environment(char **envp, int envc, struct settings *set) {
+    int kept = 0;
+    for (int i = 0; i < envc; i++) {
+        char *e = envp[i];
+        const char *v;
+        int keep_value = 0;
+        if ((v = env_value(e, "PNACL_ENV_")) && *v && *v != '=') {
+            envp[kept++] = (char *)v;
+            continue;
+        }
+        if ((v = env_value(e, "PNACL_FS_ROOT=")) && *v) {
+            long r = sys4(SYS_openat, AT_FDCWD, v, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+            if (SYS_FAILED(r)) fatal("PNACL_FS_ROOT does not name a directory");
+            if (fs_root >= 0) sys1(SYS_close, fs_root);
+            fs_root = (int)r;
+        } else if ((v = env_value(e, "PNACL_FS_READONLY="))) {
+            set->readonly = streq(v, "1");
+        } else if ((v = env_value(e, "PNACL_ALLOW_UNSANDBOXED="))) {
+            set->unsandboxed = v;
+            keep_value = 1; /* until the decision (uncontained) */
+        } else if ((v = env_value(e, "PNACL_MAX_THREADS="))) {
+            long n = decimal(v);
+            if (n < 1 || n > THREAD_SLOTS)
+                fatal("PNACL_MAX_THREADS is not a number of threads from 1 to 4096");
+            max_threads = (int)n;
+        }
+        /* Not the pexe's: wiped once read. */
+        if (!keep_value) zero(e, slen(e));
+    }
+    envp[kept] = NULL;
+    return kept;
+}
+
+/* The opt-out from a sandbox the kernel cannot give, decided for one program at a time:
+   PNACL_ALLOW_UNSANDBOXED must name the program being run (its file name), so that the
+   variable left exported does not open every program. Ends the program unless allowed. */
+static void uncontained(const char *why, const char *allow, const char *program) {
+    const char *name = base_name(program);
+    if (!allow || !streq(allow, name)) {
+        write_str(2, "pnacl runtime: cannot contain this program: ");
+        write_str(2, why);
+        write_str(2, ".\npnacl runtime: to run it uncontained all the same, this once, name it: "
+                     "PNACL_ALLOW_UNSANDBOXED=");
+        write_str(2, name);
+        write_str(2, "\n");
+        exit_process(126);
+    }
+    write_str(2, "pnacl runtime: ************************************************************\n"
+                 "pnacl runtime: WARNING: RUNNING UNCONTAINED (PNACL_ALLOW_UNSANDBOXED=");
+    write_str(2, name);
+    write_str(2, ")\npnacl runtime: ");
+    write_str(2, why);
+    write_str(2, ".\npnacl runtime: this program can read, change and delete your files, run "
+                 "programs\npnacl runtime: and use the network as you can.\n"
+                 "pnacl runtime: ************************************************************\n");
+    zero((char *)allow, slen(allow));
+}
+
 /* Called by _start with the kernel's initial stack: argc, argv..., 0, envp..., 0, auxv. */
 void __pnacl_main(long *sp) {
     int argc = (int)sp[0];
@@ -697,34 +851,16 @@ void __pnacl_main(long *sp) {
     int envc = 0;
     while (envp[envc]) envc++;
 
-    int readonly = 0, unsandboxed = 0;
-    for (int i = 0; i < envc; i++) {
-        const char *root = env_value(envp[i], "PNACL_FS_ROOT=");
-        if (root && *root) {
-            long r = sys4(SYS_openat, AT_FDCWD, root, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-            if (SYS_FAILED(r)) fatal("PNACL_FS_ROOT does not name a directory");
-            if (fs_root >= 0) sys1(SYS_close, fs_root);
-            fs_root = (int)r;
-        }
-        const char *ro = env_value(envp[i], "PNACL_FS_READONLY=");
-        if (ro) readonly = streq(ro, "1");
-        const char *un = env_value(envp[i], "PNACL_ALLOW_UNSANDBOXED=");
-        if (un) unsandboxed = streq(un, "1");
-    }
+    struct settings set = {0, NULL};
+    envc = read_environment(envp, envc, &set);
+    fs_readonly = set.readonly;
+    euid = (u32)sys0(SYS_geteuid32);
+    egid = (u32)sys0(SYS_getegid32);
 
     /* The outer sandbox, before anything of the pexe runs (sandbox.c). */
-    const char *why = sandbox_install(fs_root, readonly);
-    if (why) {
-        if (!unsandboxed) {
-            write_str(2, "pnacl runtime: cannot contain this program: ");
-            write_str(2, why);
-            write_str(2, " (PNACL_ALLOW_UNSANDBOXED=1 runs it uncontained)\n");
-            exit_process(126);
-        }
-        write_str(2, "pnacl runtime: warning: running uncontained (PNACL_ALLOW_UNSANDBOXED=1): ");
-        write_str(2, why);
-        write_str(2, "\n");
-    }
+    const char *why = sandbox_install(fs_root, set.readonly, max_threads);
+    if (why) uncontained(why, set.unsandboxed, argc > 0 ? argv[0] : "");
+    else if (set.unsandboxed) zero((char *)set.unsandboxed, slen(set.unsandboxed));
 
     /* The NaCl start-up vector (runtime.md §1.2): fini, envc, argc, argv, 0, envp, 0, auxv. */
     size_t words = 3 + (argc + 1) + (envc + 1) + 4;

@@ -22,9 +22,14 @@
     X(mprotect, 125, 125)                                                               \
     X(_llseek, 140, 140)                                                                \
     X(sched_yield, 158, 158)                                                            \
+    X(poll, 168, 168)                                                                   \
     X(nanosleep, 162, 162)                                                              \
     X(prctl, 172, 172)                                                                  \
+    X(capset, 185, 185)                                                                 \
     X(mmap2, 192, 192)                                                                  \
+    X(fstat64, 197, 197)                                                                \
+    X(geteuid32, 201, 201)                                                              \
+    X(getegid32, 202, 202)                                                              \
     X(getdents64, 220, 217)                                                             \
     X(futex, 240, 240)                                                                  \
     X(sched_getaffinity, 242, 242)                                                      \
@@ -37,7 +42,9 @@
     X(faccessat, 307, 334)                                                              \
     X(seccomp, 354, 383)                                                                \
     X(getrandom, 355, 384)                                                              \
-    X(statx, 383, 397)                                                                  \
+    X(socketpair, 360, 288)                                                             \
+    X(sendmsg, 370, 296)                                                                \
+    X(recvmsg, 372, 297)                                                                \
     X(close_range, 436, 436)                                                            \
     X(landlock_create_ruleset, 444, 444)                                                \
     X(landlock_add_rule, 445, 445)                                                      \
@@ -101,6 +108,7 @@ long __pnacl_syscall(long n, long a, long b, long c, long d, long e, long f);
 #endif
 #define O_CLOEXEC 02000000
 #define O_PATH 010000000
+#define O_TMPFILE_BIT 020000000 /* __O_TMPFILE */
 #define PROT_READ 1
 #define PROT_WRITE 2
 #define PROT_EXEC 4
@@ -121,21 +129,29 @@ long __pnacl_syscall(long n, long a, long b, long c, long d, long e, long f);
 #define CLONE_THREAD 0x10000
 #define CLONE_SYSVSEM 0x40000
 #define CLONE_CHILD_CLEARTID 0x200000
+#define SIGKILL 9
 
 struct k_timespec { long tv_sec; long tv_nsec; };  /* 32-bit time_t on i386/ARM */
 struct k_timeval { long tv_sec; long tv_usec; };
 
-struct statx_timestamp { i64 tv_sec; u32 tv_nsec; i32 reserved; };
-struct statx {
-    u32 stx_mask, stx_blksize;
-    u64 stx_attributes;
-    u32 stx_nlink, stx_uid, stx_gid;
-    u16 stx_mode, spare0;
-    u64 stx_ino, stx_size, stx_blocks, stx_attributes_mask;
-    struct statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
-    u32 stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
-    u64 spare2[14];
-};
-#define STATX_BASIC_STATS 0x7ff
+/* fstat64's struct stat64: the same fields on i386 and ARM, but ARM's EABI aligns the
+   64-bit ones to 8 bytes where i386 packs them at 4. */
+#if defined(__arm__)
+#define STAT64_PACKED
+#else
+#define STAT64_PACKED __attribute__((packed))
+#endif
+struct k_stat64 {
+    u64 st_dev;
+    u8 pad0[4];
+    u32 st_ino32, st_mode, st_nlink, st_uid, st_gid;
+    u64 st_rdev;
+    u8 pad3[4];
+    i64 st_size;
+    u32 st_blksize;
+    u64 st_blocks;
+    u32 st_atime, st_atime_nsec, st_mtime, st_mtime_nsec, st_ctime, st_ctime_nsec;
+    u64 st_ino;
+} STAT64_PACKED;
 
 #endif

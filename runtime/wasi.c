@@ -817,6 +817,9 @@ void _start(void) {
         fatal("cannot read the arguments and the environment");
     argv[argc] = NULL;
     envp[envc] = NULL;
+    /* The runtime's own variables (PNACL_*) are not the pexe's: the host hands it only
+       what the user named for it, and these. */
+    size_t kept = 0;
     for (size_t i = 0; i < envc; i++) {
         const char *n = env_value(envp[i], "PNACL_NPROCS=");
         if (n) {
@@ -824,7 +827,10 @@ void _start(void) {
             while (*n >= '0' && *n <= '9') v = v * 10 + (*n++ - '0');
             if (v > 0 && v <= 1024) nprocs = v;
         }
+        if (!env_value(envp[i], "PNACL_")) envp[kept++] = envp[i];
     }
+    envc = kept;
+    envp[envc] = NULL;
     info[0] = 0;
     info[1] = (u32)envc;
     info[2] = (u32)argc;
