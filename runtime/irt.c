@@ -781,6 +781,7 @@ static const char *base_name(const char *p) {
    the user names for it (PNACL_ENV_NAME=value becomes NAME=value); the rest, the runtime's
    own included, never reach it, nor stay in the memory it can read. */
 struct settings {
+    int wipe; /* the strings are the kernel's: the process's first entry */
     int readonly;
     const char *unsandboxed; /* PNACL_ALLOW_UNSANDBOXED's value, or NULL */
 };
@@ -811,8 +812,9 @@ static int read_environment(char **envp, int envc, struct settings *set) {
                 fatal("PNACL_MAX_THREADS is not a number of threads from 1 to 4096");
             max_threads = (int)n;
         }
-        /* Not the pexe's: wiped once read. */
-        if (!keep_value) zero(e, slen(e));
+        /* Not the pexe's: wiped once read (where the kernel put it: a forged second entry's
+           strings may be constants). */
+        if (!keep_value && set->wipe) zero(e, slen(e));
     }
     envp[kept] = NULL;
     return kept;
@@ -840,7 +842,6 @@ static void uncontained(const char *why, const char *allow, const char *program)
     write_str(2, ".\npnacl runtime: this program can read, change and delete your files, run "
                  "programs\npnacl runtime: and use the network as you can.\n"
                  "pnacl runtime: ************************************************************\n");
-    zero((char *)allow, slen(allow));
 }
 
 /* Called by _start with the kernel's initial stack: argc, argv..., 0, envp..., 0, auxv. */
@@ -851,7 +852,9 @@ void __pnacl_main(long *sp) {
     int envc = 0;
     while (envp[envc]) envc++;
 
-    struct settings set = {0, NULL};
+    static int entered;
+    struct settings set = {!entered, 0, NULL};
+    entered = 1;
     envc = read_environment(envp, envc, &set);
     fs_readonly = set.readonly;
     euid = (u32)sys0(SYS_geteuid32);
@@ -860,7 +863,7 @@ void __pnacl_main(long *sp) {
     /* The outer sandbox, before anything of the pexe runs (sandbox.c). */
     const char *why = sandbox_install(fs_root, set.readonly, max_threads);
     if (why) uncontained(why, set.unsandboxed, argc > 0 ? argv[0] : "");
-    else if (set.unsandboxed) zero((char *)set.unsandboxed, slen(set.unsandboxed));
+    if (set.unsandboxed && set.wipe) zero((char *)set.unsandboxed, slen(set.unsandboxed));
 
     /* The NaCl start-up vector (runtime.md §1.2): fini, envc, argc, argv, 0, envp, 0, auxv. */
     size_t words = 3 + (argc + 1) + (envc + 1) + 4;

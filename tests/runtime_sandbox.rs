@@ -127,7 +127,7 @@ fn the_runtime_memory_functions_agree_with_byte_loops() {
         .arg(&exe)
         .arg("memory")
         .env_clear()
-        .env("PNACL_ALLOW_UNSANDBOXED", "1")
+        .env("PNACL_ALLOW_UNSANDBOXED", "probe")
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -388,14 +388,19 @@ fn bpf_run(prog: &[Insn], arch: u32, nr: u32, args: [u32; 6]) -> u32 {
             0x20 => a = word(i.k),
             0x15 => pc += if a == i.k { i.jt } else { i.jf } as usize,
             0x45 => pc += if a & i.k != 0 { i.jt } else { i.jf } as usize,
+            0x35 => pc += if a >= i.k { i.jt } else { i.jf } as usize,
             0x06 => return i.k,
             c => panic!("instruction {c:#x}"),
         }
     }
 }
 
-fn filter(exe: &Path, arch: &str) -> Vec<Insn> {
-    let o = probe(exe, Path::new("/"), &["filter", arch], &[]);
+/// The seccomp program for `arch` with the probe's further arguments (`"1"` for a root, then
+/// `"1"` for read-only; or `"keeper"`).
+fn filter(exe: &Path, arch: &str, more: &[&str]) -> Vec<Insn> {
+    let mut args = vec!["filter", arch];
+    args.extend_from_slice(more);
+    let o = probe(exe, Path::new("/"), &args, &[]);
     assert!(o.status.success());
     stdout(&o)
         .lines()
@@ -423,7 +428,7 @@ fn the_seccomp_policies_for_i386_and_arm_allow_exactly_the_runtimes_calls() {
     let dir = tempfile::tempdir().unwrap();
     let exe = build_probe(dir.path());
     // (name, i386, arm): what the runtime calls.
-    let allowed: [(&str, u32, u32); 28] = [
+    let allowed: [(&str, u32, u32); 27] = [
         ("restart_syscall", 0, 0),
         ("exit", 1, 1),
         ("read", 3, 3),
@@ -445,16 +450,16 @@ fn the_seccomp_policies_for_i386_and_arm_allow_exactly_the_runtimes_calls() {
         ("openat", 295, 322),
         ("mkdirat", 296, 323),
         ("unlinkat", 301, 328),
-        ("faccessat", 307, 334),
         ("getrandom", 355, 384),
-        ("statx", 383, 397),
+        ("fstat64", 197, 197),
         ("ioctl", 54, 54),
         ("mmap2", 192, 192),
         ("mprotect", 125, 125),
         ("clone", 120, 120),
     ];
-    // (name, i386, arm): what no sandboxed program may do.
-    let forbidden: [(&str, u32, u32); 22] = [
+    // (name, i386, arm): what no sandboxed program may do (name-based calls that Landlock
+    // does not judge among them).
+    let forbidden: [(&str, u32, u32); 28] = [
         ("fork", 2, 2),
         ("open", 5, 5),
         ("execve", 11, 11),
@@ -477,12 +482,18 @@ fn the_seccomp_policies_for_i386_and_arm_allow_exactly_the_runtimes_calls() {
         ("process_vm_readv", 347, 376),
         ("seccomp", 354, 383),
         ("execveat", 358, 387),
+        ("statx", 383, 397),
+        ("faccessat", 307, 334),
+        ("faccessat2", 439, 439),
+        ("stat64", 195, 195),
+        ("capset", 185, 185),
+        ("clock_settime", 264, 262),
     ];
     for (arch, audit, other) in [
         ("i386", 0x40000003u32, 0x40000028u32),
         ("arm", 0x40000028, 0x40000003),
     ] {
-        let prog = filter(&exe, arch);
+        let prog = filter(&exe, arch, &["1"]);
         let nr = |t: (&str, u32, u32)| if arch == "arm" { t.2 } else { t.1 };
         let run = |n: u32, args: [u32; 6]| bpf_run(&prog, audit, n, args);
         for t in allowed {
@@ -491,6 +502,7 @@ fn the_seccomp_policies_for_i386_and_arm_allow_exactly_the_runtimes_calls() {
                 "mmap2" => [0, 4096, 3, 0x22, u32::MAX, 0],
                 "mprotect" => [0, 4096, 0, 0, 0, 0],
                 "clone" => [THREAD, 0, 0, 0, 0, 0],
+                "futex" => [0, 128, 0, 0, 0, 0],
                 _ => [0; 6],
             };
             assert_eq!(run(nr(t), args), ALLOW, "{arch}: {}", t.0);
@@ -535,6 +547,119 @@ fn the_seccomp_policies_for_i386_and_arm_allow_exactly_the_runtimes_calls() {
         for n in [400, 450, 1000, 0xf0005, u32::MAX] {
             assert_eq!(run(n, [0; 6]), KILL, "{arch}: {n}");
         }
+    }
+}
+
+/// The arguments that matter, on both architectures: no name at all without a root (an
+/// error, so that no name's existence shows either); with one, no `O_PATH` or `O_TMPFILE`
+/// open, no set-uid, set-gid or sticky mode, no `O_TRUNC` in a read-only root; only the
+/// system clocks and the caller's own; only the runtime's futex operations and mmap flags;
+/// and the thread keeper's filter sends clone and exit, and only those, to the keeper.
+#[test]
+fn the_seccomp_policies_check_names_modes_clocks_futexes_and_mappings() {
+    const ALLOW: u32 = 0x7fff0000;
+    const KILL: u32 = 0x80000000;
+    const EACCES: u32 = 0x00050000 | 13;
+    const NOTIFY: u32 = 0x7fc00000;
+    let dir = tempfile::tempdir().unwrap();
+    let exe = build_probe(dir.path());
+    for (arch, audit, other) in [
+        ("i386", 0x40000003u32, 0x40000028u32),
+        ("arm", 0x40000028, 0x40000003),
+    ] {
+        let arm = arch == "arm";
+        let (openat, mkdirat, unlinkat) = if arm {
+            (322, 323, 328)
+        } else {
+            (295, 296, 301)
+        };
+        let (gettime, getres) = if arm { (263, 264) } else { (265, 266) };
+        let none = filter(&exe, arch, &["0"]);
+        let rw = filter(&exe, arch, &["1", "0"]);
+        let ro = filter(&exe, arch, &["1", "1"]);
+        let run = |p: &[Insn], n: u32, args: [u32; 6]| bpf_run(p, audit, n, args);
+        for n in [openat, mkdirat, unlinkat] {
+            assert_eq!(run(&none, n, [0; 6]), EACCES, "{arch} {n} without a root");
+            assert_eq!(run(&rw, n, [0; 6]), ALLOW, "{arch} {n} with a root");
+        }
+        // openat(dir, name, flags, mode)
+        let open = |p: &[Insn], flags: u32, mode: u32| run(p, openat, [3, 0, flags, mode, 0, 0]);
+        assert_eq!(open(&rw, 0o101, 0o644), ALLOW, "{arch} O_CREAT 0644");
+        assert_eq!(open(&rw, 0o1001, 0), ALLOW, "{arch} O_TRUNC");
+        assert_eq!(open(&ro, 0o1001, 0), KILL, "{arch} O_TRUNC read-only");
+        assert_eq!(open(&ro, 0, 0), ALLOW, "{arch} read read-only");
+        for bad in [0o10000000, 0o20200000] {
+            assert_eq!(open(&rw, bad, 0), KILL, "{arch} O_PATH/O_TMPFILE {bad:o}");
+        }
+        for mode in [0o4755, 0o2755, 0o1777] {
+            assert_eq!(open(&rw, 0o101, mode), KILL, "{arch} open mode {mode:o}");
+            assert_eq!(
+                run(&rw, mkdirat, [3, 0, mode, 0, 0, 0]),
+                KILL,
+                "{arch} mkdir {mode:o}"
+            );
+        }
+        assert_eq!(run(&rw, mkdirat, [3, 0, 0o755, 0, 0, 0]), ALLOW);
+        // Clocks 0-7; another process's CPU clock is (~pid << 3) | type, negative.
+        for call in [gettime, getres] {
+            for c in 0..8 {
+                assert_eq!(
+                    run(&rw, call, [c, 0, 0, 0, 0, 0]),
+                    ALLOW,
+                    "{arch} clock {c}"
+                );
+            }
+            for c in [8, 11, (!1u32) << 3, ((!1234u32) << 3) | 2, u32::MAX] {
+                assert_eq!(
+                    run(&rw, call, [c, 0, 0, 0, 0, 0]),
+                    KILL,
+                    "{arch} clock {c:#x}"
+                );
+            }
+        }
+        // futex(addr, op, ...): the runtime's private wait, wake and absolute wait only.
+        for op in [128, 129, 9 | 128 | 256] {
+            assert_eq!(
+                run(&rw, 240, [0, op, 0, 0, 0, 0]),
+                ALLOW,
+                "{arch} futex {op}"
+            );
+        }
+        for op in [0, 1, 3, 4, 5, 6, 128 | 3, 128 | 6, 128 | 12, 9 | 256] {
+            assert_eq!(
+                run(&rw, 240, [0, op, 0, 0, 0, 0]),
+                KILL,
+                "{arch} futex {op}"
+            );
+        }
+        // mmap2(addr, len, prot, flags, fd, off)
+        for flags in [0x22, 0x4022, 0x01, 0x12, 0x32] {
+            assert_eq!(
+                run(&rw, 192, [0, 4096, 3, flags, 0, 0]),
+                ALLOW,
+                "{arch} mmap {flags:#x}"
+            );
+        }
+        for flags in [0x100 | 0x22, 0x40000 | 0x22, 0x8000 | 0x22, 0x100000 | 0x22] {
+            assert_eq!(
+                run(&rw, 192, [0, 4096, 3, flags, 0, 0]),
+                KILL,
+                "{arch} mmap {flags:#x}"
+            );
+        }
+        // The keeper's filter.
+        let keeper = filter(&exe, arch, &["keeper"]);
+        let exit_group = if arm { 248 } else { 252 };
+        assert_eq!(run(&keeper, 120, [0; 6]), NOTIFY, "{arch} keeper clone");
+        assert_eq!(run(&keeper, 1, [0; 6]), NOTIFY, "{arch} keeper exit");
+        for n in [0, 3, 4, exit_group, 240, openat] {
+            assert_eq!(run(&keeper, n, [0; 6]), ALLOW, "{arch} keeper {n}");
+        }
+        assert_eq!(
+            bpf_run(&keeper, other, 120, [0; 6]),
+            ALLOW,
+            "{arch} keeper other arch"
+        );
     }
 }
 

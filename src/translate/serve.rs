@@ -43,7 +43,12 @@ pub fn serve(listener: TcpListener, dir: &Path) -> std::io::Result<()> {
         let Ok(mut conn) = conn else { continue };
         if open.fetch_add(1, Ordering::AcqRel) >= MAX_CONNECTIONS {
             open.fetch_sub(1, Ordering::AcqRel);
-            let _ = respond(&mut conn, "503 Service Unavailable", "too many connections\n", false);
+            let _ = respond(
+                &mut conn,
+                "503 Service Unavailable",
+                "too many connections\n",
+                false,
+            );
             continue;
         }
         let (dir, hosts, open) = (dir.clone(), hosts.clone(), open.clone());
@@ -73,8 +78,20 @@ fn read_line_within(
     Ok(Ok(Some(String::from_utf8_lossy(&buf).into_owned())))
 }
 
-fn respond(conn: &mut TcpStream, status: &str, text: &str, keep_alive: bool) -> std::io::Result<()> {
-    write_response(conn, status, "text/plain; charset=utf-8", text.as_bytes(), true, keep_alive)
+fn respond(
+    conn: &mut TcpStream,
+    status: &str,
+    text: &str,
+    keep_alive: bool,
+) -> std::io::Result<()> {
+    write_response(
+        conn,
+        status,
+        "text/plain; charset=utf-8",
+        text.as_bytes(),
+        true,
+        keep_alive,
+    )
 }
 
 fn write_response(
@@ -109,7 +126,14 @@ fn handle(mut conn: TcpStream, dir: &Path, hosts: &[String]) -> std::io::Result<
         let line = match read_line_within(&mut reader, MAX_REQUEST_LINE)? {
             Ok(Some(l)) => l,
             Ok(None) => return Ok(()),
-            Err(()) => return respond(&mut conn, "414 URI Too Long", "request line too long\n", false),
+            Err(()) => {
+                return respond(
+                    &mut conn,
+                    "414 URI Too Long",
+                    "request line too long\n",
+                    false,
+                )
+            }
         };
         let mut parts = line.split_whitespace();
         let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
@@ -138,7 +162,10 @@ fn handle(mut conn: TcpStream, dir: &Path, hosts: &[String]) -> std::io::Result<
                 host = Some(value.to_ascii_lowercase());
             }
         }
-        if !host.as_deref().is_some_and(|h| hosts.iter().any(|a| a == h)) {
+        if !host
+            .as_deref()
+            .is_some_and(|h| hosts.iter().any(|a| a == h))
+        {
             let why = format!("this server answers only for {}\n", hosts[0]);
             return respond(&mut conn, "421 Misdirected Request", &why, false);
         }

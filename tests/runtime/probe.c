@@ -9,8 +9,11 @@
  *   probe readfd N        raw read of descriptor N (one inherited from the parent)
  *   probe write PATH      IRT open(PATH, O_WRONLY | O_CREAT) and a write
  *   probe race PATH N     N IRT opens of PATH, printing what each reads
- *   probe call NR A B C   raw system call NR (a forbidden one ends the process)
- *   probe filter ARCH     the seccomp program for i386 or arm, one instruction a line
+ *   probe call NR A...    raw system call NR with up to six arguments, each a number or
+ *                         @TEXT, TEXT's address (a forbidden call ends the process)
+ *   probe filter ARCH [ROOT [RO]]  the seccomp program for i386 or arm, with a root or not,
+ *                         read-only or not (1 for yes), one instruction a line
+ *   probe filter ARCH keeper  the thread keeper's filter
  *   probe ruleset ABI RO  the Landlock rule set for that ABI, read-only or not
  *   probe memory          the runtime's memcpy, memmove and memset (what the pexe's code
  *                         calls) against byte loops, every length to 80 at every alignment
@@ -26,7 +29,9 @@ long __pnacl_syscall(long n, long a, long b, long c, long d, long e, long f);
 
 struct sock_filter { unsigned short code; unsigned char jt, jf; u32 k; };
 struct landlock_ruleset_attr { u64 fs, net, scoped; };
-int sandbox_filter(int arm, struct sock_filter *out, int max);
+struct sandbox_policy { int arm, root, readonly; };
+int sandbox_filter(const struct sandbox_policy *policy, struct sock_filter *out, int max);
+int sandbox_keeper_filter(int arm, struct sock_filter *out, int max);
 void sandbox_ruleset(int abi, int readonly, struct landlock_ruleset_attr *attr, u64 *root_access,
                      u32 *attr_size);
 
@@ -85,20 +90,21 @@ static void try_open(const char *path) {
 
 #if defined(__arm__)
 #define NR_OPENAT 322
-#define NR_STATX 397
 #else
 #define NR_OPENAT 295
-#define NR_STATX 383
 #endif
+#define NR_FSTAT64 197
 
 /* The root's descriptor: the only one above 2 the runtime leaves open. */
 static int root_fd(void) {
     char st[256];
     for (int fd = 3; fd < 1024; fd++)
-        if (__pnacl_syscall(NR_STATX, fd, (long)"", 0x1000 /* AT_EMPTY_PATH */, 0, (long)st, 0) == 0)
-            return fd;
+        if (__pnacl_syscall(NR_FSTAT64, fd, (long)st, 0, 0, 0, 0) == 0) return fd;
     return -1;
 }
+
+/* A system call's argument: a number, or "@TEXT" for the address of TEXT. */
+static long arg_of(const char *s) { return s[0] == '@' ? (long)(s + 1) : parse(s); }
 
 /* A buffer with a guard either side of every copy (destinations at 64-71, sources at
    44-91 and, for memcpy, 204-251, up to 80 bytes), filled with a pattern that differs at
@@ -194,13 +200,18 @@ void __pnacl_entry(u32 info) {
         }
         out("done\n");
     } else if (streq(mode, "call")) {
-        long r = __pnacl_syscall(parse(argv[2]), parse(argv[3]), parse(argv[4]), parse(argv[5]), 0, 0, 0);
+        long a[6] = {0};
+        for (u32 i = 0; i < 6 && 3 + i < argc; i++) a[i] = arg_of(argv[3 + i]);
+        long r = __pnacl_syscall(parse(argv[2]), a[0], a[1], a[2], a[3], a[4], a[5]);
         out("returned "); num(r); out("\n");
     } else if (streq(mode, "memory")) {
         if (!memory()) out("memory: ok\n");
     } else if (streq(mode, "filter")) {
         static struct sock_filter f[512];
-        int n = sandbox_filter(streq(argv[2], "arm"), f, 512);
+        struct sandbox_policy pol = {streq(argv[2], "arm"), argc > 3 && streq(argv[3], "1"),
+                                     argc > 4 && streq(argv[4], "1")};
+        int n = argc > 3 && streq(argv[3], "keeper") ? sandbox_keeper_filter(pol.arm, f, 512)
+                                                     : sandbox_filter(&pol, f, 512);
         for (int i = 0; i < n; i++) {
             unum(f[i].code); out(" "); unum(f[i].jt); out(" "); unum(f[i].jf); out(" ");
             unum(f[i].k); out("\n");
