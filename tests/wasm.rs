@@ -344,3 +344,55 @@ fn a_thread_ends_the_program_whatever_the_first_thread_does() {
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(st.signal(), Some(2), "{st:?}");
 }
+
+/// The host keeps the limit on threads itself (the program's memory, the runtime's
+/// counters in it included, is the program's to write): a pexe that asks the IRT for
+/// thread after thread gets PNACL_MAX_THREADS of them in all (the first included) and an
+/// error after, with the host's word on standard error; a limit that is no number of
+/// threads is refused.
+#[test]
+fn under_node_the_host_refuses_threads_beyond_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mjs = attack(dir.path(), "thread-bomb-irt");
+    let argv = ["thread-bomb-irt".to_string(), "60".to_string()];
+    let out = node(&mjs, &argv, &[("PNACL_MAX_THREADS", Path::new("6"))]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "pnacl runtime: the program reached its limit of 6 threads (PNACL_MAX_THREADS)"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.lines().last(), Some("5"), "{err}");
+    for bad in ["0", "4097", "lots"] {
+        let out = node(&mjs, &argv, &[("PNACL_MAX_THREADS", Path::new(bad))]);
+        assert_eq!(out.status.code(), Some(127), "{bad}");
+    }
+}
+
+/// Under node as natively, the program's environment is what the user hands it
+/// (PNACL_ENV_NAME=value becomes NAME=value): not the host's variables, not the runtime's.
+#[test]
+fn under_node_the_program_sees_only_the_environment_handed_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mjs = attack(dir.path(), "environ");
+    let argv = ["environ".to_string(), "0".to_string(), "x".to_string()];
+    let env = [
+        ("HOME", Path::new("/root")),
+        ("SSH_AUTH_SOCK", Path::new("/tmp/agent.sock")),
+        ("PNACL_ENV_GREETING", Path::new("hello there")),
+        ("PNACL_ENV_LANG", Path::new("C")),
+        ("PNACL_MAX_THREADS", Path::new("64")),
+    ];
+    let out = node(&mjs, &argv, &env);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "ENV GREETING=hello there\nENV LANG=C\n"
+    );
+}

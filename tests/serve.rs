@@ -1,0 +1,163 @@
+//! `pnacl-translate --serve DIR` on the loopback interface, attacked as a page elsewhere
+//! or a local client would: it answers only requests that name its own address (no DNS
+//! rebinding), bounds request lines and headers with a clear 4xx, serves a bounded number
+//! of connections at once, and drops idle ones.
+#![cfg(feature = "llvm")]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::cargo_bin;
+
+/// `pnacl-translate --serve DIR`, ended when dropped.
+struct Server {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Server {
+    fn start(dir: &Path) -> Server {
+        let mut child = Command::new(cargo_bin("pnacl-translate"))
+            .arg("--serve")
+            .arg(dir)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let base = line.trim().rsplit(' ').next().unwrap().to_string();
+        let port = base
+            .trim_start_matches("http://127.0.0.1:")
+            .trim_end_matches('/')
+            .parse()
+            .unwrap_or_else(|_| panic!("{line}"));
+        Server { child, port }
+    }
+
+    fn connect(&self) -> TcpStream {
+        let c = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        c
+    }
+
+    /// The status line the server answers `request` with (and then the connection's end).
+    fn ask(&self, request: &[u8]) -> String {
+        let mut c = self.connect();
+        c.write_all(request).unwrap();
+        status_line(&mut c)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn status_line(c: &mut TcpStream) -> String {
+    let mut r = BufReader::new(c);
+    let mut line = String::new();
+    r.read_line(&mut line).unwrap();
+    line.trim_end().to_string()
+}
+
+fn site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "hello\n").unwrap();
+    dir
+}
+
+#[test]
+fn only_requests_for_its_own_address_are_answered() {
+    let dir = site();
+    let s = Server::start(dir.path());
+    let get = |host: Option<String>| {
+        let h = host.map(|h| format!("Host: {h}\r\n")).unwrap_or_default();
+        s.ask(format!("GET /a.txt HTTP/1.1\r\n{h}Connection: close\r\n\r\n").as_bytes())
+    };
+    let port = s.port;
+    assert_eq!(get(Some(format!("127.0.0.1:{port}"))), "HTTP/1.1 200 OK");
+    assert_eq!(get(Some(format!("LOCALHOST:{port}"))), "HTTP/1.1 200 OK");
+    for host in [
+        Some("attacker.example".to_string()),
+        Some(format!("attacker.example:{port}")),
+        Some(format!("127.0.0.1:{}", port.wrapping_add(1))),
+        Some("127.0.0.1".to_string()),
+        None,
+    ] {
+        assert_eq!(
+            get(host.clone()),
+            "HTTP/1.1 421 Misdirected Request",
+            "{host:?}"
+        );
+    }
+}
+
+#[test]
+fn long_request_lines_and_headers_get_a_clear_4xx_and_no_memory() {
+    let dir = site();
+    let s = Server::start(dir.path());
+    // 64 MiB of request line with no end: refused once the line passes its bound, long
+    // before the rest is sent (the write fails when the server has closed).
+    let mut c = s.connect();
+    let chunk = vec![b'a'; 1 << 20];
+    c.write_all(b"GET /").unwrap();
+    let mut sent = 0;
+    for _ in 0..64 {
+        if c.write_all(&chunk).is_err() {
+            break;
+        }
+        sent += 1;
+    }
+    assert!(sent < 64, "the server read 64 MiB of one request line");
+    assert_eq!(status_line(&mut c), "HTTP/1.1 414 URI Too Long");
+    let host = format!("Host: 127.0.0.1:{}\r\n", s.port);
+    let many = format!("X-Filler: {}\r\n", "b".repeat(1000)).repeat(40);
+    let r = format!("GET /a.txt HTTP/1.1\r\n{host}{many}\r\n");
+    assert_eq!(
+        s.ask(r.as_bytes()),
+        "HTTP/1.1 431 Request Header Fields Too Large"
+    );
+    // And it still serves.
+    let r = format!("GET /a.txt HTTP/1.1\r\n{host}Connection: close\r\n\r\n");
+    assert_eq!(s.ask(r.as_bytes()), "HTTP/1.1 200 OK");
+    // Its memory stayed small (what it had to read was bounded).
+    let status = std::fs::read_to_string(format!("/proc/{}/status", s.child.id())).unwrap();
+    let rss: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").parse().ok())
+        .unwrap();
+    assert!(rss < 64 * 1024, "peak memory {rss} kB");
+}
+
+#[test]
+fn connections_are_bounded_and_idle_ones_dropped() {
+    let dir = site();
+    let s = Server::start(dir.path());
+    // 32 idle connections are served (they wait); the 33rd is refused at once.
+    let idle: Vec<TcpStream> = (0..32).map(|_| s.connect()).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut extra = s.connect();
+    assert_eq!(status_line(&mut extra), "HTTP/1.1 503 Service Unavailable");
+    // The idle ones are dropped after a while (10 s), and the server serves again.
+    let start = Instant::now();
+    let mut first = idle.into_iter().next().unwrap();
+    let mut buf = [0u8; 16];
+    let n = first.read(&mut buf).unwrap_or(0);
+    assert_eq!(n, 0, "an idle connection got data");
+    let waited = start.elapsed();
+    assert!(waited < Duration::from_secs(20), "idle for {waited:?}");
+    std::thread::sleep(Duration::from_millis(300));
+    let r = format!(
+        "GET /a.txt HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+        s.port
+    );
+    assert_eq!(s.ask(r.as_bytes()), "HTTP/1.1 200 OK");
+}
