@@ -783,6 +783,7 @@ static const char *base_name(const char *p) {
 struct settings {
     int wipe; /* the strings are the kernel's: the process's first entry */
     int readonly;
+    int contained; /* PNACL_CONTAINED=1: pnacl-run contains the process from outside */
     const char *unsandboxed; /* PNACL_ALLOW_UNSANDBOXED's value, or NULL */
 };
 
@@ -803,6 +804,8 @@ static int read_environment(char **envp, int envc, struct settings *set) {
             fs_root = (int)r;
         } else if ((v = env_value(e, "PNACL_FS_READONLY="))) {
             set->readonly = streq(v, "1");
+        } else if ((v = env_value(e, "PNACL_CONTAINED="))) {
+            set->contained = streq(v, "1");
         } else if ((v = env_value(e, "PNACL_ALLOW_UNSANDBOXED="))) {
             set->unsandboxed = v;
             keep_value = 1; /* until the decision (uncontained) */
@@ -844,6 +847,22 @@ static void uncontained(const char *why, const char *allow, const char *program)
                  "pnacl runtime: ************************************************************\n");
 }
 
+/* Whether the kernel holds this process to a seccomp filter (its status says
+   "Seccomp:\t2"), read before the runtime installs its own. qemu answers PR_GET_SECCOMP
+   itself, so the status is read. */
+static int seccomp_filtered(void) {
+    long fd = sys4(SYS_openat, AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC, 0);
+    if (SYS_FAILED(fd)) return 0;
+    static char text[4096];
+    long n = 0, r;
+    while (n < (long)sizeof text - 1 && (r = sys3(SYS_read, fd, text + n, sizeof text - 1 - n)) > 0) n += r;
+    sys1(SYS_close, fd);
+    text[n] = 0;
+    for (char *p = text; *p; p++)
+        if (env_value(p, "\nSeccomp:\t2")) return 1;
+    return 0;
+}
+
 /* Called by _start with the kernel's initial stack: argc, argv..., 0, envp..., 0, auxv. */
 void __pnacl_main(long *sp) {
     int argc = (int)sp[0];
@@ -853,16 +872,21 @@ void __pnacl_main(long *sp) {
     while (envp[envc]) envc++;
 
     static int entered;
-    struct settings set = {!entered, 0, NULL};
+    struct settings set = {!entered, 0, 0, NULL};
     entered = 1;
     envc = read_environment(envp, envc, &set);
     fs_readonly = set.readonly;
     euid = (u32)sys0(SYS_geteuid32);
     egid = (u32)sys0(SYS_getegid32);
 
+    /* Contained from outside (pnacl-run, for a program under qemu-arm, which passes the
+       guest neither Landlock nor seccomp): said so, and the kernel shows a seccomp filter
+       on the process. */
+    int outside = set.contained && seccomp_filtered();
+
     /* The outer sandbox, before anything of the pexe runs (sandbox.c). */
     const char *why = sandbox_install(fs_root, set.readonly, max_threads);
-    if (why) uncontained(why, set.unsandboxed, argc > 0 ? argv[0] : "");
+    if (why && !outside) uncontained(why, set.unsandboxed, argc > 0 ? argv[0] : "");
     if (set.unsandboxed && set.wipe) zero((char *)set.unsandboxed, slen(set.unsandboxed));
 
     /* The NaCl start-up vector (runtime.md §1.2): fini, envc, argc, argv, 0, envp, 0, auxv. */

@@ -8,6 +8,7 @@ pub mod abi;
 pub mod bitcode;
 pub mod bitstream;
 pub mod cli;
+pub mod contain;
 pub mod dis;
 pub mod error;
 pub mod ir;
