@@ -440,14 +440,9 @@ fn on_arm_under_pnacl_run_the_thread_limit_and_the_metadata_rules_hold() {
 
 /// `pnacl-run PROGRAM ARGS` with nothing of the environment but `env`, in `cwd`.
 fn pnacl_run(exe: &Path, args: &[&str], env: &[(&str, &str)], cwd: &Path) -> Output {
-    Command::new(cargo_bin("pnacl-run"))
-        .arg(exe)
-        .args(args)
-        .env_clear()
-        .envs(env.iter().copied())
-        .current_dir(cwd)
-        .output()
-        .unwrap()
+    let mut a = vec![exe.to_str().unwrap()];
+    a.extend_from_slice(args);
+    run_in(&cargo_bin("pnacl-run"), &a, env, cwd, false)
 }
 
 /// Nothing of a translated program is writable and executable at once: its segments, and

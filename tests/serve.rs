@@ -6,39 +6,19 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::cargo_bin;
+mod common;
 
-/// `pnacl-translate --serve DIR`, ended when dropped.
-struct Server {
-    child: std::process::Child,
-    port: u16,
+use common::Server;
+
+/// A connection to the server, and the status line it answers a request with.
+trait Ask {
+    fn connect(&self) -> TcpStream;
+    fn ask(&self, request: &[u8]) -> String;
 }
 
-impl Server {
-    fn start(dir: &Path) -> Server {
-        let mut child = Command::new(cargo_bin("pnacl-translate"))
-            .arg("--serve")
-            .arg(dir)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let base = line.trim().rsplit(' ').next().unwrap().to_string();
-        let port = base
-            .trim_start_matches("http://127.0.0.1:")
-            .trim_end_matches('/')
-            .parse()
-            .unwrap_or_else(|_| panic!("{line}"));
-        Server { child, port }
-    }
-
+impl Ask for Server {
     fn connect(&self) -> TcpStream {
         let c = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
@@ -50,13 +30,6 @@ impl Server {
         let mut c = self.connect();
         c.write_all(request).unwrap();
         status_line(&mut c)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -14,7 +14,6 @@
 
 mod common;
 
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -78,38 +77,6 @@ fn every_run_program_prints_its_output_under_node() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// `pnacl-translate --serve DIR`, ended when dropped.
-struct Server {
-    child: std::process::Child,
-    base: String,
-}
-
-impl Server {
-    fn start(dir: &Path) -> Server {
-        let mut child = Command::new(cargo_bin("pnacl-translate"))
-            .arg("--serve")
-            .arg(dir)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        // "serving DIR at http://127.0.0.1:PORT/"
-        let base = line.trim().rsplit(' ').next().unwrap().to_string();
-        assert!(base.starts_with("http://127.0.0.1:"), "{line}");
-        Server { child, base }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn pages_show_the_output_in_chromium() {
     let dir = tempfile::tempdir().unwrap();
@@ -124,7 +91,7 @@ fn pages_show_the_output_in_chromium() {
             assert!(dir.path().join(format!("{name}.{ext}")).is_file());
         }
     }
-    let server = Server::start(dir.path());
+    let server = common::Server::start(dir.path());
     let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/run_page.mjs");
     for name in ["printf", "thread", "mandelbrot"] {
         let (argv, want) = common::expectations(&run.join(format!("{name}.pexe")));

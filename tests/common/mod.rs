@@ -211,3 +211,41 @@ pub fn expectations(p: &std::path::Path) -> (Vec<String>, Vec<u8>) {
         .collect();
     (argv, std::fs::read(p.with_extension("stdout")).unwrap())
 }
+
+/// `pnacl-translate --serve DIR`, ended when dropped: its address (`base`,
+/// `http://127.0.0.1:PORT/`) and port.
+pub struct Server {
+    pub child: std::process::Child,
+    pub base: String,
+    pub port: u16,
+}
+
+impl Server {
+    pub fn start(dir: &std::path::Path) -> Server {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pnacl-translate"))
+            .arg("--serve")
+            .arg(dir)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        // "serving DIR at http://127.0.0.1:PORT/"
+        let base = line.trim().rsplit(' ').next().unwrap().to_string();
+        let port = base
+            .strip_prefix("http://127.0.0.1:")
+            .and_then(|p| p.trim_end_matches('/').parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        Server { child, base, port }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
