@@ -439,8 +439,13 @@ static int irt_read(int fd, void *buf, size_t count, size_t *nread) {
     return 0;
 }
 
+/* A browser plugin (it asked for the PPAPI hook): its standard output carries messages,
+   so what it writes there itself goes to standard error (ppapi.h). */
+static int ppapi_plugin;
+
 static int irt_write(int fd, const void *buf, size_t count, size_t *nwrote) {
     if (!allowed(fd)) return NACL_EBADF;
+    if (fd == 1 && ppapi_plugin) fd = 2;
     if (fd == 1) return out_write(buf, count, nwrote);
     out_flush();
     long r = sys3(SYS_write, fd, buf, count);
@@ -740,6 +745,13 @@ static int irt_get_random_bytes(void *buf, size_t count, size_t *nread) {
     return 0;
 }
 
+/* What the PPAPI host needs of this backend. */
+static void *host_pages(size_t len) { return map_anon(len); }
+static uptr host_thread_id(void) { return (uptr)self(); }
+static int start_argc;
+static char **start_argv;
+
+#include "ppapi.h"
 #include "irt_tables.h"
 
 /* ----------------------------------------------------------------------------------- */
@@ -784,6 +796,8 @@ struct settings {
     int wipe; /* the strings are the kernel's: the process's first entry */
     int readonly;
     int contained; /* PNACL_CONTAINED=1: pnacl-run contains the process from outside */
+    int json_messages;  /* PNACL_MESSAGES=json */
+    int report_missing; /* PNACL_PPAPI_MISSING=1 */
     const char *unsandboxed; /* PNACL_ALLOW_UNSANDBOXED's value, or NULL */
 };
 
@@ -804,6 +818,11 @@ static int read_environment(char **envp, int envc, struct settings *set) {
             fs_root = (int)r;
         } else if ((v = env_value(e, "PNACL_FS_READONLY="))) {
             set->readonly = streq(v, "1");
+        } else if ((v = env_value(e, "PNACL_MESSAGES="))) {
+            if (!streq(v, "json") && !streq(v, "text")) fatal("PNACL_MESSAGES is json or text");
+            set->json_messages = streq(v, "json");
+        } else if ((v = env_value(e, "PNACL_PPAPI_MISSING="))) {
+            set->report_missing = streq(v, "1");
         } else if ((v = env_value(e, "PNACL_CONTAINED="))) {
             set->contained = streq(v, "1");
         } else if ((v = env_value(e, "PNACL_ALLOW_UNSANDBOXED="))) {
@@ -872,10 +891,13 @@ void __pnacl_main(long *sp) {
     while (envp[envc]) envc++;
 
     static int entered;
-    struct settings set = {!entered, 0, 0, NULL};
+    struct settings set = {.wipe = !entered};
     entered = 1;
     envc = read_environment(envp, envc, &set);
     fs_readonly = set.readonly;
+    ppapi_settings(set.json_messages, set.report_missing);
+    start_argc = argc;
+    start_argv = argv;
     euid = (u32)sys0(SYS_geteuid32);
     egid = (u32)sys0(SYS_getegid32);
 

@@ -2,7 +2,8 @@
  * The NaCl IRT interfaces the runtime offers and the query function that hands them out
  * (runtime.md §2), the same for every backend: irt.c (Linux system calls) and wasi.c
  * (WASI) each define the irt_* functions, `fatal`, `streq`, `copy` and `has_root` (whether
- * the program was given a root directory), then include this.
+ * the program was given a root directory), `ppapi_plugin`, `start_argc` and `start_argv`,
+ * include the PPAPI host (ppapi.h), then include this.
  */
 
 /* The working directory is the root, "/", and stays there; with no root there is none. */
@@ -82,16 +83,17 @@ static const struct {
     {"nacl-irt-random-0.1", random, sizeof random},
 };
 
-static int has_prefix(const char *s, const char *prefix) {
-    while (*prefix && *s == *prefix) s++, prefix++;
-    return !*prefix;
-}
-
 static size_t irt_query(const char *name, void *table, size_t tablesize) {
-    /* A browser plugin asks for the PPAPI start-up hook first: there is no browser here. */
-    if (has_prefix(name, "nacl-irt-ppapihook"))
-        fatal("this pexe is a browser plugin (PPAPI): it needs Chrome's PPAPI interfaces "
-              "(graphics, input, messaging with its page), which a translated program does not have");
+    /* A browser plugin asks for the PPAPI start-up hook: the host of ppapi.h. */
+    if (streq(name, "nacl-irt-ppapihook-0.1")) {
+        if (tablesize < sizeof ppapi_hook) return 0;
+        if (!ppapi_plugin) {
+            ppapi_plugin = 1;
+            ppapi_set_args(start_argc, start_argv);
+        }
+        copy(table, ppapi_hook, sizeof ppapi_hook);
+        return sizeof ppapi_hook;
+    }
     for (size_t i = 0; i < sizeof interfaces / sizeof interfaces[0]; i++) {
         if (streq(name, interfaces[i].name)) {
             size_t n = interfaces[i].size;

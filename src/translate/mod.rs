@@ -22,6 +22,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("sys.h", include_str!("../../runtime/sys.h")),
     ("irt_tables.h", include_str!("../../runtime/irt_tables.h")),
     ("outbuf.h", include_str!("../../runtime/outbuf.h")),
+    ("ppapi.h", include_str!("../../runtime/ppapi.h")),
     ("irt.c", include_str!("../../runtime/irt.c")),
     ("sandbox.h", include_str!("../../runtime/sandbox.h")),
     ("sandbox.c", include_str!("../../runtime/sandbox.c")),

@@ -1,0 +1,1777 @@
+/*
+ * The PPAPI host: what a browser plugin pexe (one that asks for nacl-irt-ppapihook-0.1)
+ * finds instead of Chrome, headless. One implementation for every target; each backend
+ * (irt.c natively, wasi.c for WebAssembly) defines, before including this file:
+ *   fatal, streq, slen, copy, lock, unlock, raw_write, irt_read, irt_futex_wait_abs,
+ *   irt_futex_wake, irt_thread_create, irt_clock_gettime, host_pages(len) (zeroed memory,
+ *   or NULL), host_thread_id() (the calling thread, never 0), exit_process,
+ *   write_str, and the start-up's arguments through ppapi_set_args.
+ *
+ * The pexe's side of each call follows ../shared/notes/ppapi.md §2.3: a PP_Var (or any
+ * struct) passed by value arrives as a pointer to a copy, a struct result is written
+ * through a first pointer argument.
+ *
+ * Messages (ppapi.md §5.4, headless): each line of standard input is one message to
+ * PPP_Messaging.HandleMessage, each message the plugin posts one line of standard output.
+ * By default a message is a string (the line without its newline); with
+ * PNACL_MESSAGES=json both directions are one JSON value a line (an integral number that
+ * fits in 32 bits an INT32 var, other numbers DOUBLE, arrays, objects as dictionaries, an
+ * ArrayBuffer as {"$arraybuffer": "<base64>"}). The plugin's own writes to standard
+ * output go to standard error, as console messages do. At the end of input the plugin
+ * runs on until it is idle (no event to deliver and no CPU used by any of its threads for
+ * a while), then gets DidDestroy and PPP_ShutdownModule, and the program ends (status 0).
+ *
+ * The host's tables and vars live in the plugin's own memory (natively it can write all of
+ * it): nothing here is trusted more than the plugin; every id it hands in is checked, and
+ * the number of vars, their bytes and queued messages are bounded.
+ */
+
+/* ----------------------------------------------------------------------------------- */
+/* Types (ppapi.md §2, §3)                                                              */
+
+enum {
+    PP_VARTYPE_UNDEFINED, PP_VARTYPE_NULL, PP_VARTYPE_BOOL, PP_VARTYPE_INT32, PP_VARTYPE_DOUBLE,
+    PP_VARTYPE_STRING, PP_VARTYPE_OBJECT, PP_VARTYPE_ARRAY, PP_VARTYPE_DICTIONARY,
+    PP_VARTYPE_ARRAY_BUFFER, PP_VARTYPE_RESOURCE
+};
+
+struct PP_Var {
+    i32 type;
+    i32 padding;
+    union {
+        i32 as_int; /* also as_bool */
+        double as_double;
+        i64 as_id;
+    } value;
+};
+
+struct PP_CompletionCallback {
+    void (*func)(void *user_data, i32 result);
+    void *user_data;
+    i32 flags;
+};
+
+struct PP_Rect { i32 x, y, w, h; };
+struct PP_Point { i32 x, y; };
+
+#define PP_OK 0
+#define PP_OK_COMPLETIONPENDING (-1)
+#define PP_ERROR_FAILED (-2)
+#define PP_ERROR_BADARGUMENT (-4)
+#define PP_ERROR_BADRESOURCE (-5)
+#define PP_ERROR_NOTSUPPORTED (-12)
+#define PP_ERROR_BLOCKS_MAIN_THREAD (-13)
+#define PP_ERROR_INPROGRESS (-11)
+#define PP_ERROR_WRONG_THREAD (-52)
+
+/* The limits that keep a plugin's flood of vars or messages from taking memory without
+   bound (it gets an error and the program ends, status 134). */
+#define PA_MAX_BYTES (512u << 20)  /* the host's memory for vars */
+#define PA_MAX_VARS (1u << 20)
+#define PA_MAX_LINE (64u << 20)    /* one message on standard input */
+#define PA_MAX_QUEUED 4096         /* messages read ahead of the plugin */
+#define PA_MAX_DEPTH 64            /* arrays and dictionaries within each other */
+
+__attribute__((noreturn)) static void pa_fail(const char *why) {
+    write_str(2, "pnacl runtime: PPAPI: ");
+    write_str(2, why);
+    write_str(2, "\n");
+    exit_process(134);
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* Memory: blocks of power-of-two sizes, from pages the backend gives                 */
+
+static volatile int pa_mem_lock;
+static size_t pa_mem_used;
+static void *pa_free_list[32];
+
+static void *pa_alloc(size_t n) {
+    int c = 4;
+    while (((size_t)1 << c) < n + 8) {
+        c++;
+        if (c >= 31) return NULL;
+    }
+    lock(&pa_mem_lock);
+    void *p = pa_free_list[c];
+    if (p) {
+        pa_free_list[c] = *(void **)p;
+    } else {
+        size_t size = (size_t)1 << c;
+        if (pa_mem_used + size > PA_MAX_BYTES) {
+            unlock(&pa_mem_lock);
+            return NULL;
+        }
+        size_t chunk = size < 65536 ? 65536 : size;
+        u8 *block = host_pages(chunk);
+        if (!block) {
+            unlock(&pa_mem_lock);
+            return NULL;
+        }
+        pa_mem_used += chunk;
+        /* The rest of a chunk of small blocks goes to the free list. */
+        for (size_t o = size; o + size <= chunk; o += size) {
+            *(void **)(block + o) = pa_free_list[c];
+            pa_free_list[c] = block + o;
+        }
+        p = block;
+    }
+    unlock(&pa_mem_lock);
+    *(u32 *)p = (u32)c;
+    return (u8 *)p + 8;
+}
+
+static void pa_release_block(void *p) {
+    if (!p) return;
+    u8 *b = (u8 *)p - 8;
+    u32 c = *(u32 *)b;
+    if (c < 4 || c >= 31) return;
+    lock(&pa_mem_lock);
+    *(void **)b = pa_free_list[c];
+    pa_free_list[c] = b;
+    unlock(&pa_mem_lock);
+}
+
+static void pa_zero(void *p, size_t n) { __builtin_memset(p, 0, n); }
+
+/* ----------------------------------------------------------------------------------- */
+/* Vars: one table of ref-counted objects, ids never reused while alive, never 0        */
+
+struct pa_object {
+    i32 refs;   /* 0: a free slot */
+    i32 type;
+    u32 len;    /* bytes of a string or buffer; elements of an array; entries of a dict */
+    u32 cap;
+    u32 gen;    /* the generation in its id */
+    u8 *bytes;  /* string (NUL-terminated) or buffer bytes */
+    struct PP_Var *items; /* array elements; dictionary: key, value, key, value... */
+};
+
+static volatile int pa_var_lock;
+static struct pa_object *pa_objects;
+static u32 pa_nobjects, pa_capobjects, pa_free_slot;
+static u32 pa_generation = 1;
+
+/* An id: the slot in the low 20 bits, a generation above, so that a dead id does not
+   name the slot's next object. */
+static i64 pa_id(u32 slot, u32 gen) { return ((i64)gen << 20) | (i64)(slot + 1); }
+
+static int pa_counted(const struct PP_Var *v) { return v->type >= PP_VARTYPE_STRING; }
+
+/* The live object `v` names (the lock held), or NULL. */
+static struct pa_object *pa_lookup(const struct PP_Var *v, i32 type) {
+    if (!v || v->type != type) return NULL;
+    i64 id = v->value.as_id;
+    u32 slot = (u32)(id & 0xfffff);
+    if (slot == 0 || slot > pa_nobjects) return NULL;
+    struct pa_object *o = &pa_objects[slot - 1];
+    if (o->refs <= 0 || o->type != type || (u64)id >> 20 != o->gen) return NULL;
+    return o;
+}
+
+static void pa_set_undefined(struct PP_Var *v) {
+    pa_zero(v, sizeof *v);
+}
+
+static void pa_set_null(struct PP_Var *v) {
+    pa_zero(v, sizeof *v);
+    v->type = PP_VARTYPE_NULL;
+}
+
+/* A new object of `type` (the lock held): its var written to `out`, or NULL (no room). */
+static struct pa_object *pa_new(i32 type, struct PP_Var *out) {
+    u32 slot = pa_nobjects;
+    for (u32 tries = 0; tries < 64 && pa_free_slot < pa_nobjects; tries++, pa_free_slot++) {
+        if (pa_objects[pa_free_slot].refs == 0) {
+            slot = pa_free_slot++;
+            break;
+        }
+    }
+    if (slot == pa_nobjects) {
+        if (pa_nobjects >= PA_MAX_VARS) pa_fail("the plugin holds more than 1048576 vars at once");
+        if (pa_nobjects == pa_capobjects) {
+            u32 cap = pa_capobjects ? pa_capobjects * 2 : 1024;
+            struct pa_object *t = pa_alloc(cap * sizeof *t);
+            if (!t) pa_fail("out of memory for the plugin's vars");
+            pa_zero(t, cap * sizeof *t);
+            if (pa_objects) copy(t, pa_objects, pa_nobjects * sizeof *t);
+            pa_release_block(pa_objects);
+            pa_objects = t;
+            pa_capobjects = cap;
+        }
+        pa_nobjects++;
+    }
+    struct pa_object *o = &pa_objects[slot];
+    pa_zero(o, sizeof *o);
+    o->refs = 1;
+    o->type = type;
+    o->gen = pa_generation++ & 0x7ffffff;
+    if (!o->gen) o->gen = pa_generation++;
+    pa_zero(out, sizeof *out);
+    out->type = type;
+    out->value.as_id = pa_id(slot, o->gen);
+    return o;
+}
+
+static void pa_release_locked(const struct PP_Var *v);
+
+static void pa_destroy(struct pa_object *o) {
+    struct PP_Var *items = o->items;
+    u32 n = o->type == PP_VARTYPE_DICTIONARY ? 2 * o->len : o->type == PP_VARTYPE_ARRAY ? o->len : 0;
+    pa_release_block(o->bytes);
+    o->bytes = NULL;
+    o->items = NULL;
+    o->refs = 0;
+    u32 slot = (u32)(o - pa_objects);
+    if (slot < pa_free_slot) pa_free_slot = slot;
+    for (u32 i = 0; i < n; i++) pa_release_locked(&items[i]);
+    pa_release_block(items);
+}
+
+static void pa_addref_locked(const struct PP_Var *v) {
+    if (!pa_counted(v)) return;
+    struct pa_object *o = pa_lookup(v, v->type);
+    if (o && o->refs < 0x7fffffff) o->refs++;
+}
+
+static void pa_release_locked(const struct PP_Var *v) {
+    if (!pa_counted(v)) return;
+    struct pa_object *o = pa_lookup(v, v->type);
+    if (o && --o->refs == 0) pa_destroy(o);
+}
+
+/* A new string var of the `n` bytes at `s` (the lock held): 0, or -1 out of memory. */
+static int pa_string_locked(struct PP_Var *out, const char *s, u32 n) {
+    u8 *b = pa_alloc((size_t)n + 1);
+    if (!b) {
+        pa_set_null(out);
+        return -1;
+    }
+    struct pa_object *o = pa_new(PP_VARTYPE_STRING, out);
+    if (n) copy(b, s, n);
+    b[n] = 0;
+    o->bytes = b;
+    o->len = n;
+    return 0;
+}
+
+/* Whether the `n` bytes at `s` are UTF-8 (no overlong forms, surrogates or values past
+   U+10FFFF: what Chrome's VarFromUtf8 accepted). */
+static int pa_utf8(const u8 *s, u32 n) {
+    for (u32 i = 0; i < n;) {
+        u8 c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        u32 len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+        if (!len || c > 0xf4 || i + len > n) return 0;
+        u32 cp = c & (0x3f >> (len - 1));
+        for (u32 k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80) return 0;
+            cp = (cp << 6) | (s[i + k] & 0x3f);
+        }
+        if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) ||
+            (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+            return 0;
+        i += len;
+    }
+    return 1;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* PPB_Var                                                                             */
+
+static void var_addref(const struct PP_Var *v) {
+    lock(&pa_var_lock);
+    pa_addref_locked(v);
+    unlock(&pa_var_lock);
+}
+
+static void var_release(const struct PP_Var *v) {
+    lock(&pa_var_lock);
+    pa_release_locked(v);
+    unlock(&pa_var_lock);
+}
+
+static void var_from_utf8(struct PP_Var *out, const char *data, u32 len) {
+    if (len && (!data || !pa_utf8((const u8 *)data, len))) {
+        pa_set_null(out);
+        return;
+    }
+    lock(&pa_var_lock);
+    pa_string_locked(out, data, len);
+    unlock(&pa_var_lock);
+}
+
+static void var_from_utf8_1_0(struct PP_Var *out, i32 module, const char *data, u32 len) {
+    (void)module;
+    var_from_utf8(out, data, len);
+}
+
+static const char *var_to_utf8(const struct PP_Var *v, u32 *len) {
+    lock(&pa_var_lock);
+    struct pa_object *o = pa_lookup(v, PP_VARTYPE_STRING);
+    const char *s = o ? (const char *)o->bytes : NULL;
+    u32 n = o ? o->len : 0;
+    unlock(&pa_var_lock);
+    if (len) *len = n;
+    return s;
+}
+
+static i32 var_to_resource(const struct PP_Var *v) {
+    (void)v;
+    return 0;
+}
+
+static void var_from_resource(struct PP_Var *out, i32 resource) {
+    (void)resource;
+    pa_set_null(out);
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* PPB_VarArrayBuffer, PPB_VarArray, PPB_VarDictionary                                 */
+
+static void buffer_create(struct PP_Var *out, u32 size) {
+    lock(&pa_var_lock);
+    u8 *b = pa_alloc((size_t)size + 1);
+    if (!b) {
+        unlock(&pa_var_lock);
+        pa_set_null(out);
+        return;
+    }
+    pa_zero(b, (size_t)size + 1);
+    struct pa_object *o = pa_new(PP_VARTYPE_ARRAY_BUFFER, out);
+    o->bytes = b;
+    o->len = size;
+    unlock(&pa_var_lock);
+}
+
+static i32 buffer_byte_length(const struct PP_Var *v, u32 *out) {
+    lock(&pa_var_lock);
+    struct pa_object *o = pa_lookup(v, PP_VARTYPE_ARRAY_BUFFER);
+    if (o && out) *out = o->len;
+    unlock(&pa_var_lock);
+    return o != NULL;
+}
+
+static void *buffer_map(const struct PP_Var *v) {
+    lock(&pa_var_lock);
+    struct pa_object *o = pa_lookup(v, PP_VARTYPE_ARRAY_BUFFER);
+    void *p = o ? o->bytes : NULL;
+    unlock(&pa_var_lock);
+    return p;
+}
+
+static void buffer_unmap(const struct PP_Var *v) { (void)v; }
+
+/* Makes room for `n` items in `o` (the lock held): 0, or -1. */
+static int pa_reserve(struct pa_object *o, u32 n) {
+    if (n <= o->cap) return 0;
+    if (n > (1u << 24)) return -1;
+    u32 cap = o->cap ? o->cap : 4;
+    while (cap < n) cap *= 2;
+    struct PP_Var *t = pa_alloc((size_t)cap * sizeof *t);
+    if (!t) return -1;
+    pa_zero(t, (size_t)cap * sizeof *t);
+    u32 used = o->type == PP_VARTYPE_DICTIONARY ? 2 * o->len : o->len;
+    if (o->items) copy(t, o->items, used * sizeof *t);
+    pa_release_block(o->items);
+    o->items = t;
+    o->cap = cap;
+    return 0;
+}
+
+static void array_create(struct PP_Var *out) {
+    lock(&pa_var_lock);
+    pa_new(PP_VARTYPE_ARRAY, out);
+    unlock(&pa_var_lock);
+}
+
+static void array_get(struct PP_Var *out, const struct PP_Var *array, u32 index) {
+    lock(&pa_var_lock);
+    struct pa_object *o = pa_lookup(array, PP_VARTYPE_ARRAY);
+    if (o && index < o->len) {
+        *out = o->items[index];
+        pa_addref_locked(out);
+    } else {
+        pa_set_undefined(out);
+    }
+    unlock(&pa_var_lock);
+}
+
+static i32 array_set_locked(struct pa_object *o, u32 index, const struct PP_Var *value) {
+    if (index >= o->len) {
+        if (index == 0xffffffffu || pa_reserve(o, index + 1)) return 0;
+        o->len = index + 1;
+    }
+    struct PP_Var old = o->items[index];
+    o->items[index] = *value;
+    pa_addref_locked(value);
+    pa_release_locked(&old);
+    return 1;
+}
+
+static i32 array_set(const struct PP_Var *array, u32 index, const struct PP_Var *value) {
+    lock(&pa_var_lock);
+    struct pa_object *o = pa_lookup(array, PP_VARTYPE_ARRAY);
+    i32 r = o ? array_set_locked(o, index, value) : 0;
+    unlock(&pa_var_lock);
+    return r;
+}
+
+static u32 array_get_length(const struct PP_Var *array) {
+    lock(&pa_var_lock);
+    struct pa_object *o = pa_lookup(array, PP_VARTYPE_ARRAY);
+    u32 n = o ? o->len : 0;
+    unlock(&pa_var_lock);
+    return n;
+}
+
+static i32 array_set_length(const struct PP_Var *array, u32 length) {
+    lock(&pa_var_lock);
+    struct pa_object *o = pa_lookup(array, PP_VARTYPE_ARRAY);
+    i32 r = 0;
+    if (o && !pa_reserve(o, length)) {
+        while (o->len > length) {
+            struct PP_Var old = o->items[--o->len];
+            pa_zero(&o->items[o->len], sizeof old);
+            pa_release_locked(&old);
+        }
+        o->len = length;
+        r = 1;
+    }
+    unlock(&pa_var_lock);
+    return r;
+}
+
+/* The index of string key `key` in dictionary `o` (the lock held), or -1. */
+static i32 dict_find(struct pa_object *o, const struct PP_Var *key) {
+    struct pa_object *k = pa_lookup(key, PP_VARTYPE_STRING);
+    if (!k) return -1;
+    for (u32 i = 0; i < o->len; i++) {
+        struct pa_object *ki = pa_lookup(&o->items[2 * i], PP_VARTYPE_STRING);
+        if (ki && ki->len == k->len && !__builtin_memcmp(ki->bytes, k->bytes, k->len)) return (i32)i;
+    }
+    return -1;
+}
+
+static void dict_create(struct PP_Var *out) {
+    lock(&pa_var_lock);
+    pa_new(PP_VARTYPE_DICTIONARY, out);
+    unlock(&pa_var_lock);
+}
+
+static void dict_get(struct PP_Var *out, const struct PP_Var *dict, const struct PP_Var *key) {
+    lock(&pa_var_lock);
+    struct pa_object *o = pa_lookup(dict, PP_VARTYPE_DICTIONARY);
+    i32 i = o ? dict_find(o, key) : -1;
+    if (i >= 0) {
+        *out = o->items[2 * i + 1];
+        pa_addref_locked(out);
+    } else {
+        pa_set_undefined(out);
+    }
+    unlock(&pa_var_lock);
+}
+
+static i32 dict_set_locked(struct pa_object *o, const struct PP_Var *key, const struct PP_Var *value) {
+    if (!pa_lookup(key, PP_VARTYPE_STRING)) return 0;
+    i32 i = dict_find(o, key);
+    if (i < 0) {
+        if (o->len >= (1u << 23) || pa_reserve(o, 2 * (o->len + 1))) return 0;
+        i = (i32)o->len++;
+        o->items[2 * i] = *key;
+        pa_addref_locked(key);
+        pa_zero(&o->items[2 * i + 1], sizeof *value);
+    }
+    struct PP_Var old = o->items[2 * i + 1];
+    o->items[2 * i + 1] = *value;
+    pa_addref_locked(value);
+    pa_release_locked(&old);
+    return 1;
+}
+
+static i32 dict_set(const struct PP_Var *dict, const struct PP_Var *key, const struct PP_Var *value) {
+    lock(&pa_var_lock);
+    struct pa_object *o = pa_lookup(dict, PP_VARTYPE_DICTIONARY);
+    i32 r = o ? dict_set_locked(o, key, value) : 0;
+    unlock(&pa_var_lock);
+    return r;
+}
+
+static void dict_delete(const struct PP_Var *dict, const struct PP_Var *key) {
+    lock(&pa_var_lock);
+    struct pa_object *o = pa_lookup(dict, PP_VARTYPE_DICTIONARY);
+    i32 i = o ? dict_find(o, key) : -1;
+    if (i >= 0) {
+        struct PP_Var k = o->items[2 * i], v = o->items[2 * i + 1];
+        o->len--;
+        o->items[2 * i] = o->items[2 * o->len];
+        o->items[2 * i + 1] = o->items[2 * o->len + 1];
+        pa_release_locked(&k);
+        pa_release_locked(&v);
+    }
+    unlock(&pa_var_lock);
+}
+
+static i32 dict_has_key(const struct PP_Var *dict, const struct PP_Var *key) {
+    lock(&pa_var_lock);
+    struct pa_object *o = pa_lookup(dict, PP_VARTYPE_DICTIONARY);
+    i32 r = o && dict_find(o, key) >= 0;
+    unlock(&pa_var_lock);
+    return r;
+}
+
+static void dict_get_keys(struct PP_Var *out, const struct PP_Var *dict) {
+    lock(&pa_var_lock);
+    struct pa_object *o = pa_lookup(dict, PP_VARTYPE_DICTIONARY);
+    if (!o) {
+        unlock(&pa_var_lock);
+        pa_set_null(out);
+        return;
+    }
+    struct pa_object *a = pa_new(PP_VARTYPE_ARRAY, out);
+    /* `o` may have moved with the table: look again. */
+    o = pa_lookup(dict, PP_VARTYPE_DICTIONARY);
+    for (u32 i = 0; o && i < o->len; i++) {
+        struct pa_object *k = pa_lookup(&o->items[2 * i], PP_VARTYPE_STRING);
+        struct PP_Var s;
+        if (!k || pa_string_locked(&s, (const char *)k->bytes, k->len)) break;
+        o = pa_lookup(dict, PP_VARTYPE_DICTIONARY);
+        a = pa_lookup(out, PP_VARTYPE_ARRAY);
+        if (!a || !o) break;
+        array_set_locked(a, a->len, &s);
+        pa_release_locked(&s);
+    }
+    unlock(&pa_var_lock);
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* Messages as text: strings, and JSON (PNACL_MESSAGES=json)                           */
+
+static int pa_json; /* PNACL_MESSAGES=json */
+
+struct pa_text {
+    u8 *p;
+    u32 len, cap;
+    int failed;
+};
+
+static void text_put(struct pa_text *t, const void *s, u32 n) {
+    if (t->failed) return;
+    if (t->len + n + 1 > t->cap) {
+        u32 cap = t->cap ? t->cap : 256;
+        while (cap < t->len + n + 1) {
+            if (cap > PA_MAX_LINE) {
+                t->failed = 1;
+                return;
+            }
+            cap *= 2;
+        }
+        u8 *q = pa_alloc(cap);
+        if (!q) {
+            t->failed = 1;
+            return;
+        }
+        if (t->p) copy(q, t->p, t->len);
+        pa_release_block(t->p);
+        t->p = q;
+        t->cap = cap;
+    }
+    copy(t->p + t->len, s, n);
+    t->len += n;
+}
+
+static void text_str(struct pa_text *t, const char *s) { text_put(t, s, (u32)slen(s)); }
+
+static void text_uint(struct pa_text *t, u64 v) {
+    char b[24];
+    int i = 24;
+    do b[--i] = (char)('0' + v % 10); while ((v /= 10) != 0);
+    text_put(t, b + i, (u32)(24 - i));
+}
+
+static void text_int(struct pa_text *t, i64 v) {
+    if (v < 0) {
+        text_put(t, "-", 1);
+        text_uint(t, (u64)0 - (u64)v);
+    } else {
+        text_uint(t, (u64)v);
+    }
+}
+
+/* A double as JSON: integral values within 2^53 exactly, others with 17 significant
+   digits (enough to read back the same double); NaN and infinities as null (JSON has
+   none, as JSON.stringify says). */
+static void text_double(struct pa_text *t, double d) {
+    if (d != d || d - d != 0) {
+        text_str(t, "null");
+        return;
+    }
+    if (d == (double)(i64)d && d < 9007199254740992.0 && d > -9007199254740992.0) {
+        if (d == 0 && 1 / d < 0) text_put(t, "-", 1);
+        text_int(t, (i64)d);
+        if (pa_json) text_str(t, ".0");
+        return;
+    }
+    if (d < 0) {
+        text_put(t, "-", 1);
+        d = -d;
+    }
+    int e = 0;
+    while (d >= 10) d /= 10, e++;
+    while (d < 1) d *= 10, e--;
+    char digits[17];
+    for (int i = 0; i < 17; i++) {
+        int k = (int)d;
+        if (k > 9) k = 9;
+        digits[i] = (char)('0' + k);
+        d = (d - k) * 10;
+    }
+    int n = 17;
+    while (n > 1 && digits[n - 1] == '0') n--;
+    text_put(t, digits, 1);
+    if (n > 1) {
+        text_put(t, ".", 1);
+        text_put(t, digits + 1, (u32)(n - 1));
+    }
+    text_put(t, "e", 1);
+    text_int(t, e);
+}
+
+static void text_json_string(struct pa_text *t, const u8 *s, u32 n) {
+    static const char hex[] = "0123456789abcdef";
+    text_put(t, "\"", 1);
+    for (u32 i = 0; i < n; i++) {
+        u8 c = s[i];
+        if (c == '"' || c == '\\') {
+            char e[2] = {'\\', (char)c};
+            text_put(t, e, 2);
+        } else if (c == '\n') {
+            text_put(t, "\\n", 2);
+        } else if (c < 0x20) {
+            char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            text_put(t, e, 6);
+        } else {
+            text_put(t, &c, 1);
+        }
+    }
+    text_put(t, "\"", 1);
+}
+
+static void text_base64(struct pa_text *t, const u8 *s, u32 n) {
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (u32 i = 0; i < n; i += 3) {
+        u32 v = (u32)s[i] << 16 | (i + 1 < n ? (u32)s[i + 1] << 8 : 0) | (i + 2 < n ? s[i + 2] : 0);
+        char q[4] = {b64[v >> 18], b64[(v >> 12) & 63], i + 1 < n ? b64[(v >> 6) & 63] : '=',
+                     i + 2 < n ? b64[v & 63] : '='};
+        text_put(t, q, 4);
+    }
+}
+
+/* Var `v` as JSON (the lock held). Cycles and too deep nesting fail, as Chrome refused
+   them. */
+static void text_json(struct pa_text *t, const struct PP_Var *v, int depth) {
+    if (depth > PA_MAX_DEPTH) {
+        t->failed = 1;
+        return;
+    }
+    switch (v->type) {
+    case PP_VARTYPE_UNDEFINED:
+    case PP_VARTYPE_NULL:
+        text_str(t, "null");
+        return;
+    case PP_VARTYPE_BOOL:
+        text_str(t, v->value.as_int ? "true" : "false");
+        return;
+    case PP_VARTYPE_INT32:
+        text_int(t, v->value.as_int);
+        return;
+    case PP_VARTYPE_DOUBLE:
+        text_double(t, v->value.as_double);
+        return;
+    default:
+        break;
+    }
+    struct pa_object *o = pa_lookup(v, v->type);
+    if (!o) {
+        text_str(t, "null");
+        return;
+    }
+    if (v->type == PP_VARTYPE_STRING) {
+        text_json_string(t, o->bytes, o->len);
+    } else if (v->type == PP_VARTYPE_ARRAY_BUFFER) {
+        text_str(t, "{\"$arraybuffer\":\"");
+        text_base64(t, o->bytes, o->len);
+        text_str(t, "\"}");
+    } else if (v->type == PP_VARTYPE_ARRAY) {
+        text_put(t, "[", 1);
+        for (u32 i = 0; i < o->len && !t->failed; i++) {
+            if (i) text_put(t, ",", 1);
+            struct PP_Var item = o->items[i];
+            text_json(t, &item, depth + 1);
+            o = pa_lookup(v, v->type);
+            if (!o) break;
+        }
+        text_put(t, "]", 1);
+    } else if (v->type == PP_VARTYPE_DICTIONARY) {
+        text_put(t, "{", 1);
+        for (u32 i = 0; i < o->len && !t->failed; i++) {
+            if (i) text_put(t, ",", 1);
+            struct PP_Var key = o->items[2 * i], value = o->items[2 * i + 1];
+            text_json(t, &key, depth + 1);
+            text_put(t, ":", 1);
+            text_json(t, &value, depth + 1);
+            o = pa_lookup(v, v->type);
+            if (!o) break;
+        }
+        text_put(t, "}", 1);
+    } else {
+        text_str(t, "null");
+    }
+}
+
+/* JSON text → var (the lock held). */
+struct pa_parse {
+    const u8 *s;
+    u32 n, i;
+    int failed;
+};
+
+static void parse_space(struct pa_parse *p) {
+    while (p->i < p->n && (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\r' || p->s[p->i] == '\n'))
+        p->i++;
+}
+
+static int parse_literal(struct pa_parse *p, const char *word) {
+    u32 n = (u32)slen(word);
+    if (p->n - p->i < n || __builtin_memcmp(p->s + p->i, word, n)) return 0;
+    p->i += n;
+    return 1;
+}
+
+static int hexval(u8 c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* A JSON string at p->i (after its quote) into `t` as UTF-8. */
+static void parse_string(struct pa_parse *p, struct pa_text *t) {
+    for (;;) {
+        if (p->i >= p->n) {
+            p->failed = 1;
+            return;
+        }
+        u8 c = p->s[p->i++];
+        if (c == '"') return;
+        if (c < 0x20) {
+            p->failed = 1;
+            return;
+        }
+        if (c != '\\') {
+            text_put(t, &c, 1);
+            continue;
+        }
+        if (p->i >= p->n) {
+            p->failed = 1;
+            return;
+        }
+        c = p->s[p->i++];
+        const char *simple = "\"\\/bfnrt", *meaning = "\"\\/\b\f\n\r\t";
+        int k = 0;
+        while (simple[k] && simple[k] != c) k++;
+        if (simple[k]) {
+            text_put(t, &meaning[k], 1);
+            continue;
+        }
+        if (c != 'u') {
+            p->failed = 1;
+            return;
+        }
+        u32 cp = 0;
+        for (int round = 0; round < 2; round++) {
+            if (p->n - p->i < 4) {
+                p->failed = 1;
+                return;
+            }
+            u32 u = 0;
+            for (int j = 0; j < 4; j++) {
+                int h = hexval(p->s[p->i++]);
+                if (h < 0) {
+                    p->failed = 1;
+                    return;
+                }
+                u = u << 4 | (u32)h;
+            }
+            if (round == 0) {
+                cp = u;
+                if (u < 0xd800 || u >= 0xe000) break;
+                if (u >= 0xdc00 || !parse_literal(p, "\\u")) {
+                    p->failed = 1; /* a lone surrogate: not UTF-8 */
+                    return;
+                }
+            } else {
+                if (u < 0xdc00 || u >= 0xe000) {
+                    p->failed = 1;
+                    return;
+                }
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (u - 0xdc00);
+            }
+        }
+        u8 b[4];
+        u32 len;
+        if (cp < 0x80) b[0] = (u8)cp, len = 1;
+        else if (cp < 0x800) b[0] = (u8)(0xc0 | cp >> 6), b[1] = (u8)(0x80 | (cp & 63)), len = 2;
+        else if (cp < 0x10000)
+            b[0] = (u8)(0xe0 | cp >> 12), b[1] = (u8)(0x80 | ((cp >> 6) & 63)), b[2] = (u8)(0x80 | (cp & 63)), len = 3;
+        else
+            b[0] = (u8)(0xf0 | cp >> 18), b[1] = (u8)(0x80 | ((cp >> 12) & 63)), b[2] = (u8)(0x80 | ((cp >> 6) & 63)),
+            b[3] = (u8)(0x80 | (cp & 63)), len = 4;
+        text_put(t, b, len);
+    }
+}
+
+/* A JSON number at p->i: an INT32 var if integral and within 32 bits, else DOUBLE. */
+static void parse_number(struct pa_parse *p, struct PP_Var *out) {
+    u32 start = p->i;
+    int neg = 0, integral = 1;
+    if (p->s[p->i] == '-') neg = 1, p->i++;
+    if (p->i >= p->n || p->s[p->i] < '0' || p->s[p->i] > '9') {
+        p->failed = 1;
+        return;
+    }
+    if (p->s[p->i] == '0' && p->i + 1 < p->n && p->s[p->i + 1] >= '0' && p->s[p->i + 1] <= '9') {
+        p->failed = 1;
+        return;
+    }
+    double mant = 0;
+    int digits_exp = 0;
+    while (p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9') {
+        if (mant < 1e18) mant = mant * 10 + (p->s[p->i] - '0');
+        else digits_exp++;
+        p->i++;
+    }
+    if (p->i < p->n && p->s[p->i] == '.') {
+        p->i++;
+        if (p->i >= p->n || p->s[p->i] < '0' || p->s[p->i] > '9') {
+            p->failed = 1;
+            return;
+        }
+        while (p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9') {
+            if (p->s[p->i] != '0') integral = 0;
+            if (mant < 1e18) mant = mant * 10 + (p->s[p->i] - '0'), digits_exp--;
+            p->i++;
+        }
+    }
+    int exp = 0;
+    if (p->i < p->n && (p->s[p->i] == 'e' || p->s[p->i] == 'E')) {
+        p->i++;
+        int eneg = 0;
+        if (p->i < p->n && (p->s[p->i] == '+' || p->s[p->i] == '-')) eneg = p->s[p->i++] == '-';
+        if (p->i >= p->n || p->s[p->i] < '0' || p->s[p->i] > '9') {
+            p->failed = 1;
+            return;
+        }
+        while (p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9') {
+            if (exp < 100000) exp = exp * 10 + (p->s[p->i] - '0');
+            p->i++;
+        }
+        if (eneg) exp = -exp;
+    }
+    (void)start;
+    exp += digits_exp;
+    double d = mant;
+    if (exp > 400) d = mant ? 1e308 * 10 : 0;
+    else if (exp < -400) d = 0;
+    else {
+        double scale = 1;
+        int e = exp < 0 ? -exp : exp;
+        double b = 10;
+        while (e) {
+            if (e & 1) scale *= b;
+            b *= b;
+            e >>= 1;
+        }
+        d = exp < 0 ? mant / scale : mant * scale;
+    }
+    if (neg) d = -d;
+    pa_zero(out, sizeof *out);
+    (void)integral;
+    if (d == (double)(i32)d && !(d == 0 && neg) && d >= -2147483648.0 && d <= 2147483647.0) {
+        out->type = PP_VARTYPE_INT32;
+        out->value.as_int = (i32)d;
+    } else {
+        out->type = PP_VARTYPE_DOUBLE;
+        out->value.as_double = d;
+    }
+}
+
+static void parse_value(struct pa_parse *p, struct PP_Var *out, int depth);
+
+static int b64val(u8 c) {
+    return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
+         : c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* An ArrayBuffer of base64 text `t` into `out`: 0, or -1. */
+static int parse_arraybuffer(struct pa_text *t, struct PP_Var *out) {
+    u32 n = t->len;
+    if (n % 4) return -1;
+    u32 size = n / 4 * 3 - (n && t->p[n - 1] == '=') - (n > 1 && t->p[n - 2] == '=');
+    u8 *b = pa_alloc((size_t)size + 1);
+    if (!b) return -1;
+    u32 o = 0;
+    for (u32 i = 0; i < n; i += 4) {
+        int v[4];
+        for (int k = 0; k < 4; k++) {
+            v[k] = t->p[i + k] == '=' && i + 4 == n && k >= 2 ? 0 : b64val(t->p[i + k]);
+            if (v[k] < 0) {
+                pa_release_block(b);
+                return -1;
+            }
+        }
+        u32 w = (u32)v[0] << 18 | (u32)v[1] << 12 | (u32)v[2] << 6 | (u32)v[3];
+        if (o < size) b[o++] = (u8)(w >> 16);
+        if (o < size) b[o++] = (u8)(w >> 8);
+        if (o < size) b[o++] = (u8)w;
+    }
+    struct pa_object *a = pa_new(PP_VARTYPE_ARRAY_BUFFER, out);
+    a->bytes = b;
+    a->len = size;
+    return 0;
+}
+
+static void parse_value(struct pa_parse *p, struct PP_Var *out, int depth) {
+    pa_set_undefined(out);
+    parse_space(p);
+    if (p->failed || p->i >= p->n || depth > PA_MAX_DEPTH) {
+        p->failed = 1;
+        return;
+    }
+    u8 c = p->s[p->i];
+    if (c == '"') {
+        p->i++;
+        struct pa_text t = {0};
+        parse_string(p, &t);
+        if (!p->failed && !t.failed && pa_string_locked(out, (const char *)t.p, t.len)) p->failed = 1;
+        if (t.failed) p->failed = 1;
+        pa_release_block(t.p);
+    } else if (c == '[') {
+        p->i++;
+        pa_new(PP_VARTYPE_ARRAY, out);
+        parse_space(p);
+        if (p->i < p->n && p->s[p->i] == ']') {
+            p->i++;
+            return;
+        }
+        for (;;) {
+            struct PP_Var item;
+            parse_value(p, &item, depth + 1);
+            struct pa_object *a = pa_lookup(out, PP_VARTYPE_ARRAY);
+            if (!p->failed && (!a || !array_set_locked(a, a->len, &item))) p->failed = 1;
+            pa_release_locked(&item);
+            parse_space(p);
+            if (p->failed || p->i >= p->n) break;
+            if (p->s[p->i] == ',') {
+                p->i++;
+                continue;
+            }
+            if (p->s[p->i] == ']') {
+                p->i++;
+                return;
+            }
+            break;
+        }
+        p->failed = 1;
+    } else if (c == '{') {
+        p->i++;
+        pa_new(PP_VARTYPE_DICTIONARY, out);
+        parse_space(p);
+        if (p->i < p->n && p->s[p->i] == '}') {
+            p->i++;
+            return;
+        }
+        for (;;) {
+            parse_space(p);
+            if (p->i >= p->n || p->s[p->i] != '"') break;
+            struct PP_Var key, value;
+            parse_value(p, &key, depth + 1);
+            parse_space(p);
+            if (p->failed || p->i >= p->n || p->s[p->i] != ':') {
+                pa_release_locked(&key);
+                break;
+            }
+            p->i++;
+            parse_value(p, &value, depth + 1);
+            struct pa_object *d = pa_lookup(out, PP_VARTYPE_DICTIONARY);
+            if (!p->failed && (!d || !dict_set_locked(d, &key, &value))) p->failed = 1;
+            pa_release_locked(&key);
+            pa_release_locked(&value);
+            parse_space(p);
+            if (p->failed || p->i >= p->n) break;
+            if (p->s[p->i] == ',') {
+                p->i++;
+                continue;
+            }
+            if (p->s[p->i] == '}') {
+                p->i++;
+                /* {"$arraybuffer": "<base64>"} alone is an ArrayBuffer. */
+                struct pa_object *o = pa_lookup(out, PP_VARTYPE_DICTIONARY);
+                struct pa_object *k = o && o->len == 1 ? pa_lookup(&o->items[0], PP_VARTYPE_STRING) : NULL;
+                struct pa_object *s = o && o->len == 1 ? pa_lookup(&o->items[1], PP_VARTYPE_STRING) : NULL;
+                if (k && s && k->len == 12 && !__builtin_memcmp(k->bytes, "$arraybuffer", 12)) {
+                    struct pa_text t = {s->bytes, s->len, s->len, 0};
+                    struct PP_Var buffer;
+                    if (parse_arraybuffer(&t, &buffer)) {
+                        p->failed = 1;
+                        return;
+                    }
+                    pa_release_locked(out);
+                    *out = buffer;
+                }
+                return;
+            }
+            break;
+        }
+        p->failed = 1;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+        parse_number(p, out);
+    } else if (parse_literal(p, "true") || parse_literal(p, "false")) {
+        out->type = PP_VARTYPE_BOOL;
+        out->value.as_int = c == 't';
+    } else if (parse_literal(p, "null")) {
+        out->type = PP_VARTYPE_NULL;
+    } else {
+        p->failed = 1;
+    }
+}
+
+/* The var a line of standard input is (`len` bytes, without the newline): 0, or -1 when
+   it is not a message (bad JSON, not UTF-8). */
+static int pa_message_of_line(const u8 *line, u32 len, struct PP_Var *out) {
+    if (!pa_utf8(line, len)) return -1;
+    lock(&pa_var_lock);
+    int r = 0;
+    if (!pa_json) {
+        r = pa_string_locked(out, (const char *)line, len);
+    } else {
+        struct pa_parse p = {line, len, 0, 0};
+        parse_value(&p, out, 0);
+        parse_space(&p);
+        if (p.failed || p.i != p.n) {
+            pa_release_locked(out);
+            pa_set_undefined(out);
+            r = -1;
+        }
+    }
+    unlock(&pa_var_lock);
+    return r;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* Output: messages to standard output, console to standard error                      */
+
+static volatile int pa_out_lock;
+
+static void pa_write_all(int fd, const u8 *p, u32 n) {
+    while (n > 0) {
+        long r = raw_write(fd, p, n);
+        if (r <= 0) return;
+        p += r;
+        n -= (u32)r;
+    }
+}
+
+/* One line for var `v`: a string as it is (or as JSON with PNACL_MESSAGES=json), anything
+   else as JSON. */
+static void pa_emit(int fd, const char *prefix, const struct PP_Var *v) {
+    struct pa_text t = {0};
+    text_str(&t, prefix);
+    lock(&pa_var_lock);
+    struct pa_object *s = !pa_json ? pa_lookup(v, PP_VARTYPE_STRING) : NULL;
+    if (s) text_put(&t, s->bytes, s->len);
+    else text_json(&t, v, 0);
+    unlock(&pa_var_lock);
+    text_put(&t, "\n", 1);
+    if (!t.failed) {
+        lock(&pa_out_lock);
+        pa_write_all(fd, t.p, t.len);
+        unlock(&pa_out_lock);
+    } else if (fd == 1) {
+        write_str(2, "pnacl runtime: PPAPI: a message the plugin posted cannot be sent (too large or too deep)\n");
+    }
+    pa_release_block(t.p);
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* The main thread's queue of events                                                    */
+
+enum { EV_MESSAGE, EV_CALLBACK, EV_END };
+
+struct pa_event {
+    struct pa_event *next;
+    int kind;
+    struct PP_Var message;
+    struct PP_CompletionCallback cb;
+    i32 result;
+    i64 due_ns; /* a callback's time (CLOCK_MONOTONIC) */
+};
+
+static volatile int pa_queue_lock;
+static volatile int pa_queue_signal; /* futex word: bumped at each push */
+static struct pa_event *pa_head, *pa_tail;
+static int pa_queued_messages;
+static volatile int pa_reader_signal;
+static u32 pa_activity; /* bumped at each event delivered and message posted */
+
+static i64 pa_now_ns(u32 clk) {
+    struct nacl_timespec ts;
+    if (irt_clock_gettime(clk, &ts)) return 0;
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void pa_push(struct pa_event *e) {
+    lock(&pa_queue_lock);
+    e->next = NULL;
+    if (pa_tail) pa_tail->next = e;
+    else pa_head = e;
+    pa_tail = e;
+    if (e->kind == EV_MESSAGE) pa_queued_messages++;
+    unlock(&pa_queue_lock);
+    __atomic_add_fetch(&pa_queue_signal, 1, __ATOMIC_SEQ_CST);
+    int n;
+    irt_futex_wake(&pa_queue_signal, 1, &n);
+}
+
+static struct pa_event *pa_new_event(int kind) {
+    struct pa_event *e = pa_alloc(sizeof *e);
+    if (!e) pa_fail("out of memory for the plugin's events");
+    pa_zero(e, sizeof *e);
+    e->kind = kind;
+    return e;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* PPB_Core, resources                                                                 */
+
+static uptr pa_main_thread;
+static i32 pa_instance = 0x1001; /* ids as Chrome gave them: small, distinct */
+static i32 pa_module = 0x1000;
+
+enum { RES_VIEW = 1, RES_LOOP };
+#define PA_MAX_RESOURCES 4096
+static struct { i32 kind, refs; } pa_resources[PA_MAX_RESOURCES];
+static volatile int pa_res_lock;
+static i32 pa_view;
+
+static i32 pa_new_resource(i32 kind) {
+    lock(&pa_res_lock);
+    for (i32 i = 1; i < PA_MAX_RESOURCES; i++) {
+        if (!pa_resources[i].refs) {
+            pa_resources[i].kind = kind;
+            pa_resources[i].refs = 1;
+            unlock(&pa_res_lock);
+            return 0x2000 + i;
+        }
+    }
+    unlock(&pa_res_lock);
+    return 0;
+}
+
+static i32 pa_resource_kind(i32 r) {
+    i32 i = r - 0x2000;
+    if (i <= 0 || i >= PA_MAX_RESOURCES) return 0;
+    lock(&pa_res_lock);
+    i32 k = pa_resources[i].refs ? pa_resources[i].kind : 0;
+    unlock(&pa_res_lock);
+    return k;
+}
+
+static void core_addref_resource(i32 r) {
+    i32 i = r - 0x2000;
+    if (i <= 0 || i >= PA_MAX_RESOURCES) return;
+    lock(&pa_res_lock);
+    if (pa_resources[i].refs > 0 && pa_resources[i].refs < 0x7fffffff) pa_resources[i].refs++;
+    unlock(&pa_res_lock);
+}
+
+static void core_release_resource(i32 r) {
+    i32 i = r - 0x2000;
+    if (i <= 0 || i >= PA_MAX_RESOURCES) return;
+    lock(&pa_res_lock);
+    if (pa_resources[i].refs > 0) pa_resources[i].refs--;
+    unlock(&pa_res_lock);
+}
+
+static double core_get_time(void) { return (double)pa_now_ns(0) / 1e9; }
+static double core_get_time_ticks(void) { return (double)pa_now_ns(1) / 1e9; }
+
+static void core_call_on_main_thread(i32 delay_ms, const struct PP_CompletionCallback *cb, i32 result) {
+    if (!cb || !cb->func) return;
+    struct pa_event *e = pa_new_event(EV_CALLBACK);
+    e->cb = *cb;
+    e->result = result;
+    e->due_ns = pa_now_ns(1) + (delay_ms > 0 ? (i64)delay_ms * 1000000 : 0);
+    pa_push(e);
+}
+
+static i32 core_is_main_thread(void) { return host_thread_id() == pa_main_thread; }
+
+/* ----------------------------------------------------------------------------------- */
+/* PPB_Messaging, PPB_Console, PPB_Instance, PPB_View, PPB_InputEvent, PPB_MessageLoop  */
+
+static void messaging_post(i32 instance, const struct PP_Var *message) {
+    if (instance != pa_instance || !message) return;
+    __atomic_add_fetch(&pa_activity, 1, __ATOMIC_RELAXED);
+    pa_emit(1, "", message);
+}
+
+static i32 messaging_register_handler(i32 instance, void *user, const void *handler, i32 loop) {
+    (void)instance, (void)user, (void)handler, (void)loop;
+    return PP_ERROR_NOTSUPPORTED;
+}
+
+static void messaging_unregister_handler(i32 instance) { (void)instance; }
+
+static const char *const pa_levels[] = {"tip", "log", "warning", "error"};
+
+static void console_log(i32 instance, i32 level, const struct PP_Var *value) {
+    (void)instance;
+    const char *l = level >= 0 && level < 4 ? pa_levels[level] : "log";
+    char prefix[32] = "console ";
+    copy(prefix + 8, l, slen(l));
+    copy(prefix + 8 + slen(l), ": ", 3);
+    pa_emit(2, prefix, value);
+}
+
+static void console_log_with_source(i32 instance, i32 level, const struct PP_Var *source, const struct PP_Var *value) {
+    (void)source;
+    console_log(instance, level, value);
+}
+
+static i32 instance_bind_graphics(i32 instance, i32 device) {
+    (void)instance, (void)device;
+    return 0; /* headless: no graphics device exists */
+}
+
+static i32 instance_is_full_frame(i32 instance) {
+    (void)instance;
+    return 0;
+}
+
+static i32 view_is_view(i32 r) { return pa_resource_kind(r) == RES_VIEW; }
+
+static i32 view_get_rect(i32 r, struct PP_Rect *out) {
+    if (!view_is_view(r) || !out) return 0;
+    pa_zero(out, sizeof *out);
+    return 1;
+}
+
+static i32 view_is_fullscreen(i32 r) {
+    (void)r;
+    return 0;
+}
+
+static i32 view_is_visible(i32 r) { return view_is_view(r); }
+static float view_get_scale(i32 r) { return view_is_view(r) ? 1.0f : 0.0f; }
+
+static i32 view_get_scroll_offset(i32 r, struct PP_Point *out) {
+    if (!view_is_view(r) || !out) return 0;
+    pa_zero(out, sizeof *out);
+    return 1;
+}
+
+static u32 pa_input_classes;
+
+static i32 input_request(i32 instance, u32 classes) {
+    if (instance != pa_instance) return PP_ERROR_BADARGUMENT;
+    __atomic_or_fetch(&pa_input_classes, classes & 63, __ATOMIC_RELAXED);
+    return classes & ~63u ? PP_ERROR_NOTSUPPORTED : PP_OK;
+}
+
+static void input_clear(i32 instance, u32 classes) {
+    if (instance == pa_instance) __atomic_and_fetch(&pa_input_classes, ~classes, __ATOMIC_RELAXED);
+}
+
+static i32 input_is_event(i32 r) {
+    (void)r;
+    return 0; /* headless: no input event exists */
+}
+
+static i32 input_get_type(i32 r) {
+    (void)r;
+    return -1;
+}
+
+static double input_get_time_stamp(i32 r) {
+    (void)r;
+    return 0;
+}
+
+static u32 input_get_modifiers(i32 r) {
+    (void)r;
+    return 0;
+}
+
+/* Message loops for the plugin's own threads: a queue each, run by Run. */
+struct pa_loop {
+    volatile int lock, signal;
+    uptr thread;
+    int running, quit, destroyed;
+    struct pa_event *head, *tail;
+};
+#define PA_MAX_LOOPS 64
+static struct pa_loop pa_loops[PA_MAX_LOOPS];
+static i32 pa_loop_resource[PA_MAX_LOOPS];
+static i32 pa_main_loop;
+
+static struct pa_loop *pa_loop_of(i32 r) {
+    if (pa_resource_kind(r) != RES_LOOP) return NULL;
+    for (int i = 0; i < PA_MAX_LOOPS; i++)
+        if (pa_loop_resource[i] == r) return &pa_loops[i];
+    return NULL;
+}
+
+static i32 loop_create(i32 instance) {
+    if (instance != pa_instance) return 0;
+    i32 r = pa_new_resource(RES_LOOP);
+    if (!r) return 0;
+    lock(&pa_res_lock);
+    for (int i = 0; i < PA_MAX_LOOPS; i++) {
+        if (!pa_loop_resource[i]) {
+            pa_loop_resource[i] = r;
+            pa_zero(&pa_loops[i], sizeof pa_loops[i]);
+            unlock(&pa_res_lock);
+            return r;
+        }
+    }
+    unlock(&pa_res_lock);
+    core_release_resource(r);
+    return 0;
+}
+
+static i32 loop_get_for_main_thread(void) { return pa_main_loop; }
+
+static i32 loop_get_current(void) {
+    uptr me = host_thread_id();
+    if (me == pa_main_thread) return pa_main_loop;
+    for (int i = 0; i < PA_MAX_LOOPS; i++)
+        if (pa_loop_resource[i] && pa_loops[i].thread == me) return pa_loop_resource[i];
+    return 0;
+}
+
+static i32 loop_attach(i32 r) {
+    if (r == pa_main_loop) return PP_ERROR_INPROGRESS;
+    struct pa_loop *l = pa_loop_of(r);
+    if (!l) return PP_ERROR_BADRESOURCE;
+    if (loop_get_current()) return PP_ERROR_INPROGRESS;
+    if (l->thread) return PP_ERROR_INPROGRESS;
+    l->thread = host_thread_id();
+    return PP_OK;
+}
+
+static i32 loop_run(i32 r) {
+    if (r == pa_main_loop) return PP_ERROR_INPROGRESS;
+    struct pa_loop *l = pa_loop_of(r);
+    if (!l) return PP_ERROR_BADRESOURCE;
+    if (l->thread != host_thread_id()) return PP_ERROR_WRONG_THREAD;
+    if (l->running) return PP_ERROR_INPROGRESS;
+    l->running = 1;
+    for (;;) {
+        lock(&l->lock);
+        i64 now = pa_now_ns(1), wait = -1;
+        struct pa_event *e = NULL, *prev = NULL;
+        for (struct pa_event *x = l->head, *px = NULL; x; px = x, x = x->next) {
+            if (x->due_ns <= now) {
+                e = x;
+                prev = px;
+                break;
+            }
+            if (wait < 0 || x->due_ns - now < wait) wait = x->due_ns - now;
+        }
+        if (e) {
+            if (prev) prev->next = e->next;
+            else l->head = e->next;
+            if (l->tail == e) l->tail = prev;
+        }
+        int quit = l->quit && !e;
+        int seen = l->signal;
+        unlock(&l->lock);
+        if (e) {
+            e->cb.func(e->cb.user_data, e->result);
+            pa_release_block(e);
+            continue;
+        }
+        if (quit) break;
+        struct nacl_timespec abs, *at = NULL;
+        if (wait >= 0) {
+            i64 t = pa_now_ns(0) + wait;
+            abs.tv_sec = t / 1000000000;
+            abs.tv_nsec = (i32)(t % 1000000000);
+            at = &abs;
+        }
+        irt_futex_wait_abs(&l->signal, seen, at);
+    }
+    l->running = 0;
+    l->quit = 0;
+    if (l->destroyed) l->thread = 0;
+    return PP_OK;
+}
+
+static i32 loop_post_work(i32 r, const struct PP_CompletionCallback *cb, i64 delay_ms) {
+    if (!cb || !cb->func) return PP_ERROR_BADARGUMENT;
+    if (r == pa_main_loop) {
+        core_call_on_main_thread((i32)(delay_ms > 0x7fffffff ? 0x7fffffff : delay_ms), cb, PP_OK);
+        return PP_OK;
+    }
+    struct pa_loop *l = pa_loop_of(r);
+    if (!l) return PP_ERROR_BADRESOURCE;
+    if (l->destroyed) return PP_ERROR_FAILED;
+    struct pa_event *e = pa_new_event(EV_CALLBACK);
+    e->cb = *cb;
+    e->result = PP_OK;
+    e->due_ns = pa_now_ns(1) + (delay_ms > 0 ? delay_ms * 1000000 : 0);
+    lock(&l->lock);
+    if (l->tail) l->tail->next = e;
+    else l->head = e;
+    l->tail = e;
+    l->signal++;
+    unlock(&l->lock);
+    int n;
+    irt_futex_wake(&l->signal, 1, &n);
+    return PP_OK;
+}
+
+static i32 loop_post_quit(i32 r, i32 should_destroy) {
+    if (r == pa_main_loop) return PP_ERROR_WRONG_THREAD;
+    struct pa_loop *l = pa_loop_of(r);
+    if (!l) return PP_ERROR_BADRESOURCE;
+    lock(&l->lock);
+    l->quit = 1;
+    if (should_destroy) l->destroyed = 1;
+    l->signal++;
+    unlock(&l->lock);
+    int n;
+    irt_futex_wake(&l->signal, 1, &n);
+    return PP_OK;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* The interface tables and their lookup (ppapi.md §1.7, §4)                            */
+
+typedef void (*pa_fn)(void);
+#define PF(f) ((pa_fn)(f))
+
+static const pa_fn ppb_core[] = {PF(core_addref_resource), PF(core_release_resource), PF(core_get_time),
+                                 PF(core_get_time_ticks), PF(core_call_on_main_thread), PF(core_is_main_thread)};
+static const pa_fn ppb_var_1_0[] = {PF(var_addref), PF(var_release), PF(var_from_utf8_1_0), PF(var_to_utf8)};
+static const pa_fn ppb_var_1_2[] = {PF(var_addref),  PF(var_release),     PF(var_from_utf8),
+                                    PF(var_to_utf8), PF(var_to_resource), PF(var_from_resource)};
+static const pa_fn ppb_buffer[] = {PF(buffer_create), PF(buffer_byte_length), PF(buffer_map), PF(buffer_unmap)};
+static const pa_fn ppb_array[] = {PF(array_create), PF(array_get), PF(array_set), PF(array_get_length),
+                                  PF(array_set_length)};
+static const pa_fn ppb_dict[] = {PF(dict_create),  PF(dict_get),     PF(dict_set),
+                                 PF(dict_delete), PF(dict_has_key), PF(dict_get_keys)};
+static const pa_fn ppb_messaging[] = {PF(messaging_post), PF(messaging_register_handler),
+                                      PF(messaging_unregister_handler)};
+static const pa_fn ppb_console[] = {PF(console_log), PF(console_log_with_source)};
+static const pa_fn ppb_instance[] = {PF(instance_bind_graphics), PF(instance_is_full_frame)};
+static const pa_fn ppb_view[] = {PF(view_is_view),       PF(view_get_rect),   PF(view_is_fullscreen),
+                                 PF(view_is_visible),    PF(view_is_visible), PF(view_get_rect),
+                                 PF(view_get_scale),     PF(view_get_scale),  PF(view_get_scroll_offset)};
+static const pa_fn ppb_input[] = {PF(input_request),   PF(input_request),        PF(input_clear),
+                                  PF(input_is_event),  PF(input_get_type),       PF(input_get_time_stamp),
+                                  PF(input_get_modifiers)};
+static const pa_fn ppb_loop[] = {PF(loop_create), PF(loop_get_for_main_thread), PF(loop_get_current),
+                                 PF(loop_attach), PF(loop_run),                 PF(loop_post_work),
+                                 PF(loop_post_quit)};
+
+static const struct {
+    const char *name;
+    const pa_fn *table;
+} pa_interfaces[] = {
+    {"PPB_Core;1.0", ppb_core},
+    {"PPB_Var;1.0", ppb_var_1_0},
+    {"PPB_Var;1.1", ppb_var_1_2},
+    {"PPB_Var;1.2", ppb_var_1_2},
+    {"PPB_VarArrayBuffer;1.0", ppb_buffer},
+    {"PPB_VarArray;1.0", ppb_array},
+    {"PPB_VarDictionary;1.0", ppb_dict},
+    {"PPB_Messaging;1.0", ppb_messaging},
+    {"PPB_Messaging;1.2", ppb_messaging},
+    {"PPB_Console;1.0", ppb_console},
+    {"PPB_Instance;1.0", ppb_instance},
+    {"PPB_View;1.0", ppb_view},
+    {"PPB_View;1.1", ppb_view},
+    {"PPB_View;1.2", ppb_view},
+    {"PPB_InputEvent;1.0", ppb_input},
+    {"PPB_MessageLoop;1.0", ppb_loop},
+};
+
+static int pa_report_missing; /* PNACL_PPAPI_MISSING=1 */
+static volatile int pa_missing_lock;
+static char pa_missing_seen[2048];
+static u32 pa_missing_len;
+
+/* Says once, on standard error, that the plugin asked for `name` and got NULL. */
+static void pa_missing(const char *name) {
+    u32 n = (u32)slen(name);
+    if (n > 200) n = 200;
+    lock(&pa_missing_lock);
+    for (u32 i = 0; i < pa_missing_len; i += (u32)slen(pa_missing_seen + i) + 1)
+        if (slen(pa_missing_seen + i) == n && !__builtin_memcmp(pa_missing_seen + i, name, n)) {
+            unlock(&pa_missing_lock);
+            return;
+        }
+    if (pa_missing_len + n + 1 < sizeof pa_missing_seen) {
+        copy(pa_missing_seen + pa_missing_len, name, n);
+        pa_missing_seen[pa_missing_len + n] = 0;
+        pa_missing_len += n + 1;
+    }
+    unlock(&pa_missing_lock);
+    lock(&pa_out_lock);
+    write_str(2, "pnacl runtime: PPAPI: the plugin asked for ");
+    pa_write_all(2, (const u8 *)name, n);
+    write_str(2, ", which this host does not provide (NULL)\n");
+    unlock(&pa_out_lock);
+}
+
+/* PPB_GetInterface: the table for `name`, or NULL as Chrome answered unknown names. */
+static const void *pa_get_interface(const char *name) {
+    if (!name) return NULL;
+    for (unsigned i = 0; i < sizeof pa_interfaces / sizeof pa_interfaces[0]; i++)
+        if (streq(name, pa_interfaces[i].name)) return pa_interfaces[i].table;
+    if (pa_report_missing) pa_missing(name);
+    return NULL;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* Start-up and the main loop (ppapi.md §1)                                             */
+
+struct PP_StartFunctions {
+    i32 (*initialize_module)(i32 module, const void *(*get_interface)(const char *));
+    void (*shutdown_module)(void);
+    const void *(*get_interface)(const char *);
+};
+
+struct PPP_Instance {
+    i32 (*did_create)(i32 instance, u32 argc, const char **argn, const char **argv);
+    void (*did_destroy)(i32 instance);
+    void (*did_change_view)(i32 instance, i32 view); /* 1.0: (instance, rect*, rect*) */
+    void (*did_change_focus)(i32 instance, i32 focus);
+    i32 (*handle_document_load)(i32 instance, i32 loader);
+};
+
+struct PPP_Messaging {
+    void (*handle_message)(i32 instance, struct PP_Var *message);
+};
+
+static u32 pa_argc;
+static const char **pa_argn, **pa_argv;
+
+/* The attributes: each program argument NAME=VALUE (argv[0] is not one). */
+static void ppapi_set_args(int argc, char **argv) {
+    pa_argn = pa_alloc(sizeof(char *) * (argc > 0 ? argc : 1));
+    pa_argv = pa_alloc(sizeof(char *) * (argc > 0 ? argc : 1));
+    if (!pa_argn || !pa_argv) return;
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i], *eq = a;
+        while (*eq && *eq != '=') eq++;
+        if (!*eq || eq == a) continue;
+        u32 n = (u32)(eq - a);
+        char *name = pa_alloc(n + 1);
+        if (!name) continue;
+        copy(name, a, n);
+        name[n] = 0;
+        pa_argn[pa_argc] = name;
+        pa_argv[pa_argc] = eq + 1;
+        pa_argc++;
+    }
+}
+
+/* The thread that reads standard input, a message a line. */
+static void pa_reader(void) {
+    u32 cap = 65536, len = 0, scanned = 0;
+    u8 *buf = pa_alloc(cap);
+    int eof = 0, too_long = 0;
+    while (buf) {
+        /* A line in the buffer: a message. */
+        u32 nl = scanned;
+        while (nl < len && buf[nl] != '\n') nl++;
+        if (nl < len || (eof && len > 0)) {
+            u32 end = nl < len && nl > 0 && buf[nl - 1] == '\r' ? nl - 1 : nl;
+            if (too_long) {
+                too_long = 0;
+            } else {
+                struct pa_event *e = pa_new_event(EV_MESSAGE);
+                if (pa_message_of_line(buf, end, &e->message)) {
+                    write_str(2, "pnacl runtime: PPAPI: a line of input is not a message");
+                    write_str(2, pa_json ? " (JSON, in UTF-8)\n" : " (text in UTF-8)\n");
+                    pa_release_block(e);
+                } else {
+                    /* Read no further ahead of the plugin than PA_MAX_QUEUED messages. */
+                    for (;;) {
+                        lock(&pa_queue_lock);
+                        int full = pa_queued_messages >= PA_MAX_QUEUED;
+                        int seen = pa_reader_signal;
+                        unlock(&pa_queue_lock);
+                        if (!full) break;
+                        irt_futex_wait_abs(&pa_reader_signal, seen, NULL);
+                    }
+                    pa_push(e);
+                }
+            }
+            u32 next = nl < len ? nl + 1 : len;
+            copy(buf, buf + next, len - next);
+            len -= next;
+            scanned = 0;
+            continue;
+        }
+        scanned = len;
+        if (eof) break;
+        if (len == cap) {
+            if (cap >= PA_MAX_LINE) {
+                /* The rest of this line is dropped, and said once. */
+                if (!too_long) write_str(2, "pnacl runtime: PPAPI: a line of input is longer than 64 MiB: dropped\n");
+                too_long = 1;
+                len = 0;
+                scanned = 0;
+            } else {
+                u8 *b = pa_alloc(cap * 2);
+                if (!b) break;
+                copy(b, buf, len);
+                pa_release_block(buf);
+                buf = b;
+                cap *= 2;
+            }
+        }
+        size_t got = 0;
+        if (irt_read(0, buf + len, cap - len, &got) || got == 0) eof = 1;
+        len += (u32)got;
+    }
+    pa_push(pa_new_event(EV_END));
+    int never = 0;
+    for (;;) irt_futex_wait_abs(&never, 0, NULL); /* this thread's work is done */
+}
+
+/* Whether every thread has been idle (no CPU) for `ms` milliseconds, no event came and no
+   message went meanwhile. */
+static int pa_idle(int ms) {
+    i64 cpu = pa_now_ns(2);
+    u32 act = __atomic_load_n(&pa_activity, __ATOMIC_RELAXED);
+    int word = 0;
+    struct nacl_timespec abs;
+    i64 t = pa_now_ns(0) + (i64)ms * 1000000;
+    abs.tv_sec = t / 1000000000;
+    abs.tv_nsec = (i32)(t % 1000000000);
+    irt_futex_wait_abs(&word, 0, &abs);
+    lock(&pa_queue_lock);
+    int empty = pa_head == NULL;
+    unlock(&pa_queue_lock);
+    return empty && act == __atomic_load_n(&pa_activity, __ATOMIC_RELAXED) && pa_now_ns(2) - cpu < 2000000;
+}
+
+static int ppapi_start(const struct PP_StartFunctions *funcs) {
+    pa_main_thread = host_thread_id();
+    if (!funcs || !funcs->initialize_module || !funcs->get_interface)
+        pa_fail("the plugin's start functions are missing");
+    struct PP_StartFunctions f = *funcs;
+    pa_main_loop = pa_new_resource(RES_LOOP);
+    if (f.initialize_module(pa_module, pa_get_interface) != PP_OK)
+        pa_fail("the plugin's PPP_InitializeModule failed");
+    const struct PPP_Instance *inst = f.get_interface("PPP_Instance;1.1");
+    int v1_0 = 0;
+    if (!inst) inst = f.get_interface("PPP_Instance;1.0"), v1_0 = 1;
+    if (!inst) pa_fail("the plugin has no PPP_Instance");
+    struct PPP_Instance pi = *inst;
+    /* The reader starts first, so that input is queued while the instance is made. */
+    static u8 reader_stack[65536] __attribute__((aligned(16)));
+    if (irt_thread_create(pa_reader, reader_stack + sizeof reader_stack, NULL))
+        pa_fail("cannot start the thread that reads messages");
+    if (!pi.did_create || !pi.did_create(pa_instance, pa_argc, pa_argn, pa_argv))
+        pa_fail("the plugin refused its instance (DidCreate)");
+    pa_view = pa_new_resource(RES_VIEW);
+    if (pi.did_change_view) {
+        if (v1_0) {
+            static struct PP_Rect position, clip;
+            ((void (*)(i32, struct PP_Rect *, struct PP_Rect *))pi.did_change_view)(pa_instance, &position, &clip);
+        } else {
+            pi.did_change_view(pa_instance, pa_view);
+        }
+    }
+    const struct PPP_Messaging *messaging = NULL;
+    int asked_messaging = 0, ending = 0;
+    for (;;) {
+        lock(&pa_queue_lock);
+        i64 now = pa_now_ns(1), wait = -1;
+        struct pa_event *e = NULL, *prev = NULL;
+        for (struct pa_event *x = pa_head, *px = NULL; x; px = x, x = x->next) {
+            if (x->kind != EV_CALLBACK || x->due_ns <= now) {
+                e = x;
+                prev = px;
+                break;
+            }
+            if (wait < 0 || x->due_ns - now < wait) wait = x->due_ns - now;
+        }
+        if (e) {
+            if (prev) prev->next = e->next;
+            else pa_head = e->next;
+            if (pa_tail == e) pa_tail = prev;
+            if (e->kind == EV_MESSAGE) pa_queued_messages--;
+        }
+        int seen = pa_queue_signal;
+        unlock(&pa_queue_lock);
+        if (e) {
+            __atomic_add_fetch(&pa_activity, 1, __ATOMIC_RELAXED);
+            if (e->kind == EV_MESSAGE) {
+                __atomic_add_fetch(&pa_reader_signal, 1, __ATOMIC_SEQ_CST);
+                int n;
+                irt_futex_wake(&pa_reader_signal, 1, &n);
+                if (!asked_messaging) {
+                    messaging = f.get_interface("PPP_Messaging;1.0");
+                    asked_messaging = 1;
+                }
+                if (messaging && messaging->handle_message) {
+                    /* The plugin gets the var with its reference, on a copy it may change. */
+                    static struct PP_Var m;
+                    m = e->message;
+                    messaging->handle_message(pa_instance, &m);
+                } else {
+                    var_release(&e->message);
+                }
+            } else if (e->kind == EV_CALLBACK) {
+                e->cb.func(e->cb.user_data, e->result);
+            } else {
+                ending = 1;
+            }
+            pa_release_block(e);
+            continue;
+        }
+        if (ending) {
+            /* The end of input: once the plugin is idle, it is destroyed. */
+            if (wait < 0 && pa_idle(200)) break;
+            if (wait < 0) continue;
+        }
+        struct nacl_timespec abs, *at = NULL;
+        if (wait >= 0) {
+            i64 t = pa_now_ns(0) + wait;
+            abs.tv_sec = t / 1000000000;
+            abs.tv_nsec = (i32)(t % 1000000000);
+            at = &abs;
+        }
+        irt_futex_wait_abs(&pa_queue_signal, seen, at);
+    }
+    if (pi.did_destroy) pi.did_destroy(pa_instance);
+    if (f.shutdown_module) f.shutdown_module();
+    exit_process(0);
+}
+
+static void ppapi_register_thread_creator(const void *functions) { (void)functions; }
+
+static const pa_fn ppapi_hook[] = {PF(ppapi_start), PF(ppapi_register_thread_creator)};
+
+/* Set by the backend's start-up from the environment. */
+static void ppapi_settings(int json, int report_missing) {
+    pa_json = json;
+    pa_report_missing = report_missing;
+}
