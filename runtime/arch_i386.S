@@ -111,7 +111,7 @@ __pnacl_clone:
     xorl %ebp, %ebp
     popl %ecx                    /* fn */
     popl %eax                    /* arg */
-    subl $8, %esp
+    subl $4, %esp                /* 16-byte aligned at the call, as the i386 ABI wants */
     pushl %eax
     call *%ecx
     movl $1, %eax                /* exit(0): this thread only */
