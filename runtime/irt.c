@@ -798,6 +798,7 @@ struct settings {
     int contained; /* PNACL_CONTAINED=1: pnacl-run contains the process from outside */
     int json_messages;  /* PNACL_MESSAGES=json */
     int report_missing; /* PNACL_PPAPI_MISSING=1 */
+    const char *quit;   /* PNACL_QUIT */
     const char *unsandboxed; /* PNACL_ALLOW_UNSANDBOXED's value, or NULL */
 };
 
@@ -823,6 +824,9 @@ static int read_environment(char **envp, int envc, struct settings *set) {
             set->json_messages = streq(v, "json");
         } else if ((v = env_value(e, "PNACL_PPAPI_MISSING="))) {
             set->report_missing = streq(v, "1");
+        } else if ((v = env_value(e, "PNACL_QUIT="))) {
+            set->quit = v;
+            keep_value = 1; /* used as it is */
         } else if ((v = env_value(e, "PNACL_CONTAINED="))) {
             set->contained = streq(v, "1");
         } else if ((v = env_value(e, "PNACL_ALLOW_UNSANDBOXED="))) {
@@ -895,7 +899,7 @@ void __pnacl_main(long *sp) {
     entered = 1;
     envc = read_environment(envp, envc, &set);
     fs_readonly = set.readonly;
-    ppapi_settings(set.json_messages, set.report_missing);
+    ppapi_settings(set.json_messages, set.report_missing, set.quit);
     start_argc = argc;
     start_argv = argv;
     euid = (u32)sys0(SYS_geteuid32);

@@ -19,7 +19,10 @@
  * ArrayBuffer as {"$arraybuffer": "<base64>"}). The plugin's own writes to standard
  * output go to standard error, as console messages do. At the end of input the plugin
  * runs on until it is idle (no event to deliver and no CPU used by any of its threads for
- * a while), then gets DidDestroy and PPP_ShutdownModule, and the program ends (status 0).
+ * a while), then gets DidDestroy and PPP_ShutdownModule, and the program ends (status 0),
+ * as when its page went away. A text message that is `quit` alone (PNACL_QUIT says
+ * another; empty, none) is delivered and then ends the input: a line protocol's last word
+ * (UCI, xboard) ends the program too, whether the plugin exits on it or not.
  *
  * The host's tables and vars live in the plugin's own memory (natively it can write all of
  * it): nothing here is trusted more than the plugin; every id it hands in is checked, and
@@ -551,6 +554,7 @@ static void dict_get_keys(struct PP_Var *out, const struct PP_Var *dict) {
 /* Messages as text: strings, and JSON (PNACL_MESSAGES=json)                           */
 
 static int pa_json; /* PNACL_MESSAGES=json */
+static const char *pa_quit = "quit"; /* PNACL_QUIT */
 
 struct pa_text {
     u8 *p;
@@ -1619,6 +1623,8 @@ static void pa_reader(void) {
                         irt_futex_wait_abs(&pa_reader_signal, seen, NULL);
                     }
                     pa_push(e);
+                    if (!pa_json && pa_quit[0] && slen(pa_quit) == end && !__builtin_memcmp(buf, pa_quit, end))
+                        break;
                 }
             }
             u32 next = nl < len ? nl + 1 : len;
@@ -1771,7 +1777,8 @@ static void ppapi_register_thread_creator(const void *functions) { (void)functio
 static const pa_fn ppapi_hook[] = {PF(ppapi_start), PF(ppapi_register_thread_creator)};
 
 /* Set by the backend's start-up from the environment. */
-static void ppapi_settings(int json, int report_missing) {
+static void ppapi_settings(int json, int report_missing, const char *quit) {
     pa_json = json;
     pa_report_missing = report_missing;
+    if (quit) pa_quit = quit;
 }

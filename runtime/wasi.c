@@ -575,8 +575,13 @@ static int irt_read(int fd, void *buf, size_t count, size_t *nread) {
     return nacl_errno(wasi_fd_read(fd, &v, 1, nread));
 }
 
+/* A browser plugin (it asked for the PPAPI hook): its standard output carries messages,
+   so what it writes there itself goes to standard error (ppapi.h). */
+static int ppapi_plugin;
+
 static int irt_write(int fd, const void *buf, size_t count, size_t *nwrote) {
     if (!allowed(fd)) return NACL_EBADF;
+    if (fd == 1 && ppapi_plugin) fd = 2;
     if (fd == 1) return out_write(buf, count, nwrote);
     out_flush();
     struct iovec v = {buf, count};
@@ -783,6 +788,13 @@ static int irt_get_random_bytes(void *buf, size_t count, size_t *nread) {
     return e;
 }
 
+/* What the PPAPI host needs of this backend. */
+static void *host_pages(size_t len) { return pages(round_up(len, PAGE)); }
+static uptr host_thread_id(void) { return (uptr)current; }
+static int start_argc;
+static char **start_argv;
+
+#include "ppapi.h"
 #include "irt_tables.h"
 
 /* ----------------------------------------------------------------------------------- */
@@ -820,7 +832,16 @@ void _start(void) {
     /* The runtime's own variables (PNACL_*) are not the pexe's: the host hands it only
        what the user named for it, and these. */
     size_t kept = 0;
+    int json = 0, missing = 0;
+    const char *quit = NULL;
     for (size_t i = 0; i < envc; i++) {
+        const char *v;
+        if ((v = env_value(envp[i], "PNACL_MESSAGES="))) {
+            if (!streq(v, "json") && !streq(v, "text")) fatal("PNACL_MESSAGES is json or text");
+            json = streq(v, "json");
+        }
+        if ((v = env_value(envp[i], "PNACL_PPAPI_MISSING="))) missing = streq(v, "1");
+        if ((v = env_value(envp[i], "PNACL_QUIT="))) quit = v;
         const char *n = env_value(envp[i], "PNACL_NPROCS=");
         if (n) {
             int v = 0;
@@ -831,6 +852,9 @@ void _start(void) {
     }
     envc = kept;
     envp[envc] = NULL;
+    ppapi_settings(json, missing, quit);
+    start_argc = (int)argc;
+    start_argv = argv;
     info[0] = 0;
     info[1] = (u32)envc;
     info[2] = (u32)argc;
