@@ -19,8 +19,8 @@
  * ArrayBuffer as {"$arraybuffer": "<base64>"}). The plugin's own writes to standard
  * output go to standard error, as console messages do. At the end of input the plugin
  * runs on until it is idle (no event to deliver and no CPU used by any of its threads for
- * a while), then gets DidDestroy and PPP_ShutdownModule, and the program ends (status 0),
- * as when its page went away. A text message that is `quit` alone (PNACL_QUIT says
+ * 0.2 s) or has posted nothing for 2 s, then gets DidDestroy and PPP_ShutdownModule, and
+ * the program ends (status 0), as when its page went away. A text message that is `quit` alone (PNACL_QUIT says
  * another; empty, none) is delivered and then ends the input: a line protocol's last word
  * (UCI, xboard) ends the program too, whether the plugin exits on it or not.
  *
@@ -1707,6 +1707,8 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
     }
     const struct PPP_Messaging *messaging = NULL;
     int asked_messaging = 0, ending = 0;
+    u32 quiet_mark = 0;
+    i64 quiet_since = 0;
     for (;;) {
         lock(&pa_queue_lock);
         i64 now = pa_now_ns(1), wait = -1;
@@ -1754,9 +1756,13 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
             continue;
         }
         if (ending) {
-            /* The end of input: once the plugin is idle, it is destroyed. */
-            if (wait < 0 && pa_idle(200)) break;
-            if (wait < 0) continue;
+            /* The end of input: once the plugin is idle, or quiet for 2 s, it is destroyed. */
+            if (wait < 0) {
+                u32 act = __atomic_load_n(&pa_activity, __ATOMIC_RELAXED);
+                if (act != quiet_mark) quiet_mark = act, quiet_since = pa_now_ns(1);
+                if (pa_idle(200) || pa_now_ns(1) - quiet_since > 2000000000LL) break;
+                continue;
+            }
         }
         struct nacl_timespec abs, *at = NULL;
         if (wait >= 0) {

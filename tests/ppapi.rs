@@ -1,0 +1,339 @@
+//! Browser plugins without a browser: the runtime's PPAPI host (runtime/ppapi.h), headless,
+//! on every target (x86-32 natively, ARM under qemu-arm through pnacl-run, WebAssembly
+//! under node):
+//!
+//! - stockfish.pexe is a UCI engine for a real client: python-chess plays a game against
+//!   it (Threads 2, Hash set, every move legal) and `quit` ends it with status 0;
+//! - hello_tutorial answers a number with the primes below it, an ArrayBuffer of int32,
+//!   in JSON messages (PNACL_MESSAGES=json);
+//! - every plugin of ../shared/pexes/parse starts and runs until its input ends, with no
+//!   crash and no hang;
+//! - a plugin's flood of vars ends in an error at the host's bound, not in memory without
+//!   bound; lines that are not JSON are refused, one by one, whatever they hold.
+#![cfg(feature = "llvm")]
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use assert_cmd::cargo::cargo_bin;
+
+const TARGETS: [&str; 3] = ["x86-32", "arm", "wasm32"];
+
+/// `pexe` translated for `arch` into `dir`: the program, and how to run it.
+fn translate(pexe: &Path, arch: &str, dir: &Path) -> Vec<String> {
+    let name = pexe.file_stem().unwrap().to_str().unwrap();
+    let out = match arch {
+        "wasm32" => dir.join(format!("{name}.mjs")),
+        "arm" => dir.join(format!("{name}.arm")),
+        _ => dir.join(&name),
+    };
+    let o = Command::new(cargo_bin("pnacl-translate"))
+        .args(["-O2", "--arch", arch])
+        .arg(pexe)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{name} {arch}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = out.to_str().unwrap().to_string();
+    match arch {
+        "wasm32" => vec![pnacl::tools::NODE.to_string(), out],
+        "arm" => vec![cargo_bin("pnacl-run").to_str().unwrap().to_string(), out],
+        _ => vec![out],
+    }
+}
+
+/// Runs `command` with `input` on standard input and nothing of the environment but `env`.
+fn run(command: &[String], input: &[u8], env: &[(&str, &str)]) -> Output {
+    let mut child = Command::new(&command[0])
+        .args(&command[1..])
+        .env_clear()
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn describe(o: &Output) -> String {
+    format!(
+        "status {:?}, stdout {:?}, stderr {:?}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn python_chess() {
+    let ok = Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        ok,
+        "python-chess is not installed (pip install chess; scripts/setup does)"
+    );
+}
+
+#[test]
+fn stockfish_is_a_uci_engine_for_python_chess_on_every_target() {
+    python_chess();
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::pexes_dir().join("parse/stockfish.pexe");
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/uci/game.py");
+    // (plies, depth): a shorter game where the machine is emulated.
+    for (arch, plies, depth) in [("x86-32", 40, 8), ("arm", 12, 4), ("wasm32", 40, 6)] {
+        let command = translate(&pexe, arch, dir.path());
+        let o = Command::new("python3")
+            .arg(&game)
+            .args([plies.to_string(), depth.to_string()])
+            .args(&command)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{arch}: {}", describe(&o));
+        let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(r["moves"].as_array().unwrap().len(), plies, "{arch}: {r}");
+        assert_eq!(
+            r["returncode"], 0,
+            "{arch}: quit did not end it with status 0: {r}"
+        );
+        assert!(
+            r["name"].as_str().unwrap().starts_with("Stockfish"),
+            "{arch}: {r}"
+        );
+    }
+}
+
+/// `printf 'uci\nisready\n' | ./stockfish` prints uciok and readyok before it ends (status
+/// 0); the engine's own banner and options are messages too, a line each.
+#[test]
+fn stockfish_answers_uci_and_isready_before_its_input_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::pexes_dir().join("parse/stockfish.pexe");
+    for arch in TARGETS {
+        let command = translate(&pexe, arch, dir.path());
+        let o = run(&command, b"uci\nisready\n", &[]);
+        assert_eq!(o.status.code(), Some(0), "{arch}: {}", describe(&o));
+        let text = String::from_utf8_lossy(&o.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines.first().is_some_and(|l| l.starts_with("Stockfish ")),
+            "{arch}: {text}"
+        );
+        assert!(lines.contains(&"uciok"), "{arch}: {text}");
+        assert_eq!(lines.last(), Some(&"readyok"), "{arch}: {text}");
+    }
+}
+
+/// hello_tutorial with JSON messages: it posts "C++ program online." when it starts, and
+/// answers 10 with the primes below 10 as an ArrayBuffer of int32 (strings it ignores).
+/// (Its buffer's size comes from arithmetic whose result differs between x86-32 and the
+/// other targets: on ARM and WebAssembly it holds the first primes only, as the same
+/// computation's double-to-int conversion gives there.)
+#[test]
+fn hello_tutorial_answers_a_number_with_its_primes_in_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::pexes_dir().join("parse/hello_tutorial.pexe");
+    for arch in TARGETS {
+        let command = translate(&pexe, arch, dir.path());
+        let o = run(
+            &command,
+            b"\"ignored\"\n10\n",
+            &[("PNACL_MESSAGES", "json")],
+        );
+        assert_eq!(o.status.code(), Some(0), "{arch}: {}", describe(&o));
+        let text = String::from_utf8_lossy(&o.stdout);
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2, "{arch}: {text}");
+        assert_eq!(lines[0], "C++ program online.", "{arch}");
+        let b64 = lines[1]["$arraybuffer"].as_str().unwrap();
+        let bytes = base64(b64);
+        let ints: Vec<i32> = bytes
+            .chunks(4)
+            .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let primes: Vec<i32> = ints.iter().copied().take_while(|&p| p != 0).collect();
+        if arch == "x86-32" {
+            assert_eq!(primes, [2, 3, 5, 7], "{arch}: {ints:?}");
+        } else {
+            assert!(
+                !primes.is_empty() && [2, 3, 5, 7].starts_with(&primes),
+                "{arch}: {ints:?}"
+            );
+        }
+    }
+}
+
+fn base64(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => 0,
+    };
+    let mut out = Vec::new();
+    for q in s.as_bytes().chunks(4) {
+        let v = q.iter().fold(0u32, |a, &c| a << 6 | val(c) as u32);
+        out.extend_from_slice(&v.to_be_bytes()[1..]);
+        out.truncate(out.len() - q.iter().filter(|&&c| c == b'=').count());
+    }
+    out
+}
+
+/// Every plugin in ../shared/pexes/parse (those that ask for the PPAPI hook) starts on
+/// every target and keeps running until its input ends: no crash, no hang (those that need
+/// graphics or the network simply get nothing). The message is a string none of them
+/// expects (star, which reads its page's JSON, answers "error"; a number makes it fault
+/// natively, in its own handling of the message).
+#[test]
+fn every_parse_plugin_runs_until_its_input_ends_on_every_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugins: Vec<PathBuf> = common::pexes("parse")
+        .into_iter()
+        .filter(|p| {
+            let m = pnacl::bitcode::read(&std::fs::read(p).unwrap()).unwrap();
+            !pnacl::translate::ppapi_interfaces(&m).is_empty()
+        })
+        .collect();
+    assert!(plugins.len() >= 5, "{plugins:?}");
+    let mut failures = Vec::new();
+    for p in &plugins {
+        for arch in TARGETS {
+            let command = translate(p, arch, dir.path());
+            let start = std::time::Instant::now();
+            let o = run(&command, b"hello\n", &[]);
+            // (Whatever a plugin prints itself goes to standard error: a crash of the
+            // program shows as a signal or another status.)
+            if o.status.code() != Some(0) {
+                failures.push(format!("{} {arch}: {}", common::name(p), describe(&o)));
+            }
+            let took = start.elapsed();
+            if took > std::time::Duration::from_secs(60) {
+                failures.push(format!("{} {arch}: took {took:?}", common::name(p)));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A plugin that makes vars without end is stopped at the host's bound (1048576 vars at
+/// once) with a clear error and status 134, its memory bounded, natively and under node.
+#[test]
+fn a_flood_of_vars_ends_in_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::attack_pexe(dir.path(), "var-flood");
+    for arch in ["x86-32", "wasm32"] {
+        let command = translate(&pexe, arch, dir.path());
+        let o = run(&command, b"", &[]);
+        assert_eq!(o.status.code(), Some(134), "{arch}: {}", describe(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr)
+                .contains("pnacl runtime: PPAPI: the plugin holds more than 1048576 vars at once"),
+            "{arch}: {}",
+            describe(&o)
+        );
+    }
+}
+
+/// The JSON message reader, fed what an attacker or a broken client writes: each line that
+/// is not a JSON value in UTF-8 is refused with a message on standard error and the rest
+/// go on; the plugin (hello_tutorial) answers the numbers among them, and ends at the end
+/// of input.
+#[test]
+fn the_json_reader_refuses_what_is_not_json_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::pexes_dir().join("parse/hello_tutorial.pexe");
+    let command = translate(&pexe, "x86-32", dir.path());
+    let valid = [
+        "5",
+        " 6 ",
+        "[1,2,{\"a\":[true,false,null]}]",
+        "{\"$arraybuffer\":\"AAEC\"}",
+        "\"\\ud83d\\ude00\"",
+        "-0",
+        "1e400",
+        "{\"a\":1,\"a\":2}",
+    ];
+    let mut input = Vec::new();
+    for v in valid {
+        input.extend_from_slice(v.as_bytes());
+        input.push(b'\n');
+    }
+    // Malformed: truncated, unbalanced, bad escapes, lone surrogates, not UTF-8, a NUL,
+    // nesting past the bound, numbers with leading zeros, trailing garbage; and pseudo-
+    // random bytes.
+    let mut bad: Vec<Vec<u8>> = [
+        "[",
+        "{",
+        "{\"a\"}",
+        "[1,]",
+        "\"\\x\"",
+        "\"\\ud800\"",
+        "01",
+        "1 2",
+        "tru",
+        "\"a",
+        "{\"$arraybuffer\":\"A\"}",
+        "{1:2}",
+        "--1",
+        ".5",
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    bad.push(vec![0xff, 0xfe, b'1']);
+    bad.push(b"\"a\0b\"".to_vec());
+    bad.push(b"[".repeat(100).to_vec());
+    let mut seed = 0x9e3779b9u32;
+    for _ in 0..300 {
+        let mut line = Vec::new();
+        for _ in 0..(seed % 40) {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            let b = (seed % 96) as u8 + 32;
+            line.push(if b == 127 { b'[' } else { b });
+        }
+        bad.push(line);
+    }
+    for b in &bad {
+        input.extend_from_slice(b);
+        input.push(b'\n');
+    }
+    input.extend_from_slice(b"10\n");
+    let o = run(&command, &input, &[("PNACL_MESSAGES", "json")]);
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let refused = err
+        .matches("a line of input is not a message (JSON, in UTF-8)")
+        .count();
+    assert!(refused >= 17, "{refused} refused: {err}");
+    // The numbers were answered (5, 6 and 10, and any the random lines happened to be;
+    // -0 and 1e400 are DOUBLE vars, which hello_tutorial ignores).
+    let text = String::from_utf8_lossy(&o.stdout);
+    let answers = text.lines().filter(|l| l.contains("$arraybuffer")).count();
+    assert!(answers >= 3, "{text}");
+}
