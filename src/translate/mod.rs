@@ -467,6 +467,31 @@ pub fn link_object(obj: &Path, target: Target, out: &Path) -> Result<(), Error> 
     tmp.commit().map_err(|e| err("output", e))
 }
 
+/// The browser interfaces (`PPB_…`) the runtime's PPAPI host provides: the names in its
+/// table (runtime/ppapi.h's `pa_interfaces`, the one definition).
+pub fn ppapi_provided() -> Vec<&'static str> {
+    let src = SOURCES.iter().find(|(n, _)| *n == "ppapi.h").map_or("", |(_, s)| s);
+    let table = src
+        .split_once("pa_interfaces[] = {")
+        .and_then(|(_, rest)| rest.split_once("};"))
+        .map_or("", |(t, _)| t);
+    table
+        .split('"')
+        .filter(|s| s.starts_with("PPB_"))
+        .collect()
+}
+
+/// The browser interfaces `asked` names (as [`ppapi_interfaces`] lists them) that the
+/// runtime's PPAPI host does not provide: the plugin gets NULL for each.
+pub fn ppapi_lacking(asked: &[String]) -> Vec<String> {
+    let provided = ppapi_provided();
+    asked
+        .iter()
+        .filter(|a| a.starts_with("PPB_") && !provided.contains(&a.as_str()))
+        .cloned()
+        .collect()
+}
+
 /// The PPAPI interfaces a pexe asks for by name (`PPB_Core;1.0`, …): the strings of its
 /// global data that name one. A pexe that asks for any is a browser plugin.
 pub fn ppapi_interfaces(m: &Module) -> Vec<String> {
