@@ -28,7 +28,7 @@ fn translate(pexe: &Path, arch: &str, dir: &Path) -> Vec<String> {
     let out = match arch {
         "wasm32" => dir.join(format!("{name}.mjs")),
         "arm" => dir.join(format!("{name}.arm")),
-        _ => dir.join(&name),
+        _ => dir.join(name),
     };
     let o = Command::new(cargo_bin("pnacl-translate"))
         .args(["-O2", "--arch", arch])

@@ -470,15 +470,15 @@ pub fn link_object(obj: &Path, target: Target, out: &Path) -> Result<(), Error> 
 /// The browser interfaces (`PPB_…`) the runtime's PPAPI host provides: the names in its
 /// table (runtime/ppapi.h's `pa_interfaces`, the one definition).
 pub fn ppapi_provided() -> Vec<&'static str> {
-    let src = SOURCES.iter().find(|(n, _)| *n == "ppapi.h").map_or("", |(_, s)| s);
+    let src = SOURCES
+        .iter()
+        .find(|(n, _)| *n == "ppapi.h")
+        .map_or("", |(_, s)| s);
     let table = src
         .split_once("pa_interfaces[] = {")
         .and_then(|(_, rest)| rest.split_once("};"))
         .map_or("", |(t, _)| t);
-    table
-        .split('"')
-        .filter(|s| s.starts_with("PPB_"))
-        .collect()
+    table.split('"').filter(|s| s.starts_with("PPB_")).collect()
 }
 
 /// The browser interfaces `asked` names (as [`ppapi_interfaces`] lists them) that the
