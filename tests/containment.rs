@@ -900,3 +900,33 @@ fn a_read_only_root_cannot_be_truncated_on_an_older_landlock() {
         }
     }
 }
+
+/// Attack 1 from inside a browser plugin, once the PPAPI host runs (its instance, its
+/// reader thread): the same sandbox holds. The control group reads the secret.
+#[test]
+fn a_plugin_is_contained_as_any_pexe() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = Scene::new();
+    let pexe = common::attack_pexe(dir.path(), "plugin-escape");
+    let exe = dir.path().join("plugin-escape");
+    translate(&pexe, Target::X86_32, "-O2", &exe);
+    let control = dir.path().join("plugin-escape.control");
+    unsandboxed(&pexe, Target::X86_32, &control);
+    let secret = scene.secret.to_str().unwrap().to_string();
+    for (exe, sandboxed) in [(&control, false), (&exe, true)] {
+        let pat = pattern(exe, "__pnacl_syscall");
+        let out = scene.run(
+            exe,
+            Target::X86_32,
+            &[pat, secret.clone(), "295".into(), "3".into()],
+            &[],
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("attack: inside the plugin's start"),
+            "{}",
+            describe(&out)
+        );
+        assert_eq!(scene.leaked(&out, 0), !sandboxed, "{}", describe(&out));
+    }
+}

@@ -1,0 +1,54 @@
+"""The PPAPI host's speed (scripts/bench ppapi): stockfish's search, and the message path.
+
+    python3 ppapi_bench.py search RUNS COMMAND...   nodes per second of `go depth 18` from
+                                                     the start position, one thread (median)
+    python3 ppapi_bench.py roundtrips N COMMAND...  N isready -> readyok round trips, per
+                                                     second"""
+import statistics
+import subprocess
+import sys
+import time
+
+
+def search(runs, command):
+    nps = []
+    for _ in range(runs):
+        out = subprocess.run(command, input=b"setoption name Threads value 1\nposition startpos\ngo depth 18\n",
+                             capture_output=True, check=True).stdout.decode()
+        infos = [l for l in out.splitlines() if l.startswith("info depth 18 ") and " nps " in l]
+        if not infos or "bestmove" not in out:
+            raise SystemExit(f"no search result: {out[-500:]}")
+        nps.append(int(infos[-1].split(" nps ")[1].split()[0]))
+    return nps
+
+
+def roundtrips(n, command):
+    p = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    p.stdin.write(b"uci\n")
+    p.stdin.flush()
+    while p.stdout.readline().strip() != b"uciok":
+        pass
+    start = time.perf_counter()
+    for _ in range(n):
+        p.stdin.write(b"isready\n")
+        p.stdin.flush()
+        while p.stdout.readline().strip() != b"readyok":
+            pass
+    took = time.perf_counter() - start
+    p.stdin.write(b"quit\n")
+    p.stdin.close()
+    p.wait()
+    return n / took
+
+
+def main():
+    what, count, command = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    if what == "search":
+        nps = search(count, command)
+        print(f"  median {statistics.median(nps):>10,.0f} nodes/s   best {max(nps):>10,} ({count} runs)")
+    else:
+        print(f"  {roundtrips(count, command):>10,.0f} round trips/s ({count})")
+
+
+if __name__ == "__main__":
+    main()
