@@ -155,9 +155,9 @@ static struct pa_object *pa_objects;
 static u32 pa_nobjects, pa_capobjects, pa_free_slot;
 static u32 pa_generation = 1;
 
-/* An id: the slot in the low 20 bits, a generation above, so that a dead id does not
-   name the slot's next object. */
-static i64 pa_id(u32 slot, u32 gen) { return ((i64)gen << 20) | (i64)(slot + 1); }
+/* An id: the slot (plus one: never 0) in the low 24 bits, a generation above, so that a
+   dead id does not name the slot's next object. */
+static i64 pa_id(u32 slot, u32 gen) { return ((i64)gen << 24) | (i64)(slot + 1); }
 
 static int pa_counted(const struct PP_Var *v) { return v->type >= PP_VARTYPE_STRING; }
 
@@ -165,10 +165,10 @@ static int pa_counted(const struct PP_Var *v) { return v->type >= PP_VARTYPE_STR
 static struct pa_object *pa_lookup(const struct PP_Var *v, i32 type) {
     if (!v || v->type != type) return NULL;
     i64 id = v->value.as_id;
-    u32 slot = (u32)(id & 0xfffff);
+    u32 slot = (u32)(id & 0xffffff);
     if (slot == 0 || slot > pa_nobjects) return NULL;
     struct pa_object *o = &pa_objects[slot - 1];
-    if (o->refs <= 0 || o->type != type || (u64)id >> 20 != o->gen) return NULL;
+    if (o->refs <= 0 || o->type != type || (u64)id >> 24 != o->gen) return NULL;
     return o;
 }
 
@@ -190,8 +190,16 @@ static struct pa_object *pa_new(i32 type, struct PP_Var *out) {
             break;
         }
     }
+    if (slot == pa_nobjects && pa_nobjects >= PA_MAX_VARS) {
+        /* Full: a free slot anywhere, or the plugin really holds that many. */
+        for (u32 i = 0; i < pa_nobjects; i++)
+            if (pa_objects[i].refs == 0) {
+                slot = i;
+                break;
+            }
+        if (slot == pa_nobjects) pa_fail("the plugin holds more than 1048576 vars at once");
+    }
     if (slot == pa_nobjects) {
-        if (pa_nobjects >= PA_MAX_VARS) pa_fail("the plugin holds more than 1048576 vars at once");
         if (pa_nobjects == pa_capobjects) {
             u32 cap = pa_capobjects ? pa_capobjects * 2 : 1024;
             struct pa_object *t = pa_alloc(cap * sizeof *t);
@@ -1628,7 +1636,7 @@ static void pa_reader(void) {
                 }
             }
             u32 next = nl < len ? nl + 1 : len;
-            copy(buf, buf + next, len - next);
+            __builtin_memmove(buf, buf + next, len - next);
             len -= next;
             scanned = 0;
             continue;

@@ -337,3 +337,25 @@ fn the_json_reader_refuses_what_is_not_json_and_goes_on() {
     let answers = text.lines().filter(|l| l.contains("$arraybuffer")).count();
     assert!(answers >= 3, "{text}");
 }
+
+/// An interface the host lacks is answered with NULL, as Chrome answered unknown names;
+/// with PNACL_PPAPI_MISSING=1 each one asked for is named once on standard error, and the
+/// plugin goes on with its own failure (url_loader: no URL loading, headless).
+#[test]
+fn interfaces_the_host_lacks_are_null_and_named_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::pexes_dir().join("parse/url_loader.pexe");
+    let command = translate(&pexe, "x86-32", dir.path());
+    let o = run(&command, b"", &[("PNACL_PPAPI_MISSING", "1")]);
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let named = "pnacl runtime: PPAPI: the plugin asked for PPB_URLLoader;1.0, which this host does not provide (NULL)";
+    assert_eq!(err.matches(named).count(), 1, "{err}");
+    assert!(err.contains("pp::URLLoader::Open() failed"), "{err}");
+    let o = run(&command, b"", &[]);
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("asked for"),
+        "{}",
+        describe(&o)
+    );
+}
