@@ -90,6 +90,7 @@ static size_t pa_mem_used;
 static void *pa_free_list[32];
 
 static void *pa_alloc(size_t n) {
+    if (n > PA_MAX_BYTES) return NULL; /* and n + 8 cannot wrap */
     int c = 4;
     while (((size_t)1 << c) < n + 8) {
         c++;
@@ -253,7 +254,7 @@ static void pa_release_locked(const struct PP_Var *v) {
 
 /* A new string var of the `n` bytes at `s` (the lock held): 0, or -1 out of memory. */
 static int pa_string_locked(struct PP_Var *out, const char *s, u32 n) {
-    u8 *b = pa_alloc((size_t)n + 1);
+    u8 *b = n < PA_MAX_BYTES ? pa_alloc((size_t)n + 1) : NULL;
     if (!b) {
         pa_set_null(out);
         return -1;
@@ -306,7 +307,7 @@ static void var_release(const struct PP_Var *v) {
 }
 
 static void var_from_utf8(struct PP_Var *out, const char *data, u32 len) {
-    if (len && (!data || !pa_utf8((const u8 *)data, len))) {
+    if (len > PA_MAX_BYTES || (len && (!data || !pa_utf8((const u8 *)data, len)))) {
         pa_set_null(out);
         return;
     }
@@ -344,6 +345,10 @@ static void var_from_resource(struct PP_Var *out, i32 resource) {
 /* PPB_VarArrayBuffer, PPB_VarArray, PPB_VarDictionary                                 */
 
 static void buffer_create(struct PP_Var *out, u32 size) {
+    if (size > PA_MAX_BYTES) {
+        pa_set_null(out);
+        return;
+    }
     lock(&pa_var_lock);
     u8 *b = pa_alloc((size_t)size + 1);
     if (!b) {

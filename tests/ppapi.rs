@@ -359,3 +359,22 @@ fn interfaces_the_host_lacks_are_null_and_named_on_request() {
         describe(&o)
     );
 }
+
+/// Sizes a plugin hands the host are hostile input: an ArrayBuffer or a string of 4 GiB - 1
+/// bytes comes back as a NULL var (never a small block claiming that length), natively and
+/// under node.
+#[test]
+fn impossible_sizes_give_null_vars() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::attack_pexe(dir.path(), "var-bounds");
+    for arch in ["x86-32", "wasm32"] {
+        let command = translate(&pexe, arch, dir.path());
+        let o = run(&command, b"", &[]);
+        assert_eq!(o.status.code(), Some(0), "{arch}: {}", describe(&o));
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            "refused\nrefused\n",
+            "{arch}"
+        );
+    }
+}
