@@ -216,14 +216,11 @@ if (isMainThread) {
   // argv[0]: the launcher's name, or PNACL_ARGV0.
   const argv0 = process.env.PNACL_ARGV0 ?? path.basename(process.argv[1], '.mjs');
   // The environment: only what the user hands the program (PNACL_ENV_NAME=value becomes
-  // NAME=value), and for the runtime, which keeps them to itself, the processor count and
-  // the PPAPI host's settings.
+  // NAME=value), and for the runtime, which reads its settings there and hands none of
+  // them on, the other PNACL_ variables and the processor count.
   const env = Object.entries(process.env)
-    .filter(([k]) => k.startsWith('PNACL_ENV_') && k.length > 10)
-    .map(([k, v]) => `${k.slice(10)}=${v}`);
-  for (const k of ['PNACL_MESSAGES', 'PNACL_PPAPI_MISSING', 'PNACL_QUIT']) {
-    if (process.env[k] !== undefined) env.push(`${k}=${process.env[k]}`);
-  }
+    .filter(([k]) => k.startsWith('PNACL_') && (!k.startsWith('PNACL_ENV_') || k.length > 10))
+    .map(([k, v]) => (k.startsWith('PNACL_ENV_') ? `${k.slice(10)}=${v}` : `${k}=${v}`));
   const ctx = {
     args: [argv0, ...process.argv.slice(2)],
     env: [...env, `PNACL_NPROCS=${os.availableParallelism ? os.availableParallelism() : os.cpus().length}`],

@@ -796,9 +796,6 @@ struct settings {
     int wipe; /* the strings are the kernel's: the process's first entry */
     int readonly;
     int contained; /* PNACL_CONTAINED=1: pnacl-run contains the process from outside */
-    int json_messages;  /* PNACL_MESSAGES=json */
-    int report_missing; /* PNACL_PPAPI_MISSING=1 */
-    const char *quit;   /* PNACL_QUIT */
     const char *unsandboxed; /* PNACL_ALLOW_UNSANDBOXED's value, or NULL */
 };
 
@@ -819,14 +816,8 @@ static int read_environment(char **envp, int envc, struct settings *set) {
             fs_root = (int)r;
         } else if ((v = env_value(e, "PNACL_FS_READONLY="))) {
             set->readonly = streq(v, "1");
-        } else if ((v = env_value(e, "PNACL_MESSAGES="))) {
-            if (!streq(v, "json") && !streq(v, "text")) fatal("PNACL_MESSAGES is json or text");
-            set->json_messages = streq(v, "json");
-        } else if ((v = env_value(e, "PNACL_PPAPI_MISSING="))) {
-            set->report_missing = streq(v, "1");
-        } else if ((v = env_value(e, "PNACL_QUIT="))) {
-            set->quit = v;
-            keep_value = 1; /* used as it is */
+        } else if ((keep_value = ppapi_setting(e))) {
+            keep_value = keep_value == 2; /* the PPAPI host's (ppapi.h), perhaps used as it is */
         } else if ((v = env_value(e, "PNACL_CONTAINED="))) {
             set->contained = streq(v, "1");
         } else if ((v = env_value(e, "PNACL_ALLOW_UNSANDBOXED="))) {
@@ -899,7 +890,6 @@ void __pnacl_main(long *sp) {
     entered = 1;
     envc = read_environment(envp, envc, &set);
     fs_readonly = set.readonly;
-    ppapi_settings(set.json_messages, set.report_missing, set.quit);
     start_argc = argc;
     start_argv = argv;
     euid = (u32)sys0(SYS_geteuid32);

@@ -1795,9 +1795,30 @@ static void ppapi_register_thread_creator(const void *functions) { (void)functio
 
 static const pa_fn ppapi_hook[] = {PF(ppapi_start), PF(ppapi_register_thread_creator)};
 
-/* Set by the backend's start-up from the environment. */
-static void ppapi_settings(int json, int report_missing, const char *quit) {
-    pa_json = json;
-    pa_report_missing = report_missing;
-    if (quit) pa_quit = quit;
+/* The value of environment entry `e` if it is `key` (ending in '='), else NULL. */
+static const char *pa_setting_value(const char *e, const char *key) {
+    while (*key && *e == *key) e++, key++;
+    return *key ? NULL : e;
+}
+
+/* Takes environment entry `e` if it is one of the host's settings (PNACL_MESSAGES=json or
+   text, PNACL_PPAPI_MISSING=1, PNACL_QUIT=TEXT): 1, or 2 when the host goes on using the
+   entry's string (PNACL_QUIT's, which must then stay as it is); 0 for any other entry. The
+   backends' start-up hands it every PNACL_ entry. */
+static int ppapi_setting(const char *e) {
+    const char *v;
+    if ((v = pa_setting_value(e, "PNACL_MESSAGES="))) {
+        if (!streq(v, "json") && !streq(v, "text")) fatal("PNACL_MESSAGES is json or text");
+        pa_json = streq(v, "json");
+        return 1;
+    }
+    if ((v = pa_setting_value(e, "PNACL_PPAPI_MISSING="))) {
+        pa_report_missing = streq(v, "1");
+        return 1;
+    }
+    if ((v = pa_setting_value(e, "PNACL_QUIT="))) {
+        pa_quit = v;
+        return 2;
+    }
+    return 0;
 }

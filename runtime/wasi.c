@@ -832,16 +832,8 @@ void _start(void) {
     /* The runtime's own variables (PNACL_*) are not the pexe's: the host hands it only
        what the user named for it, and these. */
     size_t kept = 0;
-    int json = 0, missing = 0;
-    const char *quit = NULL;
     for (size_t i = 0; i < envc; i++) {
-        const char *v;
-        if ((v = env_value(envp[i], "PNACL_MESSAGES="))) {
-            if (!streq(v, "json") && !streq(v, "text")) fatal("PNACL_MESSAGES is json or text");
-            json = streq(v, "json");
-        }
-        if ((v = env_value(envp[i], "PNACL_PPAPI_MISSING="))) missing = streq(v, "1");
-        if ((v = env_value(envp[i], "PNACL_QUIT="))) quit = v;
+        ppapi_setting(envp[i]);
         const char *n = env_value(envp[i], "PNACL_NPROCS=");
         if (n) {
             int v = 0;
@@ -852,7 +844,6 @@ void _start(void) {
     }
     envc = kept;
     envp[envc] = NULL;
-    ppapi_settings(json, missing, quit);
     start_argc = (int)argc;
     start_argv = argv;
     info[0] = 0;
