@@ -277,7 +277,6 @@ void sandbox_ruleset(int abi, int readonly, struct landlock_ruleset_attr *attr, 
 #define PR_SET_NO_NEW_PRIVS 38
 #define PR_CAP_AMBIENT 47
 #define PR_CAP_AMBIENT_CLEAR_ALL 4
-#define PR_SET_SECCOMP 22
 #define SECCOMP_SET_MODE_FILTER 1
 #define SECCOMP_FILTER_FLAG_NEW_LISTENER 8
 #define LANDLOCK_CREATE_RULESET_VERSION 1
@@ -393,7 +392,6 @@ struct seccomp_notif_resp {
 #define NOTIF_SEND 0xc0182101u /* SECCOMP_IOCTL_NOTIF_SEND */
 #define NOTIF_FLAG_CONTINUE 1
 #define POLLIN 1
-#define POLLHUP 0x10
 #define EAGAIN 11
 #define AF_UNIX 1
 #define SOCK_STREAM 1

@@ -129,7 +129,6 @@ long __pnacl_syscall(long n, long a, long b, long c, long d, long e, long f);
 #define CLONE_THREAD 0x10000
 #define CLONE_SYSVSEM 0x40000
 #define CLONE_CHILD_CLEARTID 0x200000
-#define SIGKILL 9
 
 struct k_timespec { long tv_sec; long tv_nsec; };  /* 32-bit time_t on i386/ARM */
 struct k_timeval { long tv_sec; long tv_usec; };
