@@ -319,7 +319,19 @@ static int irt_sysconf(int name, int *value) {
     }
 }
 
-__attribute__((noreturn)) static void irt_exit(int status) { exit_process(status); }
+/* A browser plugin (it asked for the PPAPI hook): its standard output carries messages,
+   so what it writes there itself goes to standard error, or with PNACL_STDOUT=messages
+   becomes messages (ppapi.h). Fd 1 stays the host's: the plugin's close of it only closes
+   it for the plugin, and a dup of it is a dup of fd 2. */
+static int ppapi_plugin;
+static int pa_stdout_messages;
+static int ppapi_stdout_write(const void *buf, size_t count, size_t *nwrote);
+static void ppapi_stdout_flush(void);
+
+__attribute__((noreturn)) static void irt_exit(int status) {
+    if (ppapi_plugin) ppapi_stdout_flush();
+    exit_process(status);
+}
 
 /* ----------------------------------------------------------------------------------- */
 /* Futexes                                                                             */
@@ -407,6 +419,11 @@ static int irt_mmap(void **addr, size_t len, int prot, int flags, int fd, i64 of
 static int irt_close(int fd) {
     if (!allowed(fd)) return NACL_EBADF;
     out_flush(); /* newlib closes stdout at exit, before the IRT's exit */
+    if (fd == 1 && ppapi_plugin) {
+        ppapi_stdout_flush();
+        forbid(fd);
+        return 0;
+    }
     int e = err_of(sys1(SYS_close, fd));
     if (!e) forbid(fd);
     return e;
@@ -414,6 +431,7 @@ static int irt_close(int fd) {
 
 static int irt_dup(int fd, int *newfd) {
     if (!allowed(fd)) return NACL_EBADF;
+    if (fd == 1 && ppapi_plugin) fd = 2;
     long r = sys1(SYS_dup, fd);
     if (SYS_FAILED(r)) return -r;
     allow(r);
@@ -424,6 +442,8 @@ static int irt_dup(int fd, int *newfd) {
 static int irt_dup2(int fd, int newfd) {
     out_flush();
     if (!allowed(fd) || newfd < 0 || newfd >= MAX_FDS) return NACL_EBADF;
+    if (newfd == 1 && ppapi_plugin) return NACL_EBADF;
+    if (fd == 1 && ppapi_plugin) fd = 2;
     long r = sys2(SYS_dup2, fd, newfd);
     if (SYS_FAILED(r)) return -r;
     allow(newfd);
@@ -439,13 +459,13 @@ static int irt_read(int fd, void *buf, size_t count, size_t *nread) {
     return 0;
 }
 
-/* A browser plugin (it asked for the PPAPI hook): its standard output carries messages,
-   so what it writes there itself goes to standard error (ppapi.h). */
-static int ppapi_plugin;
 
 static int irt_write(int fd, const void *buf, size_t count, size_t *nwrote) {
     if (!allowed(fd)) return NACL_EBADF;
-    if (fd == 1 && ppapi_plugin) fd = 2;
+    if (fd == 1 && ppapi_plugin) {
+        if (pa_stdout_messages) return ppapi_stdout_write(buf, count, nwrote);
+        fd = 2;
+    }
     if (fd == 1) return out_write(buf, count, nwrote);
     out_flush();
     long r = sys3(SYS_write, fd, buf, count);

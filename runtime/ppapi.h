@@ -1120,6 +1120,78 @@ static void pa_emit(int fd, const char *prefix, const struct PP_Var *v) {
     pa_release_block(t.p);
 }
 
+static u32 pa_activity; /* bumped at each event delivered and message posted */
+
+/* PNACL_STDOUT=messages: what the plugin writes to its own standard output is posted, a
+   message a line, as if it had called PostMessage with the line (without its newline). For
+   plugins whose page never saw their output but whose users want it (stockfish_2017 writes
+   its UCI answers to stdout). A line longer than PA_STDOUT_LINE is posted in pieces. */
+#define PA_STDOUT_LINE 65536
+static int pa_stdout_messages;
+static volatile int pa_stdout_lock;
+static u8 pa_stdout_line[PA_STDOUT_LINE];
+static u32 pa_stdout_len;
+
+/* Posts the `n` bytes at `s` as a string message (as JSON with PNACL_MESSAGES=json, where
+   bytes that are not UTF-8 become U+FFFD, as a browser decodes them). */
+static void pa_post_bytes(const u8 *s, u32 n) {
+    struct pa_text t = {0};
+    if (!pa_json) {
+        text_put(&t, s, n);
+    } else if (pa_utf8(s, n)) {
+        text_json_string(&t, s, n);
+    } else {
+        struct pa_text fixed = {0};
+        for (u32 i = 0; i < n;) {
+            u8 c = s[i];
+            u32 len = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+            if (i + len <= n && pa_utf8(s + i, len)) {
+                text_put(&fixed, s + i, len);
+                i += len;
+            } else {
+                text_put(&fixed, "\xef\xbf\xbd", 3);
+                i++;
+            }
+        }
+        text_json_string(&t, fixed.p, fixed.len);
+        if (fixed.failed) t.failed = 1;
+        pa_release_block(fixed.p);
+    }
+    text_put(&t, "\n", 1);
+    __atomic_add_fetch(&pa_activity, 1, __ATOMIC_RELAXED);
+    if (!t.failed) {
+        lock(&pa_out_lock);
+        pa_write_all(1, t.p, t.len);
+        unlock(&pa_out_lock);
+    }
+    pa_release_block(t.p);
+}
+
+/* The plugin's write of `count` bytes to its standard output, with PNACL_STDOUT=messages. */
+static int ppapi_stdout_write(const void *buf, size_t count, size_t *nwrote) {
+    const u8 *p = buf;
+    lock(&pa_stdout_lock);
+    for (size_t i = 0; i < count; i++) {
+        if (p[i] != '\n') pa_stdout_line[pa_stdout_len++] = p[i];
+        if (p[i] == '\n' || pa_stdout_len == PA_STDOUT_LINE) {
+            pa_post_bytes(pa_stdout_line, pa_stdout_len);
+            pa_stdout_len = 0;
+        }
+    }
+    unlock(&pa_stdout_lock);
+    *nwrote = count;
+    return 0;
+}
+
+/* Posts what is left of an unfinished line (at the plugin's end, or when it closes stdout). */
+static void ppapi_stdout_flush(void) {
+    if (!pa_stdout_messages) return;
+    lock(&pa_stdout_lock);
+    if (pa_stdout_len) pa_post_bytes(pa_stdout_line, pa_stdout_len);
+    pa_stdout_len = 0;
+    unlock(&pa_stdout_lock);
+}
+
 /* ----------------------------------------------------------------------------------- */
 /* The main thread's queue of events                                                    */
 
@@ -1139,7 +1211,6 @@ static volatile int pa_queue_signal; /* futex word: bumped at each push */
 static struct pa_event *pa_head, *pa_tail;
 static int pa_queued_messages;
 static volatile int pa_reader_signal;
-static u32 pa_activity; /* bumped at each event delivered and message posted */
 
 static i64 pa_now_ns(u32 clk) {
     struct nacl_timespec ts;
@@ -1788,6 +1859,7 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
     }
     if (pi.did_destroy) pi.did_destroy(pa_instance);
     if (f.shutdown_module) f.shutdown_module();
+    ppapi_stdout_flush();
     exit_process(0);
 }
 
@@ -1802,7 +1874,7 @@ static const char *pa_setting_value(const char *e, const char *key) {
 }
 
 /* Takes environment entry `e` if it is one of the host's settings (PNACL_MESSAGES=json or
-   text, PNACL_PPAPI_MISSING=1, PNACL_QUIT=TEXT): 1, or 2 when the host goes on using the
+   text, PNACL_PPAPI_MISSING=1, PNACL_STDOUT=messages or stderr, PNACL_QUIT=TEXT): 1, or 2 when the host goes on using the
    entry's string (PNACL_QUIT's, which must then stay as it is); 0 for any other entry. The
    backends' start-up hands it every PNACL_ entry. */
 static int ppapi_setting(const char *e) {
@@ -1814,6 +1886,11 @@ static int ppapi_setting(const char *e) {
     }
     if ((v = pa_setting_value(e, "PNACL_PPAPI_MISSING="))) {
         pa_report_missing = streq(v, "1");
+        return 1;
+    }
+    if ((v = pa_setting_value(e, "PNACL_STDOUT="))) {
+        if (!streq(v, "messages") && !streq(v, "stderr")) fatal("PNACL_STDOUT is messages or stderr");
+        pa_stdout_messages = streq(v, "messages");
         return 1;
     }
     if ((v = pa_setting_value(e, "PNACL_QUIT="))) {

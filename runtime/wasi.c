@@ -467,7 +467,19 @@ static int irt_sysconf(int name, int *value) {
     }
 }
 
-__attribute__((noreturn)) static void irt_exit(int status) { exit_process(status); }
+/* A browser plugin (it asked for the PPAPI hook): its standard output carries messages,
+   so what it writes there itself goes to standard error, or with PNACL_STDOUT=messages
+   becomes messages (ppapi.h). Fd 1 stays the host's: the plugin's close of it only closes
+   it for the plugin, and a dup of it is a dup of fd 2. */
+static int ppapi_plugin;
+static int pa_stdout_messages;
+static int ppapi_stdout_write(const void *buf, size_t count, size_t *nwrote);
+static void ppapi_stdout_flush(void);
+
+__attribute__((noreturn)) static void irt_exit(int status) {
+    if (ppapi_plugin) ppapi_stdout_flush();
+    exit_process(status);
+}
 
 /* ----------------------------------------------------------------------------------- */
 /* Futexes                                                                             */
@@ -552,6 +564,11 @@ static void forbid(int fd) {
 static int irt_close(int fd) {
     if (!allowed(fd)) return NACL_EBADF;
     out_flush(); /* newlib closes stdout at exit, before the IRT's exit */
+    if (fd == 1 && ppapi_plugin) {
+        ppapi_stdout_flush();
+        forbid(fd);
+        return 0;
+    }
     int e = nacl_errno(wasi_fd_close(fd));
     if (!e) forbid(fd);
     return e;
@@ -575,13 +592,13 @@ static int irt_read(int fd, void *buf, size_t count, size_t *nread) {
     return nacl_errno(wasi_fd_read(fd, &v, 1, nread));
 }
 
-/* A browser plugin (it asked for the PPAPI hook): its standard output carries messages,
-   so what it writes there itself goes to standard error (ppapi.h). */
-static int ppapi_plugin;
 
 static int irt_write(int fd, const void *buf, size_t count, size_t *nwrote) {
     if (!allowed(fd)) return NACL_EBADF;
-    if (fd == 1 && ppapi_plugin) fd = 2;
+    if (fd == 1 && ppapi_plugin) {
+        if (pa_stdout_messages) return ppapi_stdout_write(buf, count, nwrote);
+        fd = 2;
+    }
     if (fd == 1) return out_write(buf, count, nwrote);
     out_flush();
     struct iovec v = {buf, count};

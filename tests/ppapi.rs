@@ -2,8 +2,10 @@
 //! on every target (x86-32 natively, ARM under qemu-arm through pnacl-run, WebAssembly
 //! under node):
 //!
-//! - stockfish.pexe is a UCI engine for a real client: python-chess plays a game against
-//!   it (Threads 2, Hash set, every move legal) and `quit` ends it with status 0;
+//! - stockfish.pexe and stockfish_2017.pexe (PNACL_STDOUT=messages) are UCI engines for a
+//!   real client: python-chess plays a game against each (Threads 2, Hash set, every move
+//!   legal) and `quit` ends it with status 0;
+//! - a plugin cannot take the host's standard output (close, reopen, dup2 of fd 1);
 //! - hello_tutorial answers a number with the primes below it, an ArrayBuffer of int32,
 //!   in JSON messages (PNACL_MESSAGES=json);
 //! - every plugin of ../shared/pexes/parse starts and runs until its input ends, with no
@@ -91,55 +93,138 @@ fn python_chess() {
     );
 }
 
+/// The two stockfish builds: parse/stockfish.pexe posts each line it prints (its page read
+/// them as messages); stockfish_2017 prints its answers to its own standard output, which
+/// no page ever saw, so it is run with PNACL_STDOUT=messages.
+fn stockfishes() -> [(PathBuf, &'static [(&'static str, &'static str)]); 2] {
+    [
+        (common::pexes_dir().join("parse/stockfish.pexe"), &[]),
+        (
+            common::pexes_dir().join("plugins/stockfish_2017.pexe"),
+            &[("PNACL_STDOUT", "messages")],
+        ),
+    ]
+}
+
 #[test]
 fn stockfish_is_a_uci_engine_for_python_chess_on_every_target() {
     python_chess();
     let dir = tempfile::tempdir().unwrap();
-    let pexe = common::pexes_dir().join("parse/stockfish.pexe");
     let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/uci/game.py");
-    // (plies, depth): a shorter game where the machine is emulated.
-    for (arch, plies, depth) in [("x86-32", 40, 8), ("arm", 12, 4), ("wasm32", 40, 6)] {
-        let command = translate(&pexe, arch, dir.path());
-        let o = Command::new("python3")
-            .arg(&game)
-            .args([plies.to_string(), depth.to_string()])
-            .args(&command)
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{arch}: {}", describe(&o));
-        let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-        assert_eq!(r["moves"].as_array().unwrap().len(), plies, "{arch}: {r}");
-        assert_eq!(
-            r["returncode"], 0,
-            "{arch}: quit did not end it with status 0: {r}"
-        );
-        assert!(
-            r["name"].as_str().unwrap().starts_with("Stockfish"),
-            "{arch}: {r}"
-        );
+    for (pexe, env) in stockfishes() {
+        let name = pexe.file_stem().unwrap().to_str().unwrap().to_string();
+        // (plies, depth): a shorter game where the machine is emulated.
+        for (arch, plies, depth) in [("x86-32", 40, 8), ("arm", 12, 4), ("wasm32", 40, 6)] {
+            let command = translate(&pexe, arch, dir.path());
+            let o = Command::new("python3")
+                .arg(&game)
+                .args([plies.to_string(), depth.to_string()])
+                .args(&command)
+                .env_clear()
+                .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+                .envs(env.iter().copied())
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{name} {arch}: {}", describe(&o));
+            let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            assert_eq!(
+                r["moves"].as_array().unwrap().len(),
+                plies,
+                "{name} {arch}: {r}"
+            );
+            assert_eq!(
+                r["returncode"], 0,
+                "{name} {arch}: quit did not end it with status 0: {r}"
+            );
+            assert!(
+                r["name"].as_str().unwrap().starts_with("Stockfish"),
+                "{name} {arch}: {r}"
+            );
+        }
     }
 }
 
 /// `printf 'uci\nisready\n' | ./stockfish` prints uciok and readyok before it ends (status
-/// 0); the engine's own banner and options are messages too, a line each.
+/// 0); the engine's own banner and options are messages too, a line each. What
+/// stockfish_2017 prints itself goes to standard error unless PNACL_STDOUT=messages, which
+/// makes each of its lines a message.
 #[test]
 fn stockfish_answers_uci_and_isready_before_its_input_ends() {
     let dir = tempfile::tempdir().unwrap();
-    let pexe = common::pexes_dir().join("parse/stockfish.pexe");
+    for (pexe, env) in stockfishes() {
+        let name = pexe.file_stem().unwrap().to_str().unwrap().to_string();
+        for arch in TARGETS {
+            let command = translate(&pexe, arch, dir.path());
+            let o = run(&command, b"uci\nisready\n", env);
+            assert_eq!(o.status.code(), Some(0), "{name} {arch}: {}", describe(&o));
+            let text = String::from_utf8_lossy(&o.stdout);
+            let lines: Vec<&str> = text.lines().collect();
+            assert!(
+                lines.first().is_some_and(|l| l.starts_with("Stockfish ")),
+                "{name} {arch}: {text}"
+            );
+            assert!(lines.contains(&"uciok"), "{name} {arch}: {text}");
+            assert_eq!(lines.last(), Some(&"readyok"), "{name} {arch}: {text}");
+            if !env.is_empty() {
+                // Without the setting, standard output carries only (no) messages.
+                let o = run(&command, b"uci\nisready\n", &[]);
+                assert_eq!(o.status.code(), Some(0), "{name} {arch}: {}", describe(&o));
+                assert!(o.stdout.is_empty(), "{name} {arch}: {}", describe(&o));
+                let err = String::from_utf8_lossy(&o.stderr);
+                assert!(err.lines().any(|l| l == "readyok"), "{name} {arch}: {err}");
+            }
+        }
+    }
+}
+
+/// With PNACL_STDOUT=messages and JSON messages, each line the plugin prints is a JSON
+/// string: stockfish_2017's banner, `uciok` and `readyok`.
+#[test]
+fn printed_lines_are_json_strings_with_json_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::pexes_dir().join("plugins/stockfish_2017.pexe");
+    let command = translate(&pexe, "x86-32", dir.path());
+    let o = run(
+        &command,
+        b"\"uci\"\n\"isready\"\n",
+        &[("PNACL_STDOUT", "messages"), ("PNACL_MESSAGES", "json")],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    let lines: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<String>(l)
+                .unwrap_or_else(|e| panic!("{l:?} is not a JSON string: {e}"))
+        })
+        .collect();
+    assert!(lines[0].starts_with("Stockfish "), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "uciok"), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("readyok"), "{lines:?}");
+}
+
+/// A plugin cannot take the host's message channel: it closes fd 1, opens a file (which a
+/// real close would give fd 1), writes to fd 1, dup2s the file onto fd 1, writes again,
+/// then posts the number 7. Nothing reaches the file; the message reaches standard output.
+#[test]
+fn a_plugin_cannot_take_standard_output_from_the_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::attack_pexe(dir.path(), "plugin-stdout");
     for arch in TARGETS {
-        let command = translate(&pexe, arch, dir.path());
-        let o = run(&command, b"uci\nisready\n", &[]);
-        assert_eq!(o.status.code(), Some(0), "{arch}: {}", describe(&o));
-        let text = String::from_utf8_lossy(&o.stdout);
-        let lines: Vec<&str> = text.lines().collect();
+        let root = dir.path().join(format!("root-{arch}"));
+        std::fs::create_dir(&root).unwrap();
+        let mut command = translate(&pexe, arch, dir.path());
+        command.push("taken.txt".into());
+        let o = run(&command, b"", &[("PNACL_FS_ROOT", root.to_str().unwrap())]);
+        let err = String::from_utf8_lossy(&o.stderr);
         assert!(
-            lines.first().is_some_and(|l| l.starts_with("Stockfish ")),
-            "{arch}: {text}"
+            err.contains("attack: fd 1 closed, reused"),
+            "{arch}: {}",
+            describe(&o)
         );
-        assert!(lines.contains(&"uciok"), "{arch}: {text}");
-        assert_eq!(lines.last(), Some(&"readyok"), "{arch}: {text}");
+        let file = std::fs::read(root.join("taken.txt"))
+            .unwrap_or_else(|e| panic!("{arch}: the plugin's open failed ({e}): {}", describe(&o)));
+        assert!(file.is_empty(), "{arch}: the file got {file:?}");
+        assert_eq!(o.stdout, b"7\n", "{arch}: {}", describe(&o));
     }
 }
 
