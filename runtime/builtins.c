@@ -395,14 +395,18 @@ u64 __aeabi_idivmod(i32 a, i32 b) {
     return (u32)q | ((u64)(u32)(a - q * b) << 32);
 }
 
-i64 __aeabi_d2lz(double a) { return __fixdfdi(a); }
-u64 __aeabi_d2ulz(double a) { return __fixunsdfdi(a); }
-i64 __aeabi_f2lz(float a) { return __fixsfdi(a); }
-u64 __aeabi_f2ulz(float a) { return __fixunssfdi(a); }
-double __aeabi_l2d(i64 a) { return __floatdidf(a); }
-double __aeabi_ul2d(u64 a) { return __floatundidf(a); }
-float __aeabi_l2f(i64 a) { return __floatdisf(a); }
-float __aeabi_ul2f(u64 a) { return __floatundisf(a); }
+/* The run-time ABI's functions take and return floating point in core registers (the
+   base procedure call standard) even where the rest of the program passes it in VFP
+   registers, as llc calls them: hence pcs("aapcs"). */
+#define AEABI __attribute__((pcs("aapcs")))
+AEABI i64 __aeabi_d2lz(double a) { return __fixdfdi(a); }
+AEABI u64 __aeabi_d2ulz(double a) { return __fixunsdfdi(a); }
+AEABI i64 __aeabi_f2lz(float a) { return __fixsfdi(a); }
+AEABI u64 __aeabi_f2ulz(float a) { return __fixunssfdi(a); }
+AEABI double __aeabi_l2d(i64 a) { return __floatdidf(a); }
+AEABI double __aeabi_ul2d(u64 a) { return __floatundidf(a); }
+AEABI float __aeabi_l2f(i64 a) { return __floatdisf(a); }
+AEABI float __aeabi_ul2f(u64 a) { return __floatundisf(a); }
 
 void __aeabi_memcpy(void *d, const void *s, size_t n) { memcpy(d, s, n); }
 void __aeabi_memcpy4(void *d, const void *s, size_t n) { memcpy(d, s, n); }

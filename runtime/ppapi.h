@@ -618,15 +618,228 @@ static void text_int(struct pa_text *t, i64 v) {
     }
 }
 
-/* A double as JSON: integral values within 2^53 exactly, others with 17 significant
-   digits (enough to read back the same double); NaN and infinities as null (JSON has
-   none, as JSON.stringify says). */
+/* Numbers, exactly: a JSON number reads as the double nearest to it, and a double writes
+   as the shortest decimal that reads back as the same double (as V8's JSON did). Both
+   work on big integers, so no digit is lost to floating-point arithmetic. */
+
+#define PA_BIG_WORDS 160 /* 5120 bits: 10^1130 times 2^64, and 2^53 times 5^1074, fit */
+#define PA_MAX_DIGITS 800 /* significant digits kept (767 decide any double) */
+
+struct pa_big {
+    u32 n; /* words in use; w[n - 1] != 0 unless n == 0 */
+    u32 w[PA_BIG_WORDS];
+};
+
+static void big_copy(struct pa_big *to, const struct pa_big *from) {
+    to->n = from->n;
+    copy(to->w, from->w, from->n * sizeof(u32));
+}
+
+static void big_set(struct pa_big *b, u64 v) {
+    b->n = 0;
+    while (v) b->w[b->n++] = (u32)v, v >>= 32;
+}
+
+static void big_mul_add(struct pa_big *b, u32 m, u32 a) {
+    u64 carry = a;
+    for (u32 i = 0; i < b->n; i++) {
+        u64 t = (u64)b->w[i] * m + carry;
+        b->w[i] = (u32)t;
+        carry = t >> 32;
+    }
+    if (carry && b->n < PA_BIG_WORDS) b->w[b->n++] = (u32)carry;
+}
+
+static void big_mul_pow(struct pa_big *b, u32 base, u32 e) {
+    /* base^13 < 2^32 for base 5 and 10 (10^9 used for 10) */
+    u32 step = base == 10 ? 9 : 13, chunk = base == 10 ? 1000000000u : 1220703125u;
+    for (; e >= step; e -= step) big_mul_add(b, chunk, 0);
+    u32 m = 1;
+    while (e--) m *= base;
+    if (m != 1) big_mul_add(b, m, 0);
+}
+
+static u32 big_bits(const struct pa_big *b) {
+    return b->n ? 32 * b->n - (u32)__builtin_clz(b->w[b->n - 1]) : 0;
+}
+
+static void big_shl(struct pa_big *b, u32 k) {
+    if (!b->n) return;
+    u32 words = k / 32, bits = k % 32;
+    u32 n = b->n + words + 1;
+    if (n > PA_BIG_WORDS) n = PA_BIG_WORDS; /* callers keep within the bound */
+    for (u32 i = n; i-- > 0;) {
+        u32 hi = i >= words && i - words < b->n ? b->w[i - words] : 0;
+        u32 lo = i >= words + 1 && i - words - 1 < b->n ? b->w[i - words - 1] : 0;
+        b->w[i] = bits ? (hi << bits) | (lo >> (32 - bits)) : hi;
+    }
+    b->n = n;
+    while (b->n && !b->w[b->n - 1]) b->n--;
+}
+
+static int big_cmp(const struct pa_big *a, const struct pa_big *b) {
+    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    for (u32 i = a->n; i-- > 0;)
+        if (a->w[i] != b->w[i]) return a->w[i] < b->w[i] ? -1 : 1;
+    return 0;
+}
+
+static void big_sub(struct pa_big *a, const struct pa_big *b) { /* a >= b */
+    i64 borrow = 0;
+    for (u32 i = 0; i < a->n; i++) {
+        i64 t = (i64)a->w[i] - (i < b->n ? b->w[i] : 0) - borrow;
+        borrow = t < 0;
+        a->w[i] = (u32)(t + (borrow << 32));
+    }
+    while (a->n && !a->w[a->n - 1]) a->n--;
+}
+
+/* The double nearest to q * 2^e2 (q's top bit set; `sticky`: something below q). */
+static double pa_make_double(u64 q, int sticky, int e2) {
+    int shift = -1074 - e2 > 11 ? -1074 - e2 : 11;
+    if (shift > 64) return 0;
+    u64 keep = shift == 64 ? 0 : q >> shift;
+    u64 rem = shift == 64 ? q : q & (((u64)1 << shift) - 1);
+    u64 half = (u64)1 << (shift - 1);
+    if (rem > half || (rem == half && (sticky || (keep & 1)))) keep++;
+    int e = e2 + shift;
+    if (keep == (u64)1 << 53) keep >>= 1, e++;
+    u64 bits;
+    if (keep >= (u64)1 << 52) {
+        int be = e + 52 + 1023;
+        if (be >= 2047) bits = (u64)2047 << 52;
+        else bits = ((u64)be << 52) | (keep & (((u64)1 << 52) - 1));
+    } else {
+        bits = keep; /* subnormal (or zero): e is -1074 */
+    }
+    double d;
+    __builtin_memcpy(&d, &bits, 8);
+    return d;
+}
+
+/* The double nearest to the decimal digits[0..nd) (no leading zero) times 10^exp10;
+   `sticky`: nonzero digits were dropped after them. */
+static double pa_decimal_to_double(const u8 *digits, u32 nd, int exp10, int sticky) {
+    if (!nd) return 0;
+    if (nd <= 15 && exp10 >= -22 && exp10 <= 22 && !sticky) {
+        /* Clinger's fast path: the digits and 10^|exp10| are exact doubles, so one
+           correctly rounded operation gives the nearest double. */
+        static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+        i64 v = 0;
+        for (u32 i = 0; i < nd; i++) v = v * 10 + digits[i];
+        return exp10 < 0 ? (double)v / pow10[-exp10] : (double)v * pow10[exp10];
+    }
+    if ((int)nd + exp10 > 310) return __builtin_inf();
+    if ((int)nd + exp10 < -330) return 0;
+    struct pa_big num, den;
+    big_set(&num, 0);
+    for (u32 i = 0; i < nd; i++) {
+        if (!num.n) big_set(&num, digits[i]);
+        else big_mul_add(&num, 10, digits[i]);
+    }
+    if (exp10 >= 0) {
+        big_mul_pow(&num, 10, (u32)exp10);
+        u32 bits = big_bits(&num);
+        if (bits <= 64) {
+            u64 v = num.w[0] | (num.n > 1 ? (u64)num.w[1] << 32 : 0);
+            return pa_make_double(v << (64 - bits), sticky, (int)bits - 64);
+        }
+        /* The top 64 bits, and whether anything is below them. */
+        u64 q = 0;
+        for (u32 i = 0; i < 64; i++) {
+            u32 bit = bits - 1 - i;
+            q = q << 1 | ((num.w[bit / 32] >> (bit % 32)) & 1);
+        }
+        int below = sticky;
+        for (u32 bit = 0; bit < bits - 64 && !below; bit++) below = (num.w[bit / 32] >> (bit % 32)) & 1;
+        return pa_make_double(q, below, (int)bits - 64);
+    }
+    big_set(&den, 1);
+    big_mul_pow(&den, 10, (u32)-exp10);
+    /* q = floor(num * 2^k / den) with 2^63 <= q < 2^64 */
+    int k = 64 + (int)big_bits(&den) - (int)big_bits(&num);
+    if (k > 0) big_shl(&num, (u32)k);
+    else big_shl(&den, (u32)-k);
+    /* num/den is now in [2^63, 2^65): halve den once if needed so it is below 2^64 */
+    struct pa_big top;
+    big_copy(&top, &den);
+    big_shl(&top, 64);
+    if (big_cmp(&num, &top) >= 0) {
+        big_shl(&den, 1);
+        k--;
+    }
+    u64 q = 0;
+    for (int i = 63; i >= 0; i--) {
+        struct pa_big t;
+        big_copy(&t, &den);
+        big_shl(&t, (u32)i);
+        if (big_cmp(&num, &t) >= 0) {
+            big_sub(&num, &t);
+            q |= (u64)1 << i;
+        }
+    }
+    if (!(q >> 63)) { /* num/den was below 2^63: one more bit */
+        big_shl(&num, 1);
+        k++;
+        q <<= 1;
+        if (big_cmp(&num, &den) >= 0) big_sub(&num, &den), q |= 1;
+    }
+    return pa_make_double(q, sticky || num.n != 0, -k);
+}
+
+/* The exact decimal digits of finite d > 0 (at most 800 of them, then `*more` set),
+   with *exp10 such that d = 0.DIGITS x 10^exp10. */
+static u32 pa_double_digits(double d, u8 *out, int *exp10, int *more) {
+    u64 bits;
+    __builtin_memcpy(&bits, &d, 8);
+    int be = (int)(bits >> 52) & 2047;
+    u64 m = bits & (((u64)1 << 52) - 1);
+    int e2 = be ? be - 1075 : -1074;
+    if (be) m |= (u64)1 << 52;
+    struct pa_big b;
+    big_set(&b, m);
+    int point = 0; /* d = b x 10^-point */
+    if (e2 >= 0) big_shl(&b, (u32)e2);
+    else big_mul_pow(&b, 5, (u32)-e2), point = -e2;
+    /* Digits, nine at a time from the bottom, by division by 10^9. */
+    static const u32 size = 9 * PA_BIG_WORDS * 32 / 29 + 9;
+    u8 rev[9 * PA_BIG_WORDS * 32 / 29 + 9];
+    u32 nr = 0;
+    while (b.n) {
+        u64 r = 0;
+        for (u32 i = b.n; i-- > 0;) {
+            u64 cur = r << 32 | b.w[i];
+            b.w[i] = (u32)(cur / 1000000000u);
+            r = cur % 1000000000u;
+        }
+        while (b.n && !b.w[b.n - 1]) b.n--;
+        for (int j = 0; j < 9 && nr < size; j++) rev[nr++] = (u8)(r % 10), r /= 10;
+    }
+    while (nr && !rev[nr - 1]) nr--;
+    u32 lead_zeros = 0; /* trailing zeros of the number */
+    while (lead_zeros < nr && !rev[lead_zeros]) lead_zeros++;
+    *exp10 = (int)nr - point;
+    u32 n = 0;
+    *more = 0;
+    for (u32 i = nr; i-- > lead_zeros;) {
+        if (n < PA_MAX_DIGITS) out[n++] = rev[i];
+        else *more = 1;
+    }
+    return n;
+}
+
+/* A double as JSON, as JavaScript writes a number: the shortest decimal that reads back as
+   the same double; integral values within 2^53 as integers (with ".0" in JSON messages,
+   to say the var was a DOUBLE); NaN and infinities as null (JSON has none, as
+   JSON.stringify says). */
 static void text_double(struct pa_text *t, double d) {
     if (d != d || d - d != 0) {
         text_str(t, "null");
         return;
     }
-    if (d == (double)(i64)d && d < 9007199254740992.0 && d > -9007199254740992.0) {
+    if (d < 9007199254740992.0 && d > -9007199254740992.0 && d == (double)(i64)d) {
         if (d == 0 && 1 / d < 0) text_put(t, "-", 1);
         text_int(t, (i64)d);
         if (pa_json) text_str(t, ".0");
@@ -636,25 +849,59 @@ static void text_double(struct pa_text *t, double d) {
         text_put(t, "-", 1);
         d = -d;
     }
-    int e = 0;
-    while (d >= 10) d /= 10, e++;
-    while (d < 1) d *= 10, e--;
-    char digits[17];
-    for (int i = 0; i < 17; i++) {
-        int k = (int)d;
-        if (k > 9) k = 9;
-        digits[i] = (char)('0' + k);
-        d = (d - k) * 10;
+    u8 exact[PA_MAX_DIGITS], c[18];
+    int n10, more;
+    u32 ne = pa_double_digits(d, exact, &n10, &more);
+    u32 p = 1;
+    int n = n10;
+    for (;; p++) {
+        n = n10;
+        u32 k = ne < p ? ne : p;
+        copy(c, exact, k);
+        if (ne > p) {
+            int up = exact[p] > 5 || (exact[p] == 5 && (more || (c[p - 1] & 1)));
+            for (u32 i = p + 1; exact[p] == 5 && !up && i < ne; i++) up = exact[i] != 0;
+            for (u32 i = k; up && i-- > 0;) {
+                if (c[i] < 9) {
+                    c[i]++;
+                    up = 0;
+                } else {
+                    c[i] = 0;
+                }
+            }
+            if (up) { /* 99..9 became 100..0 */
+                c[0] = 1;
+                for (u32 i = 1; i < k; i++) c[i] = 0;
+                n++;
+            }
+        }
+        while (k > 1 && !c[k - 1]) k--;
+        if (p >= 17 || pa_decimal_to_double(c, k, n - (int)k, 0) == d) {
+            p = k;
+            break;
+        }
     }
-    int n = 17;
-    while (n > 1 && digits[n - 1] == '0') n--;
-    text_put(t, digits, 1);
-    if (n > 1) {
+    for (u32 i = 0; i < p; i++) c[i] = (u8)('0' + c[i]);
+    if ((int)p <= n && n <= 21) {
+        text_put(t, c, p);
+        for (int i = (int)p; i < n; i++) text_put(t, "0", 1);
+    } else if (0 < n && n <= 21) {
+        text_put(t, c, (u32)n);
         text_put(t, ".", 1);
-        text_put(t, digits + 1, (u32)(n - 1));
+        text_put(t, c + n, p - (u32)n);
+    } else if (-6 < n && n <= 0) {
+        text_put(t, "0.", 2);
+        for (int i = n; i < 0; i++) text_put(t, "0", 1);
+        text_put(t, c, p);
+    } else {
+        text_put(t, c, 1);
+        if (p > 1) {
+            text_put(t, ".", 1);
+            text_put(t, c + 1, p - 1);
+        }
+        text_put(t, n - 1 < 0 ? "e-" : "e+", 2);
+        text_int(t, n - 1 < 0 ? 1 - n : n - 1);
     }
-    text_put(t, "e", 1);
-    text_int(t, e);
 }
 
 static void text_json_string(struct pa_text *t, const u8 *s, u32 n) {
@@ -849,72 +1096,66 @@ static void parse_string(struct pa_parse *p, struct pa_text *t) {
 }
 
 /* A JSON number at p->i: an INT32 var if integral and within 32 bits, else DOUBLE. */
+static int pa_digit(const struct pa_parse *p) { return p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9'; }
+
+/* A JSON number: the double nearest to it, an INT32 var when that is an integer that fits
+   in 32 bits (not -0), as Chrome made page numbers. */
 static void parse_number(struct pa_parse *p, struct PP_Var *out) {
-    u32 start = p->i;
-    int neg = 0, integral = 1;
+    int neg = 0;
     if (p->s[p->i] == '-') neg = 1, p->i++;
-    if (p->i >= p->n || p->s[p->i] < '0' || p->s[p->i] > '9') {
+    if (!pa_digit(p) || (p->s[p->i] == '0' && p->i + 1 < p->n && p->s[p->i + 1] >= '0' && p->s[p->i + 1] <= '9')) {
         p->failed = 1;
         return;
     }
-    if (p->s[p->i] == '0' && p->i + 1 < p->n && p->s[p->i + 1] >= '0' && p->s[p->i + 1] <= '9') {
-        p->failed = 1;
-        return;
-    }
-    double mant = 0;
-    int digits_exp = 0;
-    while (p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9') {
-        if (mant < 1e18) mant = mant * 10 + (p->s[p->i] - '0');
-        else digits_exp++;
-        p->i++;
+    u8 digits[PA_MAX_DIGITS];
+    u32 nd = 0;
+    int sticky = 0;
+    i64 exp10 = 0; /* the number is 0.DIGITS (and beyond) x 10^exp10 */
+    for (; pa_digit(p); p->i++) {
+        u8 v = (u8)(p->s[p->i] - '0');
+        if (nd == 0 && v == 0) continue;
+        if (nd < PA_MAX_DIGITS) digits[nd++] = v;
+        else sticky |= v != 0;
+        if (exp10 < 100000000) exp10++;
     }
     if (p->i < p->n && p->s[p->i] == '.') {
         p->i++;
-        if (p->i >= p->n || p->s[p->i] < '0' || p->s[p->i] > '9') {
+        if (!pa_digit(p)) {
             p->failed = 1;
             return;
         }
-        while (p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9') {
-            if (p->s[p->i] != '0') integral = 0;
-            if (mant < 1e18) mant = mant * 10 + (p->s[p->i] - '0'), digits_exp--;
-            p->i++;
+        for (; pa_digit(p); p->i++) {
+            u8 v = (u8)(p->s[p->i] - '0');
+            if (nd == 0 && v == 0) {
+                if (exp10 > -100000000) exp10--;
+                continue;
+            }
+            if (nd < PA_MAX_DIGITS) digits[nd++] = v;
+            else sticky |= v != 0;
         }
     }
-    int exp = 0;
     if (p->i < p->n && (p->s[p->i] == 'e' || p->s[p->i] == 'E')) {
         p->i++;
         int eneg = 0;
         if (p->i < p->n && (p->s[p->i] == '+' || p->s[p->i] == '-')) eneg = p->s[p->i++] == '-';
-        if (p->i >= p->n || p->s[p->i] < '0' || p->s[p->i] > '9') {
+        if (!pa_digit(p)) {
             p->failed = 1;
             return;
         }
-        while (p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9') {
-            if (exp < 100000) exp = exp * 10 + (p->s[p->i] - '0');
-            p->i++;
-        }
-        if (eneg) exp = -exp;
+        i64 e = 0;
+        for (; pa_digit(p); p->i++)
+            if (e < 100000000) e = e * 10 + (p->s[p->i] - '0');
+        exp10 += eneg ? -e : e;
     }
-    (void)start;
-    exp += digits_exp;
-    double d = mant;
-    if (exp > 400) d = mant ? 1e308 * 10 : 0;
-    else if (exp < -400) d = 0;
-    else {
-        double scale = 1;
-        int e = exp < 0 ? -exp : exp;
-        double b = 10;
-        while (e) {
-            if (e & 1) scale *= b;
-            b *= b;
-            e >>= 1;
-        }
-        d = exp < 0 ? mant / scale : mant * scale;
+    while (nd > 0 && digits[nd - 1] == 0) nd--;
+    double d = 0;
+    if (nd) {
+        i64 e = exp10 - (i64)nd;
+        d = e > 1000 ? __builtin_inf() : e < -2000 ? 0 : pa_decimal_to_double(digits, nd, (int)e, sticky);
     }
     if (neg) d = -d;
     pa_zero(out, sizeof *out);
-    (void)integral;
-    if (d == (double)(i32)d && !(d == 0 && neg) && d >= -2147483648.0 && d <= 2147483647.0) {
+    if (d >= -2147483648.0 && d <= 2147483647.0 && d == (double)(i32)d && !(d == 0 && neg)) {
         out->type = PP_VARTYPE_INT32;
         out->value.as_int = (i32)d;
     } else {

@@ -199,7 +199,11 @@ fn printed_lines_are_json_strings_with_json_messages() {
         .collect();
     assert!(lines[0].starts_with("Stockfish "), "{lines:?}");
     assert!(lines.iter().any(|l| l == "uciok"), "{lines:?}");
-    assert_eq!(lines.last().map(String::as_str), Some("readyok"), "{lines:?}");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("readyok"),
+        "{lines:?}"
+    );
 }
 
 /// A plugin cannot take the host's message channel: it closes fd 1, opens a file (which a
@@ -462,4 +466,56 @@ fn impossible_sizes_give_null_vars() {
             "{arch}"
         );
     }
+}
+
+/// The JSON message reader is fuzzed: fuzz/ppapi/json.c (runtime/ppapi.h's reader under
+/// libFuzzer with AddressSanitizer and UndefinedBehaviorSanitizer; every var it reads must
+/// write back as JSON that reads as the same var, numbers must read as the nearest double
+/// and write as the shortest text that reads back, no var may leak) runs 300,000 inputs
+/// grown from its seeds, with a fixed seed, so that a failure repeats.
+/// (`scripts/fuzz ppapi-json SECONDS` runs it for longer.)
+#[test]
+fn the_json_reader_is_fuzzed() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("ppapi-json");
+    let o = Command::new(pnacl::tools::CLANG)
+        .args([
+            "-g",
+            "-O1",
+            "-fsanitize=fuzzer,address,undefined",
+            "-fno-sanitize-recover=undefined",
+            "-o",
+        ])
+        .arg(&bin)
+        .arg(root.join("fuzz/ppapi/json.c"))
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "the fuzz target does not build (libclang-rt-14-dev; scripts/setup installs it): {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir(&corpus).unwrap();
+    let o = Command::new(&bin)
+        .arg(&corpus)
+        .arg(root.join("fuzz/ppapi/seeds"))
+        .args([
+            "-runs=300000",
+            "-seed=1",
+            "-max_len=4096",
+            "-rss_limit_mb=2048",
+            "-timeout=10",
+        ])
+        .arg(format!("-artifact_prefix={}/", dir.path().display()))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.success(),
+        "the fuzzer found a failure: {}",
+        &err[err.len().saturating_sub(4000)..]
+    );
+    assert!(err.contains("Done 300000 runs"), "{err}");
 }

@@ -141,3 +141,68 @@ fn a_thread_ends_the_program_whatever_the_first_thread_does() {
         assert_eq!(out.stdout, b"bye\n", "{mode}");
     }
 }
+
+/// Conversions between 64-bit integers and floating point, which code generation leaves to
+/// the runtime's helpers (tests/runtime/conversions.ll), give what Rust's `as` gives, on
+/// x86-32, on ARM (where the run-time ABI's __aeabi_l2d and its kin take and return
+/// floating point in core registers: before, ARM got garbage) and in WebAssembly.
+#[test]
+fn conversions_between_64_bit_integers_and_floats_agree_on_every_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/conversions.ll");
+    let pexe = common::prelude_pexe(dir.path(), &src);
+    let n: u64 = 3;
+    let a = (n as i64).wrapping_mul(-1_000_000_007_000);
+    let b = (n << 60) | 12345;
+    let want: String = [
+        a as u64,
+        b,
+        (a as f64).to_bits(),
+        (b as f64).to_bits(),
+        (a as f32).to_bits() as u64,
+        (b as f32).to_bits() as u64,
+        ((a as f64) * 1.5) as i64 as u64,
+        (b as f64) as u64,
+        (a as f32) as i64 as u64,
+        (b as f32) as u64,
+    ]
+    .iter()
+    .map(|v| format!("{v:016x}\n"))
+    .collect();
+    for (arch, opt) in [
+        ("x86-32", "-O0"),
+        ("x86-32", "-O2"),
+        ("arm", "-O0"),
+        ("arm", "-O2"),
+        ("wasm32", "-O2"),
+    ] {
+        let exe = dir.path().join(format!(
+            "conv-{arch}{opt}{}",
+            if arch == "wasm32" { ".mjs" } else { "" }
+        ));
+        let st = Command::new(assert_cmd::cargo::cargo_bin("pnacl-translate"))
+            .args([opt, "--arch", arch])
+            .arg(&pexe)
+            .arg("-o")
+            .arg(&exe)
+            .status()
+            .unwrap();
+        assert!(st.success(), "{arch} {opt}: translation failed");
+        let mut cmd = match arch {
+            "arm" => {
+                let mut c = Command::new(assert_cmd::cargo::cargo_bin("pnacl-run"));
+                c.arg(&exe);
+                c
+            }
+            "wasm32" => {
+                let mut c = Command::new(pnacl::tools::NODE);
+                c.arg(&exe);
+                c
+            }
+            _ => Command::new(&exe),
+        };
+        let out = cmd.arg(n.to_string()).env_clear().output().unwrap();
+        assert!(out.status.success(), "{arch} {opt}: {out:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{arch} {opt}");
+    }
+}

@@ -175,12 +175,18 @@ pub fn attacks_dir() -> PathBuf {
 /// Attack `name` of tests/attacks (the prelude and its own part) finalized into a pexe in
 /// `dir`, which pnacl-abicheck must call clean.
 pub fn attack_pexe(dir: &std::path::Path, name: &str) -> PathBuf {
+    prelude_pexe(dir, &attacks_dir().join(format!("{name}.ll")))
+}
+
+/// The program `part` (LLVM text using the helpers of tests/attacks/prelude.ll) with the
+/// prelude, finalized into a pexe in `dir`, which pnacl-abicheck must call clean.
+pub fn prelude_pexe(dir: &std::path::Path, part: &std::path::Path) -> PathBuf {
     use assert_cmd::cargo::cargo_bin;
     use std::process::Command;
-    let attacks = attacks_dir();
+    let name = part.file_stem().unwrap().to_str().unwrap();
     let ll = dir.join(format!("{name}.ll"));
-    let mut text = std::fs::read_to_string(attacks.join("prelude.ll")).unwrap();
-    text.push_str(&std::fs::read_to_string(attacks.join(format!("{name}.ll"))).unwrap());
+    let mut text = std::fs::read_to_string(attacks_dir().join("prelude.ll")).unwrap();
+    text.push_str(&std::fs::read_to_string(part).unwrap());
     std::fs::write(&ll, text).unwrap();
     let pexe = dir.join(format!("{name}.pexe"));
     let st = Command::new(cargo_bin("pnacl-finalize"))
