@@ -1436,7 +1436,16 @@ static void ppapi_stdout_flush(void) {
 /* ----------------------------------------------------------------------------------- */
 /* The main thread's queue of events                                                    */
 
-enum { EV_MESSAGE, EV_CALLBACK, EV_END };
+enum { EV_MESSAGE, EV_CALLBACK, EV_END, EV_HANDLER_DESTROY };
+
+/* PPP_MessageHandler;0.2 (PPB_Messaging 1.2's RegisterMessageHandler): the plugin's
+   functions, copied when it registers them. */
+struct pa_handler {
+    void (*handle_message)(i32 instance, void *user_data, const struct PP_Var *message);
+    void (*handle_blocking_message)(i32 instance, void *user_data, const struct PP_Var *message,
+                                    struct PP_Var *response);
+    void (*destroy)(i32 instance, void *user_data);
+};
 
 struct pa_event {
     struct pa_event *next;
@@ -1445,7 +1454,13 @@ struct pa_event {
     struct PP_CompletionCallback cb;
     i32 result;
     i64 due_ns; /* a callback's time (CLOCK_MONOTONIC) */
+    struct pa_handler handler; /* EV_MESSAGE on a loop, EV_HANDLER_DESTROY */
+    void *handler_data;
+    u32 handler_gen; /* the registration an EV_MESSAGE on a loop was queued for */
 };
+
+static volatile int pa_handler_lock;
+static u32 pa_handler_gen; /* bumped at each registration and unregistration */
 
 static volatile int pa_queue_lock;
 static volatile int pa_queue_signal; /* futex word: bumped at each push */
@@ -1554,13 +1569,6 @@ static void messaging_post(i32 instance, const struct PP_Var *message) {
     __atomic_add_fetch(&pa_activity, 1, __ATOMIC_RELAXED);
     pa_emit(1, "", message);
 }
-
-static i32 messaging_register_handler(i32 instance, void *user, const void *handler, i32 loop) {
-    (void)instance, (void)user, (void)handler, (void)loop;
-    return PP_ERROR_NOTSUPPORTED;
-}
-
-static void messaging_unregister_handler(i32 instance) { (void)instance; }
 
 static const char *const pa_levels[] = {"tip", "log", "warning", "error"};
 
@@ -1699,6 +1707,19 @@ static i32 loop_attach(i32 r) {
     return PP_OK;
 }
 
+/* Queues event `e` (due at e->due_ns) on loop `l`. */
+static void pa_loop_push(struct pa_loop *l, struct pa_event *e) {
+    e->next = NULL;
+    lock(&l->lock);
+    if (l->tail) l->tail->next = e;
+    else l->head = e;
+    l->tail = e;
+    l->signal++;
+    unlock(&l->lock);
+    int n;
+    irt_futex_wake(&l->signal, 1, &n);
+}
+
 static i32 loop_run(i32 r) {
     if (r == pa_main_loop) return PP_ERROR_INPROGRESS;
     struct pa_loop *l = pa_loop_of(r);
@@ -1727,7 +1748,21 @@ static i32 loop_run(i32 r) {
         int seen = l->signal;
         unlock(&l->lock);
         if (e) {
-            e->cb.func(e->cb.user_data, e->result);
+            __atomic_add_fetch(&pa_activity, 1, __ATOMIC_RELAXED);
+            if (e->kind == EV_MESSAGE) {
+                /* The handler gets a pointer to the var; the host's reference ends after.
+                   A message queued for a handler since unregistered reaches nobody. */
+                lock(&pa_handler_lock);
+                int current = e->handler_gen == pa_handler_gen;
+                unlock(&pa_handler_lock);
+                struct PP_Var m = e->message;
+                if (current) e->handler.handle_message(pa_instance, e->handler_data, &m);
+                var_release(&e->message);
+            } else if (e->kind == EV_HANDLER_DESTROY) {
+                e->handler.destroy(pa_instance, e->handler_data);
+            } else {
+                e->cb.func(e->cb.user_data, e->result);
+            }
             pa_release_block(e);
             continue;
         }
@@ -1760,14 +1795,7 @@ static i32 loop_post_work(i32 r, const struct PP_CompletionCallback *cb, i64 del
     e->cb = *cb;
     e->result = PP_OK;
     e->due_ns = pa_now_ns(1) + (delay_ms > 0 ? delay_ms * 1000000 : 0);
-    lock(&l->lock);
-    if (l->tail) l->tail->next = e;
-    else l->head = e;
-    l->tail = e;
-    l->signal++;
-    unlock(&l->lock);
-    int n;
-    irt_futex_wake(&l->signal, 1, &n);
+    pa_loop_push(l, e);
     return PP_OK;
 }
 
@@ -1783,6 +1811,66 @@ static i32 loop_post_quit(i32 r, i32 should_destroy) {
     int n;
     irt_futex_wake(&l->signal, 1, &n);
     return PP_OK;
+}
+
+/* The registered message handler (PPB_Messaging 1.2): messages go to it, on its loop,
+   instead of PPP_Messaging; its Destroy runs on that loop when it is replaced or
+   unregistered. (Headless, no message blocks: HandleBlockingMessage is never called.) */
+static struct pa_handler pa_handler_fns;
+static void *pa_handler_data;
+static i32 pa_handler_loop; /* 0: none */
+
+/* Ends the registered handler (its Destroy queued on its loop); pa_handler_lock held. */
+static void pa_handler_end_locked(void) {
+    if (!pa_handler_loop) return;
+    pa_handler_gen++;
+    struct pa_loop *l = pa_loop_of(pa_handler_loop);
+    if (l) {
+        struct pa_event *e = pa_new_event(EV_HANDLER_DESTROY);
+        e->handler = pa_handler_fns;
+        e->handler_data = pa_handler_data;
+        pa_loop_push(l, e);
+    }
+    pa_handler_loop = 0;
+}
+
+static i32 messaging_register_handler(i32 instance, void *user, const struct pa_handler *handler, i32 loop) {
+    if (instance != pa_instance || !handler) return PP_ERROR_BADARGUMENT;
+    struct pa_handler h = *handler;
+    if (!h.handle_message || !h.handle_blocking_message || !h.destroy) return PP_ERROR_BADARGUMENT;
+    if (loop == pa_main_loop) return PP_ERROR_WRONG_THREAD;
+    struct pa_loop *l = pa_loop_of(loop);
+    if (!l || l->destroyed) return PP_ERROR_BADARGUMENT;
+    lock(&pa_handler_lock);
+    pa_handler_end_locked();
+    pa_handler_gen++;
+    pa_handler_fns = h;
+    pa_handler_data = user;
+    pa_handler_loop = loop;
+    unlock(&pa_handler_lock);
+    return PP_OK;
+}
+
+static void messaging_unregister_handler(i32 instance) {
+    if (instance != pa_instance) return;
+    lock(&pa_handler_lock);
+    pa_handler_end_locked();
+    unlock(&pa_handler_lock);
+}
+
+/* Hands message event `e` to the registered handler's loop: 1, or 0 when there is none. */
+static int pa_to_handler(struct pa_event *e) {
+    lock(&pa_handler_lock);
+    struct pa_loop *l = pa_handler_loop ? pa_loop_of(pa_handler_loop) : NULL;
+    if (l) {
+        e->handler = pa_handler_fns;
+        e->handler_data = pa_handler_data;
+        e->handler_gen = pa_handler_gen;
+        e->due_ns = 0;
+        pa_loop_push(l, e);
+    }
+    unlock(&pa_handler_lock);
+    return l != NULL;
 }
 
 /* ----------------------------------------------------------------------------------- */
@@ -2060,6 +2148,7 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
                 __atomic_add_fetch(&pa_reader_signal, 1, __ATOMIC_SEQ_CST);
                 int n;
                 irt_futex_wake(&pa_reader_signal, 1, &n);
+                if (pa_to_handler(e)) continue;
                 if (!asked_messaging) {
                     messaging = f.get_interface("PPP_Messaging;1.0");
                     asked_messaging = 1;

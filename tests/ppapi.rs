@@ -519,3 +519,31 @@ fn the_json_reader_is_fuzzed() {
     );
     assert!(err.contains("Done 300000 runs"), "{err}");
 }
+
+/// PPB_Messaging 1.2's RegisterMessageHandler, as Chrome had it: not on the main thread's
+/// loop (PP_ERROR_WRONG_THREAD); on a loop of the plugin's own thread, every message goes
+/// to the handler, on that thread, in order; after UnregisterMessageHandler its Destroy
+/// runs and messages reach nobody (tests/runtime/message-handler.ll).
+#[test]
+fn messages_reach_a_registered_handler_on_its_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/message-handler.ll");
+    let pexe = common::prelude_pexe(dir.path(), &src);
+    for arch in TARGETS {
+        let command = translate(&pexe, arch, dir.path());
+        let o = run(
+            &command,
+            b"5\n\"hi\"\n99\n7\n",
+            &[("PNACL_MESSAGES", "json")],
+        );
+        assert_eq!(o.status.code(), Some(0), "{arch}: {}", describe(&o));
+        let text = String::from_utf8_lossy(&o.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines,
+            ["-52", "0", "5", "1", "\"hi\"", "1", "99", "1", "1000"],
+            "{arch}: {}",
+            describe(&o)
+        );
+    }
+}
