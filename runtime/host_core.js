@@ -240,7 +240,9 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
       return tid;
     },
   };
-  return { env: { memory }, wasi_snapshot_preview1: wasi, wasi: threads };
+  // The runtime's own: its PPAPI host says when a plugin's instance is made.
+  const pnacl = { ppapi_ready: () => { if (io.ready) io.ready(); } };
+  return { env: { memory }, wasi_snapshot_preview1: wasi, wasi: threads, pnacl };
 }
 
 // The memory a module imports: its limits, read from its import section (the host

@@ -771,6 +771,9 @@ static uptr host_thread_id(void) { return (uptr)self(); }
 static int start_argc;
 static char **start_argv;
 
+/* Natively nothing waits for the instance to be made (a page does: wasi.c). */
+static void ppapi_ready(void) {}
+
 #include "ppapi.h"
 #include "irt_tables.h"
 

@@ -5,7 +5,8 @@
  *   fatal, streq, slen, copy, lock, unlock, raw_write, irt_read, irt_futex_wait_abs,
  *   irt_futex_wake, irt_thread_create, irt_clock_gettime, host_pages(len) (zeroed memory,
  *   or NULL), host_thread_id() (the calling thread, never 0), exit_process,
- *   write_str, and the start-up's arguments through ppapi_set_args.
+ *   write_str, ppapi_ready() (the instance is made: where a page fires `load`), and the
+ *   start-up's arguments through ppapi_set_args.
  *
  * The pexe's side of each call follows ../shared/notes/ppapi.md §2.3: a PP_Var (or any
  * struct) passed by value arrives as a pointer to a copy, a struct result is written
@@ -1598,9 +1599,14 @@ static i32 instance_is_full_frame(i32 instance) {
 
 static i32 view_is_view(i32 r) { return pa_resource_kind(r) == RES_VIEW; }
 
+/* The view's size: 0 x 0 headless, the element's in a page (PNACL_VIEW=WxH). */
+static i32 pa_view_w, pa_view_h;
+
 static i32 view_get_rect(i32 r, struct PP_Rect *out) {
     if (!view_is_view(r) || !out) return 0;
     pa_zero(out, sizeof *out);
+    out->w = pa_view_w;
+    out->h = pa_view_h;
     return 1;
 }
 
@@ -2118,6 +2124,7 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
             pi.did_change_view(pa_instance, pa_view);
         }
     }
+    ppapi_ready(); /* the instance is made and has its view: a page's `load` */
     const struct PPP_Messaging *messaging = NULL;
     int asked_messaging = 0, ending = 0;
     u32 quiet_mark = 0;
@@ -2221,6 +2228,19 @@ static int ppapi_setting(const char *e) {
     if ((v = pa_setting_value(e, "PNACL_STDOUT="))) {
         if (!streq(v, "messages") && !streq(v, "stderr")) fatal("PNACL_STDOUT is messages or stderr");
         pa_stdout_messages = streq(v, "messages");
+        return 1;
+    }
+    if ((v = pa_setting_value(e, "PNACL_VIEW="))) {
+        /* WxH, each 0..32767 */
+        i32 d[2] = {0, 0};
+        int k = 0;
+        for (; *v && k < 2; v++) {
+            if (*v == 'x' && k == 0) k = 1;
+            else if (*v >= '0' && *v <= '9' && d[k] < 32768) d[k] = d[k] * 10 + (*v - '0');
+            else fatal("PNACL_VIEW is WIDTHxHEIGHT");
+        }
+        pa_view_w = d[0] < 32768 ? d[0] : 32767;
+        pa_view_h = d[1] < 32768 ? d[1] : 32767;
         return 1;
     }
     if ((v = pa_setting_value(e, "PNACL_QUIT="))) {

@@ -811,6 +811,9 @@ static uptr host_thread_id(void) { return (uptr)current; }
 static int start_argc;
 static char **start_argv;
 
+/* The host learns that the plugin's instance is made (a page fires `load`). */
+__attribute__((import_module("pnacl"), import_name("ppapi_ready"))) void ppapi_ready(void);
+
 #include "ppapi.h"
 #include "irt_tables.h"
 

@@ -1,6 +1,6 @@
 //! pnacl-translate: a pexe → a program, linked with the runtime: a native executable
-//! (x86-32 or ARM), or WebAssembly with its node launcher or web page; and the loopback
-//! server for such pages (`--serve`).
+//! (x86-32 or ARM), or WebAssembly with its node launcher or web page; a Chrome-era web
+//! app revived (`--site`); and the loopback server for such pages (`--serve`).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -19,15 +19,29 @@ use pnacl::translate::{self, Options, Progress};
 /// with X.wasm beside it, X.html a page with X.js and X.wasm beside it. The input may also
 /// be an ELF object that llc made from pnacl-llvm's module (`pnacl-llvm X.pexe | llc-14
 /// -filetype=obj -o X.o`): it is linked with the runtime as it is.
+///
+/// With --site APPDIR -o OUTDIR, a Chrome-era NaCl web app is revived: its files are
+/// copied, every pexe its manifests (.nmf) name is translated to WebAssembly beside it,
+/// and each page that embeds application/x-pnacl loads pnacl.js, which makes the element
+/// a working plugin in today's browsers; serve OUTDIR with --serve.
 #[derive(Parser)]
 #[command(name = "pnacl-translate", version = pnacl::cli::VERSION)]
 struct Args {
     /// The pexe or object (`-` for standard input).
-    #[arg(required_unless_present = "serve")]
+    #[arg(required_unless_present_any = ["serve", "site"])]
     input: Option<String>,
-    /// The program to write (for wasm32: X.wasm, X.mjs or X.html).
+    /// The program to write (for wasm32: X.wasm, X.mjs or X.html); with --site, the new
+    /// folder of the revived app.
     #[arg(short, long, required_unless_present = "serve")]
     output: Option<PathBuf>,
+    /// Revive the NaCl web app in folder APPDIR into the folder -o names (see above).
+    #[arg(long, value_name = "APPDIR", conflicts_with_all = ["input", "serve", "arch"])]
+    site: Option<PathBuf>,
+    /// With --site: what a plugin prints to its own standard output becomes its messages,
+    /// a line each (PNACL_STDOUT=messages; for plugins that printed their answers, as
+    /// stockfish_2017 does).
+    #[arg(long, requires = "site")]
+    stdout_messages: bool,
     /// x86-32, arm or wasm32 (default: this machine's family; an object's own).
     #[arg(long)]
     arch: Option<Target>,
@@ -67,6 +81,9 @@ fn main() -> ExitCode {
     let args = Args::parse();
     if let Some(dir) = &args.serve {
         return serve(dir, args.port);
+    }
+    if let Some(app) = &args.site {
+        return site(&args, app, args.output.as_deref().unwrap());
     }
     let (input, output) = (args.input.clone().unwrap(), args.output.clone().unwrap());
     if output.as_os_str() == "-" {
@@ -141,6 +158,75 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             cli::report_msg(TOOL, format!("{name}: {e}"));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Revives the web app in `app` into `out` (`translate::site`).
+fn site(args: &Args, app: &std::path::Path, out: &std::path::Path) -> ExitCode {
+    let progress = Progress {
+        enabled: std::io::stderr().is_terminal(),
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut failed = false;
+    let mut translate_one = |pexe: &std::path::Path, wasm: &std::path::Path| {
+        let shown = pexe.strip_prefix(app).unwrap_or(pexe).display().to_string();
+        let data = std::fs::read(pexe)
+            .map_err(|e| translate::err("site", format!("{shown}: {}", cli::io_reason(&e))))?;
+        progress.say(&format!("translating {shown}"));
+        let Some(module) = cli::read_checked(TOOL, &shown, &data, true) else {
+            failed = true;
+            return Err(translate::err("site", format!("{shown}: not translated")));
+        };
+        let opts = Options {
+            target: Target::Wasm32,
+            opt: args.opt,
+            threads,
+            verify: args.verify,
+            ssa_checked: true,
+            progress,
+        };
+        translate::translate(&module, &opts, wasm)
+            .map_err(|e| translate::err("site", format!("{shown}: {e}")))
+    };
+    let env: &[&str] = if args.stdout_messages {
+        &["PNACL_STDOUT=messages"]
+    } else {
+        &[]
+    };
+    let result = translate::site::revive(app, out, env, &mut translate_one);
+    progress.done();
+    match result {
+        Ok(site) => {
+            for (manifest, why) in &site.problems {
+                eprintln!("{TOOL}: note: {}: {why}", manifest.display());
+            }
+            for (pexe, _) in &site.pexes {
+                println!(
+                    "translated {} -> {}",
+                    pexe.display(),
+                    pexe.with_extension("wasm").display()
+                );
+            }
+            for page in &site.pages {
+                println!("page {} loads {}", page.display(), translate::site::SCRIPT);
+            }
+            if site.pexes.is_empty() {
+                eprintln!(
+                    "{TOOL}: note: {}: no manifest names a pexe: nothing was translated",
+                    app.display()
+                );
+            }
+            println!("serve it with: pnacl-translate --serve {}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            if !failed {
+                cli::report_msg(TOOL, e.to_string());
+            }
             ExitCode::from(1)
         }
     }

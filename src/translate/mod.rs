@@ -3,6 +3,7 @@
 //! (x86-32, ARM), or by wasm-ld into a WebAssembly module with its hosts (`wasm`).
 
 pub mod serve;
+pub mod site;
 pub mod wasm;
 
 use std::collections::hash_map::DefaultHasher;
@@ -55,7 +56,7 @@ impl std::fmt::Display for Error {
     }
 }
 
-fn err(stage: &'static str, msg: impl Into<String>) -> Error {
+pub fn err(stage: &'static str, msg: impl Into<String>) -> Error {
     Error {
         stage,
         msg: msg.into(),

@@ -201,7 +201,11 @@ fn file_for(dir: &Path, target: &str) -> Option<PathBuf> {
         }
         p.push(c);
     }
-    let real = p.canonicalize().ok()?;
+    let mut real = p.canonicalize().ok()?;
+    if real.is_dir() {
+        // A folder's page: its index.html.
+        real = real.join("index.html").canonicalize().ok()?;
+    }
     (real.starts_with(dir) && real.is_file()).then_some(real)
 }
 
@@ -224,10 +228,17 @@ fn percent_decode(s: &str) -> Option<String> {
 
 fn content_type(p: &Path) -> &'static str {
     match p.extension().and_then(|e| e.to_str()) {
-        Some("html") => "text/html; charset=utf-8",
+        Some("html" | "htm") => "text/html; charset=utf-8",
         Some("js" | "mjs") => "text/javascript; charset=utf-8",
         Some("wasm") => "application/wasm",
         Some("txt") => "text/plain; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("json" | "nmf") => "application/json",
+        Some("png") => "image/png",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("gif") => "image/gif",
+        Some("svg") => "image/svg+xml",
+        Some("webp") => "image/webp",
         _ => "application/octet-stream",
     }
 }

@@ -1,0 +1,345 @@
+// The page's part of the host for browser plugins (after host_core.js): `pnacl.js`, the
+// one script a Chrome-era NaCl page needs to run in today's browsers. In the page it
+// turns each `<embed>` or `<object>` of type application/x-pnacl (those in the page, and
+// those added later) into a working plugin with the element API Chrome gave it:
+// `postMessage`, `message` events whose `data` is converted as Chrome converted vars,
+// `loadstart`/`progress`/`load`/`error`/`loadend`/`crash` events, `readyState`,
+// `lastError`, `exitStatus`. The element's manifest (.nmf) names the pexe; the script runs
+// its WebAssembly translation (the same name, `.wasm`, which `pnacl-translate --site`
+// writes beside it) on the runtime's PPAPI host, in a worker (blocking allowed, as NaCl
+// ran plugins out of process), its threads in further workers, on shared memory: the
+// page's thread never waits for the plugin.
+//
+// Messages cross as lines of JSON (the runtime's PNACL_MESSAGES=json): into the plugin
+// through a ring of shared memory its message reader blocks on, out of it as the writes
+// of its standard output. Console output and the plugin's own writes go to the console.
+//
+// In a worker, the same script runs one of the plugin's threads.
+
+const PNACL_TYPE = 'application/x-pnacl';
+const RING_BYTES = 1 << 20;
+// The ring's control words: [0] bytes written, [1] bytes read (both counting on, modulo
+// 2^32), [2] whether the page waits for room.
+const RING_WRITTEN = 0, RING_READ = 1, RING_WAITING = 2;
+
+if (typeof document !== 'undefined') {
+  const scriptUrl = document.currentScript ? document.currentScript.src : new URL('pnacl.js', location.href).href;
+
+  // Chrome's conversion of a page value into a var (ppapi.md §5.4), as a JSON line the
+  // runtime reads back into the same var: an int32 is an integer, any other number has a
+  // fraction or an exponent, an ArrayBuffer is {"$arraybuffer": BASE64}. Throws on a cycle.
+  const toJson = (v, seen = new Set()) => {
+    if (v === undefined || v === null) return 'null';
+    if (typeof v === 'boolean' || v instanceof Boolean) return String(v.valueOf());
+    if (typeof v === 'number' || v instanceof Number) {
+      const n = v.valueOf();
+      if (!Number.isFinite(n)) return 'null';
+      if (Number.isInteger(n) && n >= -2147483648 && n <= 2147483647 && !Object.is(n, -0)) return String(n);
+      const t = JSON.stringify(n);
+      return /[.eE]/.test(t) ? t : `${t}.0`;
+    }
+    if (typeof v === 'string' || v instanceof String) return JSON.stringify(v.valueOf());
+    if (typeof v === 'bigint' || typeof v === 'symbol') return 'null';
+    if (seen.has(v)) throw new Error('the message holds a cycle');
+    seen.add(v);
+    let out;
+    if (v instanceof ArrayBuffer) {
+      const b = new Uint8Array(v);
+      let s = '';
+      for (let i = 0; i < b.length; i += 32768) s += String.fromCharCode.apply(null, b.subarray(i, i + 32768));
+      out = `{"$arraybuffer":"${btoa(s)}"}`;
+    } else if (Array.isArray(v)) {
+      const items = [];
+      for (let i = 0; i < v.length; i++) items.push(i in v ? toJson(v[i], seen) : 'null');
+      out = `[${items.join(',')}]`;
+    } else {
+      const items = [];
+      for (const k of Object.keys(v)) {
+        const d = Object.getOwnPropertyDescriptor(v, k);
+        if (d && 'value' in d) items.push(`${JSON.stringify(k)}:${toJson(d.value, seen)}`);
+      }
+      out = `{${items.join(',')}}`;
+    }
+    seen.delete(v);
+    return out;
+  };
+
+  // A var's JSON line back into a page value.
+  const fromJson = (line) => JSON.parse(line, (_k, v) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const keys = Object.keys(v);
+      if (keys.length === 1 && keys[0] === '$arraybuffer' && typeof v.$arraybuffer === 'string') {
+        const s = atob(v.$arraybuffer);
+        const b = new Uint8Array(s.length);
+        for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+        return b.buffer;
+      }
+    }
+    return v;
+  });
+
+  // The element's attributes as Chrome gave them to DidCreate (§5.1): an <object>'s
+  // <param>s first, then its attributes (a param of the same name wins), then `src` from
+  // `data` if it has none.
+  const attributes = (el) => {
+    const list = [];
+    const seen = new Set();
+    if (el.localName === 'object') {
+      for (const p of el.querySelectorAll(':scope > param')) {
+        const n = (p.getAttribute('name') || '').toLowerCase();
+        if (n && !seen.has(n)) { seen.add(n); list.push([n, p.getAttribute('value') || '']); }
+      }
+    }
+    for (const a of el.attributes) if (!seen.has(a.name)) { seen.add(a.name); list.push([a.name, a.value]); }
+    if (!seen.has('src') && el.hasAttribute('data')) list.push(['src', el.getAttribute('data')]);
+    return list;
+  };
+
+  const fire = (el, type, init = {}) => {
+    const e = new ProgressEvent(type, { bubbles: true, ...init });
+    el.dispatchEvent(e);
+  };
+
+  const plugins = new Map();
+
+  const attach = (el) => {
+    if (plugins.has(el)) return;
+    const state = { workers: [], ended: false, loaded: false, queue: [], ring: null, lastLine: '' };
+    plugins.set(el, state);
+    let readyState = 0, lastError = '', exitStatus = -1;
+    Object.defineProperty(el, 'readyState', { configurable: true, get: () => readyState });
+    Object.defineProperty(el, 'lastError', { configurable: true, get: () => lastError });
+    Object.defineProperty(el, 'exitStatus', { configurable: true, get: () => exitStatus });
+
+    const flush = () => {
+      const ring = state.ring;
+      if (!ring) return;
+      const { ctl, data } = ring;
+      while (state.queue.length) {
+        const chunk = state.queue[0];
+        const written = Atomics.load(ctl, RING_WRITTEN) >>> 0;
+        const free = RING_BYTES - ((written - (Atomics.load(ctl, RING_READ) >>> 0)) >>> 0);
+        if (free === 0) {
+          // Asked before looking again: the reader may have taken everything meanwhile.
+          Atomics.store(ctl, RING_WAITING, 1);
+          if (((Atomics.load(ctl, RING_WRITTEN) - Atomics.load(ctl, RING_READ)) >>> 0) === RING_BYTES) return;
+          continue;
+        }
+        const n = Math.min(free, chunk.length);
+        for (let i = 0; i < n;) {
+          const at = (written + i) % RING_BYTES;
+          const k = Math.min(n - i, RING_BYTES - at);
+          data.set(chunk.subarray(i, i + k), at);
+          i += k;
+        }
+        Atomics.store(ctl, RING_WRITTEN, (written + n) | 0);
+        Atomics.notify(ctl, RING_WRITTEN);
+        if (n === chunk.length) state.queue.shift();
+        else state.queue[0] = chunk.subarray(n);
+      }
+    };
+    el.postMessage = (message) => {
+      if (state.ended) return;
+      let line;
+      try {
+        line = toJson(message);
+      } catch (e) {
+        console.error(`NaCl module: the message cannot be converted: ${e.message}`);
+        return;
+      }
+      state.queue.push(new TextEncoder().encode(`${line}\n`));
+      flush();
+    };
+
+    const stop = () => {
+      state.ended = true;
+      for (const w of state.workers) w.terminate();
+    };
+    const fail = (why) => {
+      if (state.ended) return;
+      stop();
+      readyState = 4;
+      lastError = `NaCl module load failed: ${why}`;
+      console.error(lastError);
+      fire(el, 'error');
+      fire(el, 'loadend');
+    };
+    const crash = (status, why) => {
+      if (state.ended) return;
+      stop();
+      exitStatus = status;
+      lastError = why ? `NaCl module crashed: ${why}` : 'NaCl module crashed';
+      fire(el, 'crash');
+    };
+    state.stop = stop;
+
+    const out = { 1: '', 2: '' };
+    const decoders = { 1: new TextDecoder(), 2: new TextDecoder() };
+    const lines = (fd, bytes) => {
+      out[fd] += decoders[fd].decode(bytes, { stream: true });
+      const parts = out[fd].split('\n');
+      out[fd] = parts.pop();
+      return parts;
+    };
+
+    const start = async () => {
+      const args = attributes(el);
+      const src = args.find(([n]) => n === 'src');
+      if (!src) throw new Error('the element names no manifest (src or data)');
+      readyState = 1;
+      fire(el, 'loadstart');
+      const manifestUrl = new URL(src[1], document.baseURI);
+      const manifest = await (await fetch(manifestUrl)).json();
+      const entry = manifest && manifest.program && manifest.program.portable
+        && manifest.program.portable['pnacl-translate'];
+      if (!entry || typeof entry.url !== 'string') throw new Error('the manifest names no pnacl-translate url');
+      const pexeUrl = new URL(entry.url, manifestUrl);
+      const wasmUrl = new URL(pexeUrl.href.replace(/(\.[^./]*)?$/, '.wasm'));
+      readyState = 3;
+      fire(el, 'progress');
+      const response = await fetch(wasmUrl);
+      if (!response.ok) throw new Error(`${wasmUrl.pathname}: ${response.status} ${response.statusText}`);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      fire(el, 'progress', { lengthComputable: true, loaded: bytes.length, total: bytes.length });
+      if (!self.crossOriginIsolated) {
+        throw new Error('the page needs cross-origin isolation for the plugin\'s shared memory '
+          + '(serve it with `pnacl-translate --serve DIR`)');
+      }
+      const module = await WebAssembly.compile(bytes);
+      const limits = memoryLimits(bytes);
+      const memory = new WebAssembly.Memory({ initial: limits.initial, maximum: limits.maximum, shared: true });
+      const { fds, pos, ctl } = sharedTables([FD_STREAM, FD_STREAM, FD_STREAM], false);
+      const ring = {
+        ctl: new Int32Array(new SharedArrayBuffer(16)),
+        data: new Uint8Array(new SharedArrayBuffer(RING_BYTES)),
+      };
+      state.ring = ring;
+      const w = Math.round(el.clientWidth || Number(el.getAttribute('width')) || 0);
+      const h = Math.round(el.clientHeight || Number(el.getAttribute('height')) || 0);
+      const name = pexeUrl.pathname.split('/').pop();
+      const ctx = {
+        args: [name, ...args.map(([n, v]) => `${n}=${v}`)],
+        env: ['PNACL_MESSAGES=json', `PNACL_VIEW=${Math.min(w, 32767)}x${Math.min(h, 32767)}`,
+          `PNACL_NPROCS=${navigator.hardwareConcurrency || 1}`,
+          ...(typeof PNACL_SITE_ENV !== 'undefined' ? PNACL_SITE_ENV : [])],
+      };
+      const spawn = (tid, arg) => {
+        const worker = new Worker(scriptUrl);
+        state.workers.push(worker);
+        worker.onmessage = ({ data: m }) => {
+          if (state.ended) return;
+          if (m.fd === 1) {
+            for (const line of lines(1, m.bytes)) {
+              let data;
+              try {
+                data = fromJson(line);
+              } catch (e) {
+                console.error(`NaCl module: a message that is not JSON: ${line}`);
+                continue;
+              }
+              el.dispatchEvent(new MessageEvent('message', { data }));
+            }
+          } else if (m.fd === 2) {
+            for (const line of lines(2, m.bytes)) {
+              if (line) state.lastLine = line;
+              console.log(line);
+            }
+          } else if (m.drained) {
+            flush();
+          } else if (m.ready) {
+            state.loaded = true;
+            readyState = 4;
+            fire(el, 'load');
+            fire(el, 'loadend');
+          } else if (m.spawn !== undefined) {
+            spawn(m.spawn, m.arg);
+          } else if (m.exit !== undefined) {
+            if (state.loaded) crash(m.exit, state.lastLine);
+            else fail(state.lastLine || `the module ended with status ${m.exit}`);
+          }
+        };
+        worker.onerror = (e) => {
+          e.preventDefault();
+          if (state.loaded) crash(-1, e.message);
+          else fail(e.message);
+        };
+        worker.postMessage({ module, memory, fds, pos, ctl, ctx, tid, arg, ring });
+      };
+      spawn(0, 0);
+      flush();
+    };
+    start().catch((e) => fail(e.message || String(e)));
+  };
+
+  const scan = (root) => {
+    if (root.nodeType !== 1) return;
+    const is = (el) => (el.localName === 'embed' || el.localName === 'object')
+      && (el.getAttribute('type') || '').toLowerCase() === PNACL_TYPE;
+    if (is(root)) attach(root);
+    for (const el of root.querySelectorAll('embed, object')) if (is(el)) attach(el);
+  };
+  const forget = (root) => {
+    if (root.nodeType !== 1) return;
+    for (const [el, state] of plugins) {
+      if ((el === root || root.contains(el)) && !el.isConnected) {
+        state.stop();
+        plugins.delete(el);
+      }
+    }
+  };
+  new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of r.addedNodes) scan(n);
+      for (const n of r.removedNodes) forget(n);
+    }
+  }).observe(document, { childList: true, subtree: true });
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => scan(document.documentElement));
+  else scan(document.documentElement);
+} else {
+  // One of the plugin's threads. Standard input is the ring the page writes messages
+  // into; standard output and error go to the page.
+  self.onmessage = async ({ data }) => {
+    const { module, memory, fds, pos, ctl, ctx, tid, arg, ring } = data;
+    const post = (m) => self.postMessage(m);
+    const none = () => { const e = new Error('NOTCAPABLE'); e.code = 'NOTCAPABLE'; throw e; };
+    const io = {
+      errno: (e) => ERRNO[e && e.code] ?? ERRNO.EIO,
+      clock: (id) => (id === 0
+        ? BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6))
+        : BigInt(Math.round(performance.now() * 1e6))),
+      close: () => {},
+      filetype: () => ({ filetype: FILETYPE.CHAR, seekable: false }),
+      fstat: () => ({ dev: 0, ino: 0, nlink: 1, size: 0, atim: 0, mtim: 0, ctim: 0, filetype: FILETYPE.CHAR }),
+      // Blocks until the page has written something (only the message reader reads).
+      read: (_h, len) => {
+        const c = ring.ctl;
+        for (;;) {
+          const written = Atomics.load(c, RING_WRITTEN);
+          const read = Atomics.load(c, RING_READ) >>> 0;
+          const n = Math.min(len, ((written >>> 0) - read) >>> 0);
+          if (n > 0) {
+            const out = new Uint8Array(n);
+            for (let i = 0; i < n;) {
+              const at = (read + i) % RING_BYTES;
+              const k = Math.min(n - i, RING_BYTES - at);
+              out.set(ring.data.subarray(at, at + k), i);
+              i += k;
+            }
+            Atomics.store(c, RING_READ, (read + n) | 0);
+            if (Atomics.exchange(c, RING_WAITING, 0)) post({ drained: true });
+            return out;
+          }
+          Atomics.wait(c, RING_WRITTEN, written);
+        }
+      },
+      write: (_h, fd, bytes) => { post({ fd: fd === 1 ? 1 : 2, bytes }); return bytes.length; },
+      readdir: none, open: none, stat: none, mkdir: none, rmdir: none, unlink: none,
+      spawn: (t, a) => post({ spawn: t, arg: a }),
+      ready: () => post({ ready: true }),
+      warn: (text) => post({ fd: 2, bytes: new TextEncoder().encode(text) }),
+      trapped: (e) => post({ fd: 2, bytes: new TextEncoder().encode(`pnacl: the program trapped: ${e.message}\n`) }),
+    };
+    const code = await runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg });
+    if (code !== null) post({ exit: code });
+  };
+}

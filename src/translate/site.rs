@@ -1,0 +1,251 @@
+//! A Chrome-era NaCl web app, revived (`pnacl-translate --site APPDIR -o OUTDIR`): the
+//! app's files copied; every pexe a manifest (`.nmf`) names translated to WebAssembly
+//! beside it (`X.pexe` → `X.wasm`); each page that embeds `application/x-pnacl` given one
+//! script, `pnacl.js` (runtime/host_core.js and runtime/host_plugin.js), which turns the
+//! element into a working plugin. The output folder is written whole or not at all.
+
+use std::path::{Path, PathBuf};
+
+use super::{err, Error};
+
+const HOST_CORE: &str = include_str!("../../runtime/host_core.js");
+const HOST_PLUGIN: &str = include_str!("../../runtime/host_plugin.js");
+
+/// The name of the page script in the output's top folder.
+pub const SCRIPT: &str = "pnacl.js";
+
+/// `pnacl.js`: the shared host and the plugin host, in a function of their own so that
+/// none of their names meets the page's; `env`: runtime settings every plugin of the site
+/// gets (`PNACL_STDOUT=messages`).
+pub fn script(env: &[&str]) -> String {
+    let env = serde_json::to_string(env).unwrap_or_else(|_| "[]".into());
+    format!(
+        "(() => {{\n'use strict';\nconst PNACL_SITE_ENV = {env};\n{HOST_CORE}\n{HOST_PLUGIN}\n}})();\n"
+    )
+}
+
+/// What a revived app holds.
+#[derive(Debug, Default)]
+pub struct Site {
+    /// Each pexe translated (relative to the app's folder), and the manifests naming it.
+    pub pexes: Vec<(PathBuf, Vec<PathBuf>)>,
+    /// Each page given the script (relative).
+    pub pages: Vec<PathBuf>,
+    /// Manifests whose program could not be found or read: (manifest, why).
+    pub problems: Vec<(PathBuf, String)>,
+}
+
+/// Revives `app` into `out` (which must not exist, or be an empty folder). `translate`
+/// turns a pexe into a WebAssembly module (its input and output paths). Nothing is left
+/// at `out` when it fails.
+pub fn revive(
+    app: &Path,
+    out: &Path,
+    env: &[&str],
+    translate: &mut dyn FnMut(&Path, &Path) -> Result<(), Error>,
+) -> Result<Site, Error> {
+    if !app.is_dir() {
+        return Err(err("site", format!("{}: not a folder", app.display())));
+    }
+    if out.exists() {
+        let empty = out.is_dir()
+            && std::fs::read_dir(out)
+                .map(|mut d| d.next().is_none())
+                .unwrap_or(false);
+        if !empty {
+            return Err(err(
+                "site",
+                format!(
+                    "{}: exists (give a new folder, or an empty one)",
+                    out.display()
+                ),
+            ));
+        }
+    }
+    let app = app
+        .canonicalize()
+        .map_err(|e| err("site", format!("{}: {e}", app.display())))?;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let work = tempfile::Builder::new()
+        .prefix(".pnacl-site-")
+        .tempdir_in(&parent)
+        .map_err(|e| err("site", format!("{}: {e}", parent.display())))?;
+    let mut files = Vec::new();
+    walk(&app, Path::new(""), &mut files)?;
+    if files.iter().any(|f| f == Path::new(SCRIPT)) {
+        return Err(err(
+            "site",
+            format!("{}: already has a {SCRIPT}", app.display()),
+        ));
+    }
+    let mut site = Site::default();
+    // The programs the manifests name.
+    for rel in files.iter().filter(|f| has_ext(f, &["nmf"])) {
+        match program_of(&app, rel) {
+            Ok(pexe) => match site.pexes.iter_mut().find(|(p, _)| *p == pexe) {
+                Some((_, by)) => by.push(rel.clone()),
+                None => site.pexes.push((pexe, vec![rel.clone()])),
+            },
+            Err(why) => site.problems.push((rel.clone(), why)),
+        }
+    }
+    for (pexe, by) in &site.pexes {
+        if !app.join(pexe).is_file() {
+            return Err(err(
+                "site",
+                format!(
+                    "{}: names {}, which the app does not have",
+                    by[0].display(),
+                    pexe.display()
+                ),
+            ));
+        }
+    }
+    let pexes: Vec<&PathBuf> = site.pexes.iter().map(|(p, _)| p).collect();
+    for rel in &files {
+        let from = app.join(rel);
+        let to = work.path().join(rel);
+        if let Some(d) = to.parent() {
+            std::fs::create_dir_all(d).map_err(|e| err("site", format!("{}: {e}", d.display())))?;
+        }
+        if pexes.contains(&rel) {
+            continue;
+        }
+        let data =
+            std::fs::read(&from).map_err(|e| err("site", format!("{}: {e}", from.display())))?;
+        let data = if has_ext(rel, &["html", "htm"]) {
+            match with_script(&data, rel) {
+                Some(page) => {
+                    site.pages.push(rel.clone());
+                    page
+                }
+                None => data,
+            }
+        } else {
+            data
+        };
+        std::fs::write(&to, data).map_err(|e| err("site", format!("{}: {e}", to.display())))?;
+    }
+    for pexe in &pexes {
+        translate(
+            &app.join(pexe),
+            &work.path().join(pexe).with_extension("wasm"),
+        )?;
+    }
+    std::fs::write(work.path().join(SCRIPT), script(env))
+        .map_err(|e| err("site", format!("{SCRIPT}: {e}")))?;
+    if out.exists() {
+        std::fs::remove_dir(out).map_err(|e| err("site", format!("{}: {e}", out.display())))?;
+    }
+    let kept = work.keep();
+    std::fs::rename(&kept, out).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&kept);
+        err("site", format!("{}: {e}", out.display()))
+    })?;
+    Ok(site)
+}
+
+fn has_ext(p: &Path, exts: &[&str]) -> bool {
+    p.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| exts.iter().any(|x| e.eq_ignore_ascii_case(x)))
+}
+
+/// The app's regular files beneath `dir` (relative paths), hidden ones left out; a
+/// symbolic link is followed only where it stays in the app.
+fn walk(root: &Path, rel: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
+    let dir = root.join(rel);
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .map_err(|e| err("site", format!("{}: {e}", dir.display())))?
+        .filter_map(|e| e.ok())
+        .collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let name = e.file_name();
+        if name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let r = rel.join(&name);
+        let Ok(real) = root.join(&r).canonicalize() else {
+            continue;
+        };
+        if !real.starts_with(root) {
+            continue;
+        }
+        if real.is_dir() {
+            walk(root, &r, out)?;
+        } else if real.is_file() {
+            out.push(r);
+        }
+    }
+    Ok(())
+}
+
+/// The pexe manifest `nmf` (relative to the app) names: `program.portable.pnacl-translate.url`,
+/// relative to the manifest, within the app.
+fn program_of(app: &Path, nmf: &Path) -> Result<PathBuf, String> {
+    let text = std::fs::read(app.join(nmf)).map_err(|e| e.to_string())?;
+    let json: serde_json::Value =
+        serde_json::from_slice(&text).map_err(|e| format!("not JSON: {e}"))?;
+    let url = json
+        .pointer("/program/portable/pnacl-translate/url")
+        .and_then(|u| u.as_str())
+        .ok_or("names no program.portable.pnacl-translate.url")?;
+    let path = url.split(['?', '#']).next().unwrap_or("");
+    if path.contains("://") || path.starts_with('/') || path.is_empty() {
+        return Err(format!("{url}: not a file of the app"));
+    }
+    let mut p = nmf.parent().map(Path::to_path_buf).unwrap_or_default();
+    for c in path.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                if !p.pop() {
+                    return Err(format!("{url}: outside the app"));
+                }
+            }
+            c => p.push(c),
+        }
+    }
+    Ok(p)
+}
+
+/// Page `data` (at `rel`) with `<script src=".../pnacl.js">` first in its head, if it
+/// embeds application/x-pnacl; else None.
+fn with_script(data: &[u8], rel: &Path) -> Option<Vec<u8>> {
+    let lower = data.to_ascii_lowercase();
+    find(&lower, b"application/x-pnacl", 0)?;
+    let depth = rel.components().count().saturating_sub(1);
+    let tag = format!("<script src=\"{}{SCRIPT}\"></script>", "../".repeat(depth));
+    // After `<head ...>`, else after `<html ...>`, else after the doctype, else first.
+    let after = |t: &[u8]| {
+        let mut from = 0;
+        while let Some(i) = find(&lower, t, from) {
+            let next = lower.get(i + t.len()).copied();
+            if matches!(next, Some(b'>' | b' ' | b'\t' | b'\n' | b'\r')) {
+                return Some(find(&lower, b">", i)? + 1);
+            }
+            from = i + 1;
+        }
+        None
+    };
+    let at = after(b"<head")
+        .or_else(|| after(b"<html"))
+        .or_else(|| after(b"<!doctype"))
+        .unwrap_or(0);
+    let mut out = Vec::with_capacity(data.len() + tag.len());
+    out.extend_from_slice(&data[..at]);
+    out.extend_from_slice(tag.as_bytes());
+    out.extend_from_slice(&data[at..]);
+    Some(out)
+}
+
+fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    hay.get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|i| i + from)
+}

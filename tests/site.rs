@@ -1,0 +1,239 @@
+//! Chrome-era NaCl web apps revived (`pnacl-translate --site`), and run in headless
+//! Chromium from `--serve`, each page written as the app's own was (tests/browser/apps;
+//! the pexes come from ../shared):
+//!
+//! - stockfish: on `load` the page sends `uci`, gets `uciok`, then `position startpos`,
+//!   `go depth 12`, and shows a `bestmove`; the same for stockfish_2017 (whose answers
+//!   are what it prints: `--stdout-messages`);
+//! - hello_tutorial: the page's listener (capture, on a wrapping div) sees the greeting
+//!   and the int32 ArrayBuffer its number is answered with;
+//! - a plugin that exits after `load`: `crash` fires, `lastError` and `exitStatus` say
+//!   so, and the page goes on working.
+//!
+//! And the command itself: what it writes, and nothing when it fails.
+#![cfg(feature = "llvm")]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use assert_cmd::cargo::cargo_bin;
+
+fn apps() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/apps")
+}
+
+/// tests/browser/apps/`app` copied into `dir`/`app`, with `pexe` as `name`.
+fn app_with(dir: &Path, app: &str, pexe: &Path, name: &str) -> PathBuf {
+    let to = dir.join(app);
+    std::fs::create_dir_all(&to).unwrap();
+    for e in std::fs::read_dir(apps().join(app)).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+    std::fs::copy(pexe, to.join(name)).unwrap();
+    to
+}
+
+fn revive(app: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    Command::new(cargo_bin("pnacl-translate"))
+        .arg("--site")
+        .arg(app)
+        .arg("-o")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// The page's result (body[data-result]) in headless Chromium, or what went wrong.
+fn result_of(url: &str, seconds: u32) -> String {
+    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/wait_page.mjs");
+    let out = Command::new(pnacl::tools::NODE)
+        .arg(&driver)
+        .arg(pnacl::tools::CHROMIUM)
+        .arg(url)
+        .arg(seconds.to_string())
+        .output()
+        .expect("node runs the page driver");
+    let said = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    if said == "timeout" || said.starts_with("error") {
+        return format!("{said}; console: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    said
+}
+
+#[test]
+fn revived_apps_run_in_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let shared = common::pexes_dir();
+    let crasher = common::prelude_pexe(
+        dir.path(),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/crasher.ll"),
+    );
+    let cases: [(&str, PathBuf, &str, &[&str]); 4] = [
+        (
+            "stockfish",
+            shared.join("parse/stockfish.pexe"),
+            "stockfish.pexe",
+            &[],
+        ),
+        (
+            "stockfish",
+            shared.join("plugins/stockfish_2017.pexe"),
+            "stockfish.pexe",
+            &["--stdout-messages"],
+        ),
+        (
+            "hello_tutorial",
+            shared.join("parse/hello_tutorial.pexe"),
+            "hello_tutorial.pexe",
+            &[],
+        ),
+        ("crash", crasher, "crasher.pexe", &[]),
+    ];
+    for (k, (app, pexe, name, extra)) in cases.iter().enumerate() {
+        let case = dir.path().join(format!("case{k}"));
+        let src = app_with(&case, app, pexe, name);
+        let out = case.join("out");
+        let o = revive(&src, &out, extra);
+        assert!(
+            o.status.success(),
+            "{app} {pexe:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let server = common::Server::start(&out);
+        let result = result_of(&server.base, 150);
+        match *app {
+            "stockfish" => assert!(
+                result.starts_with("bestmove ") && result.len() >= 13,
+                "{pexe:?}: {result}"
+            ),
+            "hello_tutorial" => {
+                let r: serde_json::Value = serde_json::from_str(&result)
+                    .unwrap_or_else(|e| panic!("hello_tutorial: {result}: {e}"));
+                assert_eq!(r["greeting"], "C++ program online.", "{result}");
+                // The plugin's count of primes starts from a variable its source never
+                // set (tests/ppapi.rs): under WebAssembly its buffer holds the first two.
+                let primes: Vec<i64> = r["primes"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| p.as_i64().unwrap())
+                    .collect();
+                assert!(
+                    !primes.is_empty() && [2, 3, 5, 7].starts_with(&primes),
+                    "{result}"
+                );
+            }
+            _ => {
+                let r: serde_json::Value = serde_json::from_str(&result)
+                    .unwrap_or_else(|e| panic!("crash: {result}: {e}"));
+                assert_eq!(r["lastError"], "NaCl module crashed", "{result}");
+                assert_eq!(r["exitStatus"], 7, "{result}");
+                assert_eq!(r["readyState"], 4, "{result}");
+                assert_eq!(r["pageStillRuns"], true, "{result}");
+            }
+        }
+    }
+}
+
+/// What --site writes: the app's files, each manifest's pexe as WebAssembly (not the
+/// pexe), pnacl.js, and the script first in each page's head that embeds
+/// application/x-pnacl (a page in a subfolder reaches it with ../); other pages as they
+/// were.
+#[test]
+fn the_site_holds_the_app_its_modules_and_the_script() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = dir.path().join("app");
+    std::fs::create_dir_all(app.join("sub")).unwrap();
+    std::fs::copy(
+        common::pexes_dir().join("parse/hello_tutorial.pexe"),
+        app.join("sub/hello.pexe"),
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("sub/hello.nmf"),
+        r#"{"program":{"portable":{"pnacl-translate":{"url":"hello.pexe"}}}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("sub/page.html"),
+        "<html><HEAD><title>t</title></HEAD><body><embed src=hello.nmf type=application/x-pnacl></body></html>",
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("plain.html"),
+        "<html><head></head><body>no plugin</body></html>",
+    )
+    .unwrap();
+    std::fs::write(app.join("style.css"), "body{}").unwrap();
+    let out = dir.path().join("out");
+    let o = revive(&app, &out, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.contains("sub/hello.wasm"), "{said}");
+    assert!(
+        said.contains(&format!("--serve {}", out.display())),
+        "{said}"
+    );
+    assert!(out.join("sub/hello.wasm").is_file());
+    assert!(!out.join("sub/hello.pexe").exists());
+    assert!(out.join("pnacl.js").is_file());
+    assert_eq!(std::fs::read(out.join("style.css")).unwrap(), b"body{}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("plain.html")).unwrap(),
+        "<html><head></head><body>no plugin</body></html>"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("sub/page.html")).unwrap(),
+        "<html><HEAD><script src=\"../pnacl.js\"></script><title>t</title></HEAD><body><embed src=hello.nmf type=application/x-pnacl></body></html>"
+    );
+    let wasm = std::fs::read(out.join("sub/hello.wasm")).unwrap();
+    assert_eq!(&wasm[..4], b"\0asm");
+}
+
+/// A manifest naming a pexe the app lacks, or an output folder that is not new or empty:
+/// an error that says so, and no output at all.
+#[test]
+fn a_failed_revival_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = dir.path().join("app");
+    std::fs::create_dir_all(&app).unwrap();
+    std::fs::write(
+        app.join("x.nmf"),
+        r#"{"program":{"portable":{"pnacl-translate":{"url":"missing.pexe"}}}}"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = revive(&app, &out, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("x.nmf: names missing.pexe, which the app does not have"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers, ["app"], "a work folder was left behind");
+
+    std::fs::write(
+        app.join("x.nmf"),
+        r#"{"program":{"portable":{"pnacl-translate":{"url":"../outside.pexe"}}}}"#,
+    )
+    .unwrap();
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("keep"), "mine").unwrap();
+    let o = revive(&app, &out, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("exists (give a new folder, or an empty one)"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(out.join("keep")).unwrap(), b"mine");
+}
