@@ -7,6 +7,10 @@
 //!   are what it prints: `--stdout-messages`);
 //! - hello_tutorial: the page's listener (capture, on a wrapping div) sees the greeting
 //!   and the int32 ArrayBuffer its number is answered with;
+//! - webpenc: an image the page posts (its canvas's pixels, in a dictionary) comes back as
+//!   a WebP file that the browser's decoder reads as the same pixels;
+//! - star: a click on the page's button sends the graph, and the path the plugin answers
+//!   is shown;
 //! - a plugin that exits after `load`: `crash` fires, `lastError` and `exitStatus` say
 //!   so, and the page goes on working.
 //!
@@ -47,14 +51,16 @@ fn revive(app: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-/// The page's result (body[data-result]) in headless Chromium, or what went wrong.
-fn result_of(url: &str, seconds: u32) -> String {
+/// The page's result (body[data-result]) in headless Chromium, or what went wrong; with
+/// `click`, the element it names is clicked once the page is ready (body[data-ready]).
+fn result_of(url: &str, seconds: u32, click: Option<&str>) -> String {
     let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/wait_page.mjs");
     let out = Command::new(pnacl::tools::NODE)
         .arg(&driver)
         .arg(pnacl::tools::CHROMIUM)
         .arg(url)
         .arg(seconds.to_string())
+        .args(click)
         .output()
         .expect("node runs the page driver");
     let said = String::from_utf8_lossy(&out.stdout).trim().to_string();
@@ -72,7 +78,7 @@ fn revived_apps_run_in_chromium() {
         dir.path(),
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/crasher.ll"),
     );
-    let cases: [(&str, PathBuf, &str, &[&str]); 4] = [
+    let cases: [(&str, PathBuf, &str, &[&str]); 6] = [
         (
             "stockfish",
             shared.join("parse/stockfish.pexe"),
@@ -92,6 +98,13 @@ fn revived_apps_run_in_chromium() {
             &[],
         ),
         ("crash", crasher, "crasher.pexe", &[]),
+        (
+            "webpenc",
+            shared.join("parse/webpenc.pexe"),
+            "webpenc.pexe",
+            &[],
+        ),
+        ("star", shared.join("parse/star.pexe"), "star.pexe", &[]),
     ];
     for (k, (app, pexe, name, extra)) in cases.iter().enumerate() {
         let case = dir.path().join(format!("case{k}"));
@@ -104,7 +117,8 @@ fn revived_apps_run_in_chromium() {
             String::from_utf8_lossy(&o.stderr)
         );
         let server = common::Server::start(&out);
-        let result = result_of(&server.base, 150);
+        let click = (*app == "star").then_some("#sendToNative");
+        let result = result_of(&server.base, 150, click);
         match *app {
             "stockfish" => assert!(
                 result.starts_with("bestmove ") && result.len() >= 13,
@@ -127,6 +141,22 @@ fn revived_apps_run_in_chromium() {
                     "{result}"
                 );
             }
+            "webpenc" => {
+                let r: serde_json::Value = serde_json::from_str(&result)
+                    .unwrap_or_else(|e| panic!("webpenc: {result}: {e}"));
+                assert_eq!(r["id"], 1, "{result}");
+                assert_eq!(r["riff"], "RIFFWEBP", "{result}");
+                assert_eq!(
+                    (&r["width"], &r["height"]),
+                    (&64.into(), &48.into()),
+                    "{result}"
+                );
+                assert_eq!(
+                    r["differ"], 0,
+                    "lossless, yet not the same pixels: {result}"
+                );
+            }
+            "star" => assert_eq!(result, r#"{"array":[0, 3, 4]}"#),
             _ => {
                 let r: serde_json::Value = serde_json::from_str(&result)
                     .unwrap_or_else(|e| panic!("crash: {result}: {e}"));

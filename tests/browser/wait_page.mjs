@@ -1,14 +1,16 @@
 // Opens a page in headless Chromium and waits until it has a result: until the page's
-// `document.body.dataset.result` is set, which it prints (or "timeout"). The page's
-// console goes to standard error. Talks to the browser through the DevTools protocol on
-// a pipe (--remote-debugging-pipe), so that no port is opened.
-//   node wait_page.mjs CHROMIUM URL TIMEOUT_SECONDS
+// `document.body.dataset.result` is set, which it prints (or "timeout"). With SELECTOR,
+// once the page says it is ready (`document.body.dataset.ready`), the element SELECTOR
+// names is clicked, as a user would: the mouse pressed and released at its centre. The
+// page's console goes to standard error. Talks to the browser through the DevTools
+// protocol on a pipe (--remote-debugging-pipe), so that no port is opened.
+//   node wait_page.mjs CHROMIUM URL TIMEOUT_SECONDS [SELECTOR]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const [chromium, url, timeout] = process.argv.slice(2);
+const [chromium, url, timeout, selector] = process.argv.slice(2);
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pnacl-chromium-'));
 const browser = spawn(chromium, [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -61,7 +63,20 @@ try {
   await send('Runtime.enable', {}, sessionId);
   await send('Page.enable', {}, sessionId);
   await send('Page.navigate', { url }, sessionId);
+  const value = async (expression) => {
+    const r = await send('Runtime.evaluate', { expression, returnByValue: true }, sessionId).catch(() => null);
+    return r && r.result && r.result.value;
+  };
+  let clicked = !selector;
   for (;;) {
+    if (!clicked && await value('document.body ? (document.body.dataset.ready || "") : ""')) {
+      const box = await value(`(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect();
+        return [r.left + r.width / 2, r.top + r.height / 2]; })()`);
+      for (const type of ['mousePressed', 'mouseReleased']) {
+        await send('Input.dispatchMouseEvent', { type, x: box[0], y: box[1], button: 'left', clickCount: 1 }, sessionId);
+      }
+      clicked = true;
+    }
     const r = await send('Runtime.evaluate', {
       expression: 'document.body ? (document.body.dataset.result || "") : ""', returnByValue: true,
     }, sessionId).catch(() => null);
