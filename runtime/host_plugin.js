@@ -13,6 +13,10 @@
 // Messages cross as lines of JSON (the runtime's PNACL_MESSAGES=json): into the plugin
 // through a ring of shared memory its message reader blocks on, out of it as the writes
 // of its standard output. Console output and the plugin's own writes go to the console.
+// The PPAPI host's channel to the page (PNACL_PAGE=1; ppapi.h) is its descriptor 3:
+// what it writes there (a device bound, a frame to show) comes here as records; what
+// the page answers (a frame shown) goes into a second ring, which the host's channel
+// reader blocks on.
 //
 // In a worker, the same script runs one of the plugin's threads.
 
@@ -21,6 +25,66 @@ const RING_BYTES = 1 << 20;
 // The ring's control words: [0] bytes written, [1] bytes read (both counting on, modulo
 // 2^32), [2] whether the page waits for room.
 const RING_WRITTEN = 0, RING_READ = 1, RING_WAITING = 2;
+// The host channel's descriptor in the WASI table, and its records' kinds (ppapi.h).
+const FD_CHANNEL = -4;
+const TO_BIND = 1, TO_FLUSH = 2, FROM_FLUSHED = 1;
+
+const newRing = () => ({
+  ctl: new Int32Array(new SharedArrayBuffer(16)),
+  data: new Uint8Array(new SharedArrayBuffer(RING_BYTES)),
+  queue: [],
+});
+
+// Writes what `ring`'s queue holds, as far as there is room (the rest waits for the
+// reader's `drained`).
+const flushRing = (ring) => {
+  const { ctl, data } = ring;
+  while (ring.queue.length) {
+    const chunk = ring.queue[0];
+    const written = Atomics.load(ctl, RING_WRITTEN) >>> 0;
+    const free = RING_BYTES - ((written - (Atomics.load(ctl, RING_READ) >>> 0)) >>> 0);
+    if (free === 0) {
+      // Asked before looking again: the reader may have taken everything meanwhile.
+      Atomics.store(ctl, RING_WAITING, 1);
+      if (((Atomics.load(ctl, RING_WRITTEN) - Atomics.load(ctl, RING_READ)) >>> 0) === RING_BYTES) return;
+      continue;
+    }
+    const n = Math.min(free, chunk.length);
+    for (let i = 0; i < n;) {
+      const at = (written + i) % RING_BYTES;
+      const k = Math.min(n - i, RING_BYTES - at);
+      data.set(chunk.subarray(i, i + k), at);
+      i += k;
+    }
+    Atomics.store(ctl, RING_WRITTEN, (written + n) | 0);
+    Atomics.notify(ctl, RING_WRITTEN);
+    if (n === chunk.length) ring.queue.shift();
+    else ring.queue[0] = chunk.subarray(n);
+  }
+};
+
+// Blocks until `ring` holds something, then takes up to `len` bytes (in a worker).
+const readRing = (ring, len, drained) => {
+  const c = ring.ctl;
+  for (;;) {
+    const written = Atomics.load(c, RING_WRITTEN);
+    const read = Atomics.load(c, RING_READ) >>> 0;
+    const n = Math.min(len, ((written >>> 0) - read) >>> 0);
+    if (n > 0) {
+      const out = new Uint8Array(n);
+      for (let i = 0; i < n;) {
+        const at = (read + i) % RING_BYTES;
+        const k = Math.min(n - i, RING_BYTES - at);
+        out.set(ring.data.subarray(at, at + k), i);
+        i += k;
+      }
+      Atomics.store(c, RING_READ, (read + n) | 0);
+      if (Atomics.exchange(c, RING_WAITING, 0)) drained();
+      return out;
+    }
+    Atomics.wait(c, RING_WRITTEN, written);
+  }
+};
 
 if (typeof document !== 'undefined') {
   const scriptUrl = document.currentScript ? document.currentScript.src : new URL('pnacl.js', location.href).href;
@@ -111,32 +175,11 @@ if (typeof document !== 'undefined') {
     Object.defineProperty(el, 'lastError', { configurable: true, get: () => lastError });
     Object.defineProperty(el, 'exitStatus', { configurable: true, get: () => exitStatus });
 
-    const flush = () => {
-      const ring = state.ring;
-      if (!ring) return;
-      const { ctl, data } = ring;
-      while (state.queue.length) {
-        const chunk = state.queue[0];
-        const written = Atomics.load(ctl, RING_WRITTEN) >>> 0;
-        const free = RING_BYTES - ((written - (Atomics.load(ctl, RING_READ) >>> 0)) >>> 0);
-        if (free === 0) {
-          // Asked before looking again: the reader may have taken everything meanwhile.
-          Atomics.store(ctl, RING_WAITING, 1);
-          if (((Atomics.load(ctl, RING_WRITTEN) - Atomics.load(ctl, RING_READ)) >>> 0) === RING_BYTES) return;
-          continue;
-        }
-        const n = Math.min(free, chunk.length);
-        for (let i = 0; i < n;) {
-          const at = (written + i) % RING_BYTES;
-          const k = Math.min(n - i, RING_BYTES - at);
-          data.set(chunk.subarray(i, i + k), at);
-          i += k;
-        }
-        Atomics.store(ctl, RING_WRITTEN, (written + n) | 0);
-        Atomics.notify(ctl, RING_WRITTEN);
-        if (n === chunk.length) state.queue.shift();
-        else state.queue[0] = chunk.subarray(n);
-      }
+    const flush = () => { if (state.ring) flushRing(state.ring); };
+    const toHost = (words) => {
+      if (!state.channel) return;
+      state.channel.queue.push(new Uint8Array(new Uint32Array(words).buffer));
+      flushRing(state.channel);
     };
     el.postMessage = (message) => {
       if (state.ended) return;
@@ -148,7 +191,10 @@ if (typeof document !== 'undefined') {
         return;
       }
       state.queue.push(new TextEncoder().encode(`${line}\n`));
-      flush();
+      if (state.ring) {
+        state.ring.queue.push(...state.queue.splice(0));
+        flush();
+      }
     };
 
     const stop = () => {
@@ -209,17 +255,64 @@ if (typeof document !== 'undefined') {
       const limits = memoryLimits(bytes);
       const memory = new WebAssembly.Memory({ initial: limits.initial, maximum: limits.maximum, shared: true });
       const { fds, pos, ctl } = sharedTables([FD_STREAM, FD_STREAM, FD_STREAM], false);
-      const ring = {
-        ctl: new Int32Array(new SharedArrayBuffer(16)),
-        data: new Uint8Array(new SharedArrayBuffer(RING_BYTES)),
-      };
+      fds[3] = FD_CHANNEL;
+      const ring = newRing();
+      ring.queue.push(...state.queue.splice(0));
       state.ring = ring;
+      const channel = newRing();
+      state.channel = channel;
+      // The element's screen: a canvas in its place once the plugin binds a device.
+      let canvas = null, ctx2d = null;
+      const onHost = (bytes) => {
+        const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
+        for (let i = 0; i + 2 <= words.length;) {
+          const len = words[i] >> 2, kind = words[i + 1], rec = words.subarray(i + 2, i + len);
+          i += Math.max(len, 2);
+          if (kind === TO_BIND) {
+            if (rec[0] && !canvas) {
+              canvas = document.createElement('canvas');
+              canvas.className = el.className;
+              canvas.style.cssText = el.style.cssText;
+              el.insertAdjacentElement('beforebegin', canvas);
+              el.style.display = 'none';
+              ctx2d = canvas.getContext('2d');
+            }
+            if (canvas && rec[0]) {
+              canvas.width = rec[1];
+              canvas.height = rec[2];
+              const scale = new Float32Array(new Uint32Array([rec[3]]).buffer)[0] || 1;
+              canvas.style.width = `${rec[1] * scale}px`;
+              canvas.style.height = `${rec[2] * scale}px`;
+            }
+          } else if (kind === TO_FLUSH) {
+            const [device, ptr, w, h, stride, format] = rec;
+            if (ctx2d && w === canvas.width && h === canvas.height) {
+              // One copy, from the plugin's memory into the canvas's pixels (BGRA → RGBA).
+              const src = new Uint8Array(memory.buffer, ptr, stride * h);
+              const image = ctx2d.createImageData(w, h);
+              const dst = image.data;
+              for (let y = 0; y < h; y++) {
+                let s = y * stride, d = y * w * 4;
+                for (let x = 0; x < w; x++, s += 4, d += 4) {
+                  dst[d] = src[s + (format === 0 ? 2 : 0)];
+                  dst[d + 1] = src[s + 1];
+                  dst[d + 2] = src[s + (format === 0 ? 0 : 2)];
+                  dst[d + 3] = src[s + 3];
+                }
+              }
+              ctx2d.putImageData(image, 0, 0);
+            }
+            requestAnimationFrame(() => toHost([12, FROM_FLUSHED, device]));
+          }
+        }
+      };
       const w = Math.round(el.clientWidth || Number(el.getAttribute('width')) || 0);
       const h = Math.round(el.clientHeight || Number(el.getAttribute('height')) || 0);
       const name = pexeUrl.pathname.split('/').pop();
       const ctx = {
         args: [name, ...args.map(([n, v]) => `${n}=${v}`)],
-        env: ['PNACL_MESSAGES=json', `PNACL_VIEW=${Math.min(w, 32767)}x${Math.min(h, 32767)}`,
+        env: ['PNACL_MESSAGES=json', 'PNACL_PAGE=1', `PNACL_VIEW=${Math.min(w, 32767)}x${Math.min(h, 32767)}`,
+          `PNACL_DEVICE_SCALE=${Math.min(16, Math.max(0.25, window.devicePixelRatio || 1)).toFixed(2)}`,
           `PNACL_NPROCS=${navigator.hardwareConcurrency || 1}`,
           ...(typeof PNACL_SITE_ENV !== 'undefined' ? PNACL_SITE_ENV : [])],
       };
@@ -244,8 +337,10 @@ if (typeof document !== 'undefined') {
               if (line) state.lastLine = line;
               console.log(line);
             }
+          } else if (m.host) {
+            onHost(m.host);
           } else if (m.drained) {
-            flush();
+            flushRing(m.drained === 'channel' ? channel : ring);
           } else if (m.ready) {
             state.loaded = true;
             readyState = 4;
@@ -263,7 +358,7 @@ if (typeof document !== 'undefined') {
           if (state.loaded) crash(-1, e.message);
           else fail(e.message);
         };
-        worker.postMessage({ module, memory, fds, pos, ctl, ctx, tid, arg, ring });
+        worker.postMessage({ module, memory, fds, pos, ctl, ctx, tid, arg, ring, channel });
       };
       spawn(0, 0);
       flush();
@@ -299,7 +394,7 @@ if (typeof document !== 'undefined') {
   // One of the plugin's threads. Standard input is the ring the page writes messages
   // into; standard output and error go to the page.
   self.onmessage = async ({ data }) => {
-    const { module, memory, fds, pos, ctl, ctx, tid, arg, ring } = data;
+    const { module, memory, fds, pos, ctl, ctx, tid, arg, ring, channel } = data;
     const post = (m) => self.postMessage(m);
     const none = () => { const e = new Error('NOTCAPABLE'); e.code = 'NOTCAPABLE'; throw e; };
     const io = {
@@ -310,29 +405,16 @@ if (typeof document !== 'undefined') {
       close: () => {},
       filetype: () => ({ filetype: FILETYPE.CHAR, seekable: false }),
       fstat: () => ({ dev: 0, ino: 0, nlink: 1, size: 0, atim: 0, mtim: 0, ctim: 0, filetype: FILETYPE.CHAR }),
-      // Blocks until the page has written something (only the message reader reads).
-      read: (_h, len) => {
-        const c = ring.ctl;
-        for (;;) {
-          const written = Atomics.load(c, RING_WRITTEN);
-          const read = Atomics.load(c, RING_READ) >>> 0;
-          const n = Math.min(len, ((written >>> 0) - read) >>> 0);
-          if (n > 0) {
-            const out = new Uint8Array(n);
-            for (let i = 0; i < n;) {
-              const at = (read + i) % RING_BYTES;
-              const k = Math.min(n - i, RING_BYTES - at);
-              out.set(ring.data.subarray(at, at + k), i);
-              i += k;
-            }
-            Atomics.store(c, RING_READ, (read + n) | 0);
-            if (Atomics.exchange(c, RING_WAITING, 0)) post({ drained: true });
-            return out;
-          }
-          Atomics.wait(c, RING_WRITTEN, written);
-        }
+      // Blocks until the page has written something: messages (the host's message
+      // reader), or the page's records (the host's channel reader).
+      read: (h, len) => (h === FD_CHANNEL
+        ? readRing(channel, len, () => post({ drained: 'channel' }))
+        : readRing(ring, len, () => post({ drained: 'messages' }))),
+      write: (h, fd, bytes) => {
+        if (h === FD_CHANNEL) post({ host: bytes });
+        else post({ fd: fd === 1 ? 1 : 2, bytes });
+        return bytes.length;
       },
-      write: (_h, fd, bytes) => { post({ fd: fd === 1 ? 1 : 2, bytes }); return bytes.length; },
       readdir: none, open: none, stat: none, mkdir: none, rmdir: none, unlink: none,
       spawn: (t, a) => post({ spawn: t, arg: a }),
       ready: () => post({ ready: true }),

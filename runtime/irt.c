@@ -773,6 +773,9 @@ static char **start_argv;
 
 /* Natively nothing waits for the instance to be made (a page does: wasi.c). */
 static void ppapi_ready(void) {}
+/* Natively there is no page: no channel to one (the PPAPI host never uses it). */
+static int host_channel_write(const void *p, u32 n) { (void)p, (void)n; return -1; }
+static i32 host_channel_read(void *p, u32 n) { (void)p, (void)n; return -1; }
 
 #include "ppapi.h"
 #include "irt_tables.h"

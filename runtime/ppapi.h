@@ -1503,9 +1503,13 @@ static uptr pa_main_thread;
 static i32 pa_instance = 0x1001; /* ids as Chrome gave them: small, distinct */
 static i32 pa_module = 0x1000;
 
-enum { RES_VIEW = 1, RES_LOOP };
+enum { RES_VIEW = 1, RES_LOOP, RES_IMAGE, RES_GRAPHICS2D };
 #define PA_MAX_RESOURCES 4096
-static struct { i32 kind, refs; } pa_resources[PA_MAX_RESOURCES];
+static struct {
+    i32 kind, refs;
+    void *data; /* the kind's own state (an image, a 2-D device), released with it */
+} pa_resources[PA_MAX_RESOURCES];
+static void pa_resource_gone(i32 kind, void *data); /* the kinds' destructors */
 static volatile int pa_res_lock;
 static i32 pa_view;
 
@@ -1544,8 +1548,36 @@ static void core_release_resource(i32 r) {
     i32 i = r - 0x2000;
     if (i <= 0 || i >= PA_MAX_RESOURCES) return;
     lock(&pa_res_lock);
-    if (pa_resources[i].refs > 0) pa_resources[i].refs--;
+    i32 kind = 0;
+    void *data = NULL;
+    if (pa_resources[i].refs > 0 && --pa_resources[i].refs == 0) {
+        kind = pa_resources[i].kind;
+        data = pa_resources[i].data;
+        pa_resources[i].data = NULL;
+    }
     unlock(&pa_res_lock);
+    if (data) pa_resource_gone(kind, data);
+}
+
+/* The state of resource `r` if it is a live one of `kind`, else NULL. */
+static void *pa_resource_data(i32 r, i32 kind) {
+    i32 i = r - 0x2000;
+    if (i <= 0 || i >= PA_MAX_RESOURCES) return NULL;
+    lock(&pa_res_lock);
+    void *d = pa_resources[i].refs && pa_resources[i].kind == kind ? pa_resources[i].data : NULL;
+    unlock(&pa_res_lock);
+    return d;
+}
+
+/* A new resource of `kind` holding `data` (0 if the table is full). */
+static i32 pa_new_resource_with(i32 kind, void *data) {
+    i32 r = pa_new_resource(kind);
+    if (r) {
+        lock(&pa_res_lock);
+        pa_resources[r - 0x2000].data = data;
+        unlock(&pa_res_lock);
+    }
+    return r;
 }
 
 static double core_get_time(void) { return (double)pa_now_ns(0) / 1e9; }
@@ -1587,9 +1619,20 @@ static void console_log_with_source(i32 instance, i32 level, const struct PP_Var
     console_log(instance, level, value);
 }
 
+static i32 pa_bound_device;
+static void pa_bind_to_page(i32 device);
+
+/* The device shown in the element: a 2-D one (headless, none exists), or 0 to unbind. */
 static i32 instance_bind_graphics(i32 instance, i32 device) {
-    (void)instance, (void)device;
-    return 0; /* headless: no graphics device exists */
+    if (instance != pa_instance) return 0;
+    if (device && pa_resource_kind(device) != RES_GRAPHICS2D) return 0;
+    if (device == pa_bound_device) return 1;
+    if (device) core_addref_resource(device);
+    i32 old = pa_bound_device;
+    pa_bound_device = device;
+    if (old) core_release_resource(old);
+    pa_bind_to_page(device);
+    return 1;
 }
 
 static i32 instance_is_full_frame(i32 instance) {
@@ -1616,6 +1659,8 @@ static i32 view_is_fullscreen(i32 r) {
 }
 
 static i32 view_is_visible(i32 r) { return view_is_view(r); }
+static float pa_device_scale_of_view = 1;
+static float view_get_device_scale(i32 r) { return view_is_view(r) ? pa_device_scale_of_view : 0.0f; }
 static float view_get_scale(i32 r) { return view_is_view(r) ? 1.0f : 0.0f; }
 
 static i32 view_get_scroll_offset(i32 r, struct PP_Point *out) {
@@ -1819,6 +1864,402 @@ static i32 loop_post_quit(i32 r, i32 should_destroy) {
     return PP_OK;
 }
 
+/* ----------------------------------------------------------------------------------- */
+/* The page: its channel, and 2-D graphics (PPB_ImageData, PPB_Graphics2D)              */
+
+/* In a page (PNACL_PAGE=1, set by pnacl.js) the host has a channel to the page besides
+   the messages: the backend's host_channel_write/host_channel_read (fd 3 of the
+   WebAssembly host). Records both ways are little-endian words: the record's length in
+   bytes, its kind, then its own words. To the page: PA_TO_BIND (device, width, height,
+   scale as float bits; device 0 unbinds), PA_TO_FLUSH (device, pixel address, width,
+   height, stride, format). From the page: PA_FROM_FLUSHED (device): the frame it asked for
+   is on screen. */
+enum { PA_TO_BIND = 1, PA_TO_FLUSH = 2 };
+enum { PA_FROM_FLUSHED = 1 };
+
+static int pa_page;          /* PNACL_PAGE=1 */
+static volatile int pa_channel_lock;
+
+static void pa_to_page(const u32 *words, u32 n) {
+    if (!pa_page) return;
+    lock(&pa_channel_lock);
+    host_channel_write(words, n * 4);
+    unlock(&pa_channel_lock);
+}
+
+#define PP_IMAGEDATAFORMAT_BGRA_PREMUL 0
+#define PP_IMAGEDATAFORMAT_RGBA_PREMUL 1
+#define PA_MAX_SIDE 16384
+
+struct PP_Size { i32 width, height; };
+struct PP_ImageDataDesc { i32 format; struct PP_Size size; i32 stride; };
+
+struct pa_image {
+    i32 format, w, h, stride;
+    u8 *pixels;
+};
+
+static i32 image_native_format(void) { return PP_IMAGEDATAFORMAT_BGRA_PREMUL; }
+static i32 image_format_supported(i32 f) {
+    return f == PP_IMAGEDATAFORMAT_BGRA_PREMUL || f == PP_IMAGEDATAFORMAT_RGBA_PREMUL;
+}
+
+/* Whether `w` x `h` pixels can be had (each side 1..16384, the bytes within the bound). */
+static int pa_size_ok(i32 w, i32 h) {
+    return w > 0 && h > 0 && w <= PA_MAX_SIDE && h <= PA_MAX_SIDE && (u64)w * (u64)h * 4 < PA_MAX_BYTES;
+}
+
+static i32 image_create(i32 instance, i32 format, const struct PP_Size *size, i32 init_to_zero) {
+    (void)init_to_zero; /* the host's memory is always given zeroed */
+    if (instance != pa_instance || !size || !image_format_supported(format)) return 0;
+    struct PP_Size sz = *size;
+    if (!pa_size_ok(sz.width, sz.height)) return 0;
+    struct pa_image *im = pa_alloc(sizeof *im);
+    u8 *px = pa_alloc((size_t)sz.width * (size_t)sz.height * 4);
+    if (!im || !px) {
+        pa_release_block(im);
+        pa_release_block(px);
+        return 0;
+    }
+    pa_zero(px, (size_t)sz.width * (size_t)sz.height * 4);
+    im->format = format;
+    im->w = sz.width;
+    im->h = sz.height;
+    im->stride = sz.width * 4;
+    im->pixels = px;
+    i32 r = pa_new_resource_with(RES_IMAGE, im);
+    if (!r) {
+        pa_release_block(px);
+        pa_release_block(im);
+    }
+    return r;
+}
+
+static i32 image_is(i32 r) { return pa_resource_kind(r) == RES_IMAGE; }
+
+static i32 image_describe(i32 r, struct PP_ImageDataDesc *out) {
+    struct pa_image *im = pa_resource_data(r, RES_IMAGE);
+    if (!out) return 0;
+    pa_zero(out, sizeof *out);
+    if (!im) return 0;
+    out->format = im->format;
+    out->size.width = im->w;
+    out->size.height = im->h;
+    out->stride = im->stride;
+    return 1;
+}
+
+static void *image_map(i32 r) {
+    struct pa_image *im = pa_resource_data(r, RES_IMAGE);
+    return im ? im->pixels : NULL;
+}
+
+static void image_unmap(i32 r) { (void)r; }
+
+/* A 2-D device: its backing store (BGRA, premultiplied), the operations queued since the
+   last Flush, and the Flush the page has not shown yet. */
+enum { G2D_PAINT, G2D_REPLACE, G2D_SCROLL };
+#define G2D_MAX_OPS 64
+
+struct pa_g2d_op {
+    i32 kind, image;
+    struct PP_Point at;
+    struct PP_Rect rect; /* PAINT: the source rectangle; SCROLL: the clip */
+};
+
+struct pa_g2d {
+    i32 w, h, opaque, resource;
+    float scale;
+    u8 *store;
+    struct pa_g2d_op ops[G2D_MAX_OPS];
+    i32 nops;
+    int flushing;              /* a Flush is on its way to the screen */
+    struct PP_CompletionCallback cb;
+    i32 cb_loop;               /* the loop of the thread that called Flush */
+    volatile int flushed;      /* futex word of a blocking Flush */
+};
+
+static volatile int pa_g2d_lock;
+
+static i32 g2d_create(i32 instance, const struct PP_Size *size, i32 opaque) {
+    if (!pa_page || instance != pa_instance || !size) return 0;
+    struct PP_Size sz = *size;
+    if (!pa_size_ok(sz.width, sz.height)) return 0;
+    struct pa_g2d *g = pa_alloc(sizeof *g);
+    u8 *store = pa_alloc((size_t)sz.width * (size_t)sz.height * 4);
+    if (!g || !store) {
+        pa_release_block(g);
+        pa_release_block(store);
+        return 0;
+    }
+    pa_zero(g, sizeof *g);
+    pa_zero(store, (size_t)sz.width * (size_t)sz.height * 4);
+    g->w = sz.width;
+    g->h = sz.height;
+    g->opaque = opaque != 0;
+    g->scale = 1;
+    g->store = store;
+    i32 r = pa_new_resource_with(RES_GRAPHICS2D, g);
+    if (!r) {
+        pa_release_block(store);
+        pa_release_block(g);
+        return 0;
+    }
+    g->resource = r;
+    return r;
+}
+
+static i32 g2d_is(i32 r) { return pa_resource_kind(r) == RES_GRAPHICS2D; }
+
+static i32 g2d_describe(i32 r, struct PP_Size *size, i32 *opaque) {
+    struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
+    if (size) pa_zero(size, sizeof *size);
+    if (opaque) *opaque = 0;
+    if (!g) return 0;
+    if (size) size->width = g->w, size->height = g->h;
+    if (opaque) *opaque = g->opaque;
+    return 1;
+}
+
+/* Queues operation `op` on device `r` (dropped if the device is not one, or its queue is
+   full: a plugin that paints 64 times between two flushes loses the oldest frames' work
+   only in order). The image is held until the Flush. */
+static void g2d_queue(i32 r, struct pa_g2d_op op) {
+    struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
+    if (!g || (op.kind != G2D_SCROLL && !image_is(op.image))) return;
+    lock(&pa_g2d_lock);
+    if (g->nops < G2D_MAX_OPS) {
+        if (op.kind != G2D_SCROLL) core_addref_resource(op.image);
+        g->ops[g->nops++] = op;
+    }
+    unlock(&pa_g2d_lock);
+}
+
+static void g2d_paint(i32 r, i32 image, const struct PP_Point *top_left, const struct PP_Rect *src) {
+    struct pa_g2d_op op = {G2D_PAINT, image, {0, 0}, {0, 0, PA_MAX_SIDE, PA_MAX_SIDE}};
+    if (top_left) op.at = *top_left;
+    if (src) op.rect = *src;
+    g2d_queue(r, op);
+}
+
+static void g2d_scroll(i32 r, const struct PP_Rect *clip, const struct PP_Point *amount) {
+    struct pa_g2d_op op = {G2D_SCROLL, 0, {0, 0}, {0, 0, PA_MAX_SIDE, PA_MAX_SIDE}};
+    if (amount) op.at = *amount;
+    if (clip) op.rect = *clip;
+    g2d_queue(r, op);
+}
+
+static void g2d_replace(i32 r, i32 image) {
+    struct pa_g2d_op op = {G2D_REPLACE, image, {0, 0}, {0, 0, PA_MAX_SIDE, PA_MAX_SIDE}};
+    g2d_queue(r, op);
+}
+
+/* Clips rectangle `r` to 0..w x 0..h (empty: w or h 0). */
+static struct PP_Rect pa_clip(struct PP_Rect r, i32 w, i32 h) {
+    i64 x0 = r.x, y0 = r.y, x1 = (i64)r.x + (r.w > 0 ? r.w : 0), y1 = (i64)r.y + (r.h > 0 ? r.h : 0);
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > w) x1 = w;
+    if (y1 > h) y1 = h;
+    struct PP_Rect c = {(i32)x0, (i32)y0, x1 > x0 ? (i32)(x1 - x0) : 0, y1 > y0 ? (i32)(y1 - y0) : 0};
+    return c;
+}
+
+/* Copies the `src` rectangle of image `im` to the device's store at `at` + src's corner,
+   as BGRA. */
+static void g2d_blit(struct pa_g2d *g, struct pa_image *im, struct PP_Point at, struct PP_Rect src) {
+    src = pa_clip(src, im->w, im->h);
+    /* Where it lands, clipped to the store, and back. */
+    struct PP_Rect dst = {(i32)((i64)at.x + src.x), (i32)((i64)at.y + src.y), src.w, src.h};
+    i64 dx = (i64)at.x + src.x, dy = (i64)at.y + src.y;
+    if (dx < -PA_MAX_SIDE || dx > PA_MAX_SIDE || dy < -PA_MAX_SIDE || dy > PA_MAX_SIDE) return;
+    struct PP_Rect d = pa_clip(dst, g->w, g->h);
+    if (!d.w || !d.h) return;
+    i32 sx = src.x + (d.x - dst.x), sy = src.y + (d.y - dst.y);
+    int swap = im->format == PP_IMAGEDATAFORMAT_RGBA_PREMUL;
+    for (i32 y = 0; y < d.h; y++) {
+        const u8 *s = im->pixels + (size_t)(sy + y) * (size_t)im->stride + (size_t)sx * 4;
+        u8 *o = g->store + ((size_t)(d.y + y) * (size_t)g->w + (size_t)d.x) * 4;
+        if (!swap) {
+            copy(o, s, (size_t)d.w * 4);
+        } else {
+            for (i32 x = 0; x < d.w; x++) {
+                o[4 * x] = s[4 * x + 2];
+                o[4 * x + 1] = s[4 * x + 1];
+                o[4 * x + 2] = s[4 * x];
+                o[4 * x + 3] = s[4 * x + 3];
+            }
+        }
+    }
+}
+
+static void g2d_scroll_store(struct pa_g2d *g, struct PP_Rect clip, struct PP_Point by) {
+    struct PP_Rect c = pa_clip(clip, g->w, g->h);
+    if (!c.w || !c.h || by.x <= -c.w || by.x >= c.w || by.y <= -c.h || by.y >= c.h) return;
+    i32 w = c.w - (by.x > 0 ? by.x : -by.x), h = c.h - (by.y > 0 ? by.y : -by.y);
+    i32 sx = c.x + (by.x < 0 ? -by.x : 0), sy = c.y + (by.y < 0 ? -by.y : 0);
+    i32 tx = c.x + (by.x > 0 ? by.x : 0), ty = c.y + (by.y > 0 ? by.y : 0);
+    size_t row = (size_t)g->w * 4;
+    if (ty > sy) {
+        for (i32 y = h; y-- > 0;)
+            __builtin_memmove(g->store + (size_t)(ty + y) * row + (size_t)tx * 4,
+                              g->store + (size_t)(sy + y) * row + (size_t)sx * 4, (size_t)w * 4);
+    } else {
+        for (i32 y = 0; y < h; y++)
+            __builtin_memmove(g->store + (size_t)(ty + y) * row + (size_t)tx * 4,
+                              g->store + (size_t)(sy + y) * row + (size_t)sx * 4, (size_t)w * 4);
+    }
+}
+
+/* Runs `cb` with `result` on loop `loop` (the main thread's when it is 0). */
+static void pa_complete_on(i32 loop, struct PP_CompletionCallback cb, i32 result, i64 delay_ms) {
+    if (!cb.func) return;
+    if (!loop || loop == pa_main_loop) {
+        core_call_on_main_thread((i32)delay_ms, &cb, result);
+        return;
+    }
+    struct pa_loop *l = pa_loop_of(loop);
+    if (!l) return;
+    struct pa_event *e = pa_new_event(EV_CALLBACK);
+    e->cb = cb;
+    e->result = result;
+    e->due_ns = pa_now_ns(1) + delay_ms * 1000000;
+    pa_loop_push(l, e);
+}
+
+static i32 g2d_flush(i32 r, const struct PP_CompletionCallback *cbp) {
+    struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
+    if (!g) return PP_ERROR_BADRESOURCE;
+    struct PP_CompletionCallback cb = {0, 0, 0};
+    if (cbp) cb = *cbp;
+    if (!cb.func && core_is_main_thread()) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    lock(&pa_g2d_lock);
+    if (g->flushing) {
+        unlock(&pa_g2d_lock);
+        return PP_ERROR_INPROGRESS;
+    }
+    for (i32 k = 0; k < g->nops; k++) {
+        struct pa_g2d_op op = g->ops[k];
+        if (op.kind == G2D_SCROLL) {
+            g2d_scroll_store(g, op.rect, op.at);
+            continue;
+        }
+        struct pa_image *im = pa_resource_data(op.image, RES_IMAGE);
+        if (im && (op.kind == G2D_PAINT || (im->w == g->w && im->h == g->h)))
+            g2d_blit(g, im, op.at, op.kind == G2D_PAINT ? op.rect : (struct PP_Rect){0, 0, im->w, im->h});
+        core_release_resource(op.image);
+    }
+    g->nops = 0;
+    g->flushing = 1;
+    g->flushed = 0;
+    g->cb = cb;
+    g->cb_loop = loop_get_current();
+    int shown = pa_bound_device == r;
+    unlock(&pa_g2d_lock);
+    if (shown) {
+        u32 rec[8] = {32, PA_TO_FLUSH, (u32)r, (u32)(uptr)g->store, (u32)g->w, (u32)g->h, (u32)g->w * 4,
+                      PP_IMAGEDATAFORMAT_BGRA_PREMUL};
+        pa_to_page(rec, 8);
+    }
+    if (!cb.func) {
+        /* Blocking, off the main thread: until the page has shown it (or at once, unbound). */
+        while (shown && !__atomic_load_n(&g->flushed, __ATOMIC_ACQUIRE)) irt_futex_wait_abs(&g->flushed, 0, NULL);
+        lock(&pa_g2d_lock);
+        g->flushing = 0;
+        unlock(&pa_g2d_lock);
+        return PP_OK;
+    }
+    if (!shown) {
+        /* Not on screen: done at the display's rate all the same. */
+        lock(&pa_g2d_lock);
+        g->flushing = 0;
+        unlock(&pa_g2d_lock);
+        pa_complete_on(g->cb_loop, cb, PP_OK, 16);
+    }
+    return PP_OK_COMPLETIONPENDING;
+}
+
+/* The page has shown device `r`'s frame. */
+static void g2d_flushed(i32 r) {
+    i32 i = r - 0x2000;
+    if (i <= 0 || i >= PA_MAX_RESOURCES) return;
+    lock(&pa_res_lock);
+    struct pa_g2d *g = pa_resources[i].kind == RES_GRAPHICS2D ? pa_resources[i].data : NULL;
+    unlock(&pa_res_lock);
+    if (!g) return;
+    lock(&pa_g2d_lock);
+    if (!g->flushing) {
+        unlock(&pa_g2d_lock);
+        return;
+    }
+    struct PP_CompletionCallback cb = g->cb;
+    i32 loop = g->cb_loop;
+    int blocking = !cb.func;
+    if (!blocking) g->flushing = 0;
+    unlock(&pa_g2d_lock);
+    if (blocking) {
+        __atomic_store_n(&g->flushed, 1, __ATOMIC_RELEASE);
+        int n;
+        irt_futex_wake(&g->flushed, 1, &n);
+    } else {
+        pa_complete_on(loop, cb, PP_OK, 0);
+    }
+}
+
+static i32 g2d_set_scale(i32 r, float scale) {
+    struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
+    if (!g || !(scale > 0) || scale > 1000) return 0;
+    g->scale = scale;
+    return 1;
+}
+
+static float g2d_get_scale(i32 r) {
+    struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
+    return g ? g->scale : 0.0f;
+}
+
+/* Tells the page which device shows in the element. */
+static void pa_bind_to_page(i32 device) {
+    struct pa_g2d *g = device ? pa_resource_data(device, RES_GRAPHICS2D) : NULL;
+    float scale = g ? g->scale : 1;
+    u32 bits;
+    __builtin_memcpy(&bits, &scale, 4);
+    u32 rec[6] = {24, PA_TO_BIND, (u32)device, g ? (u32)g->w : 0, g ? (u32)g->h : 0, bits};
+    pa_to_page(rec, 6);
+}
+
+/* A resource is gone: its state goes with it (a device's pending Flush never completes;
+   a frame the page is still copying may show what the memory holds next). */
+static void pa_resource_gone(i32 kind, void *data) {
+    if (kind == RES_IMAGE) {
+        struct pa_image *im = data;
+        pa_release_block(im->pixels);
+        pa_release_block(im);
+    } else if (kind == RES_GRAPHICS2D) {
+        struct pa_g2d *g = data;
+        lock(&pa_g2d_lock);
+        for (i32 k = 0; k < g->nops; k++)
+            if (g->ops[k].kind != G2D_SCROLL) core_release_resource(g->ops[k].image);
+        g->nops = 0;
+        unlock(&pa_g2d_lock);
+        pa_release_block(g->store);
+        pa_release_block(g);
+    }
+}
+
+/* The page's side of the channel, read by a thread of the host's own. */
+static void pa_page_reader(void) {
+    for (;;) {
+        u32 head[2];
+        if (host_channel_read(head, 8) != 8 || head[0] < 8 || head[0] > 4096) break;
+        u32 body[1022];
+        u32 n = head[0] - 8;
+        if (n && host_channel_read(body, n) != (i32)n) break;
+        if (head[1] == PA_FROM_FLUSHED && n >= 4) g2d_flushed((i32)body[0]);
+    }
+    irt_thread_exit(NULL);
+}
+
 /* The registered message handler (PPB_Messaging 1.2): messages go to it, on its loop,
    instead of PPP_Messaging; its Destroy runs on that loop when it is replaced or
    unregistered. (Headless, no message blocks: HandleBlockingMessage is never called.) */
@@ -1901,10 +2342,16 @@ static const pa_fn ppb_console[] = {PF(console_log), PF(console_log_with_source)
 static const pa_fn ppb_instance[] = {PF(instance_bind_graphics), PF(instance_is_full_frame)};
 static const pa_fn ppb_view[] = {PF(view_is_view),       PF(view_get_rect),   PF(view_is_fullscreen),
                                  PF(view_is_visible),    PF(view_is_visible), PF(view_get_rect),
-                                 PF(view_get_scale),     PF(view_get_scale),  PF(view_get_scroll_offset)};
+                                 PF(view_get_device_scale), PF(view_get_scale), PF(view_get_scroll_offset)};
 static const pa_fn ppb_input[] = {PF(input_request),   PF(input_request),        PF(input_clear),
                                   PF(input_is_event),  PF(input_get_type),       PF(input_get_time_stamp),
                                   PF(input_get_modifiers)};
+static const pa_fn ppb_image[] = {PF(image_native_format), PF(image_format_supported), PF(image_create),
+                                  PF(image_is),            PF(image_describe),         PF(image_map),
+                                  PF(image_unmap)};
+static const pa_fn ppb_g2d[] = {PF(g2d_create),  PF(g2d_is),      PF(g2d_describe), PF(g2d_paint),
+                                PF(g2d_scroll),  PF(g2d_replace), PF(g2d_flush),    PF(g2d_set_scale),
+                                PF(g2d_get_scale)};
 static const pa_fn ppb_loop[] = {PF(loop_create), PF(loop_get_for_main_thread), PF(loop_get_current),
                                  PF(loop_attach), PF(loop_run),                 PF(loop_post_work),
                                  PF(loop_post_quit)};
@@ -1929,6 +2376,16 @@ static const struct {
     {"PPB_View;1.2", ppb_view},
     {"PPB_InputEvent;1.0", ppb_input},
     {"PPB_MessageLoop;1.0", ppb_loop},
+};
+
+/* What the host gives in a page only (PNACL_PAGE=1): what needs the page's screen. */
+static const struct {
+    const char *name;
+    const pa_fn *table;
+} pa_page_interfaces[] = {
+    {"PPB_ImageData;1.0", ppb_image},
+    {"PPB_Graphics2D;1.0", ppb_g2d},
+    {"PPB_Graphics2D;1.1", ppb_g2d},
 };
 
 static int pa_report_missing; /* PNACL_PPAPI_MISSING=1 */
@@ -1964,6 +2421,8 @@ static const void *pa_get_interface(const char *name) {
     if (!name) return NULL;
     for (unsigned i = 0; i < sizeof pa_interfaces / sizeof pa_interfaces[0]; i++)
         if (streq(name, pa_interfaces[i].name)) return pa_interfaces[i].table;
+    for (unsigned i = 0; pa_page && i < sizeof pa_page_interfaces / sizeof pa_page_interfaces[0]; i++)
+        if (streq(name, pa_page_interfaces[i].name)) return pa_page_interfaces[i].table;
     if (pa_report_missing) pa_missing(name);
     return NULL;
 }
@@ -2113,6 +2572,11 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
     static u8 reader_stack[65536] __attribute__((aligned(16)));
     if (irt_thread_create(pa_reader, reader_stack + sizeof reader_stack, NULL))
         pa_fail("cannot start the thread that reads messages");
+    if (pa_page) {
+        static u8 page_stack[65536] __attribute__((aligned(16)));
+        if (irt_thread_create(pa_page_reader, page_stack + sizeof page_stack, NULL))
+            pa_fail("cannot start the thread that reads the page's channel");
+    }
     if (!pi.did_create || !pi.did_create(pa_instance, pa_argc, pa_argn, pa_argv))
         pa_fail("the plugin refused its instance (DidCreate)");
     pa_view = pa_new_resource(RES_VIEW);
@@ -2241,6 +2705,24 @@ static int ppapi_setting(const char *e) {
         }
         pa_view_w = d[0] < 32768 ? d[0] : 32767;
         pa_view_h = d[1] < 32768 ? d[1] : 32767;
+        return 1;
+    }
+    if ((v = pa_setting_value(e, "PNACL_PAGE="))) {
+        pa_page = streq(v, "1");
+        return 1;
+    }
+    if ((v = pa_setting_value(e, "PNACL_DEVICE_SCALE="))) {
+        /* D or D.DD..., within 0.25..16 */
+        float f = 0, unit = 1;
+        int point = 0;
+        for (; *v; v++) {
+            if (*v == '.' && !point) point = 1;
+            else if (*v >= '0' && *v <= '9' && f < 100) {
+                if (point) unit /= 10, f += (float)(*v - '0') * unit;
+                else f = f * 10 + (float)(*v - '0');
+            } else fatal("PNACL_DEVICE_SCALE is a number");
+        }
+        pa_device_scale_of_view = f < 0.25f ? 0.25f : f > 16 ? 16 : f;
         return 1;
     }
     if ((v = pa_setting_value(e, "PNACL_QUIT="))) {

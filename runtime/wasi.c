@@ -814,6 +814,25 @@ static char **start_argv;
 /* The host learns that the plugin's instance is made (a page fires `load`). */
 __attribute__((import_module("pnacl"), import_name("ppapi_ready"))) void ppapi_ready(void);
 
+/* In a page (PNACL_PAGE=1), fd 3 is the PPAPI host's channel to the page (ppapi.h):
+   whole records written, and read, at once. */
+static int host_channel_write(const void *p, u32 n) {
+    struct iovec v = {(void *)p, n};
+    size_t done = 0;
+    return wasi_fd_write(3, &v, 1, &done) || done != n ? -1 : 0;
+}
+
+static i32 host_channel_read(void *p, u32 n) {
+    u32 got = 0;
+    while (got < n) {
+        struct iovec v = {(u8 *)p + got, n - got};
+        size_t r = 0;
+        if (wasi_fd_read(3, &v, 1, &r) || r == 0) return -1;
+        got += (u32)r;
+    }
+    return (i32)got;
+}
+
 #include "ppapi.h"
 #include "irt_tables.h"
 

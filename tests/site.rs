@@ -11,6 +11,9 @@
 //!   a WebP file that the browser's decoder reads as the same pixels;
 //! - star: a click on the page's button sends the graph, and the path the plugin answers
 //!   is shown;
+//! - path_tracer (Graphics2D, ImageData, its view's size and scale, a render thread):
+//!   the image converges in its element: two screenshots, taken as its iteration count
+//!   grows, are many colours each and differ;
 //! - a plugin that exits after `load`: `crash` fires, `lastError` and `exitStatus` say
 //!   so, and the page goes on working.
 //!
@@ -53,9 +56,14 @@ fn revive(app: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
 
 /// The page's result (body[data-result]) in headless Chromium, or what went wrong; with
 /// `click`, the element it names is clicked once the page is ready (body[data-ready]).
-fn result_of(url: &str, seconds: u32, click: Option<&str>) -> String {
+/// With `shots`, two screenshots of the element it names (wait_page.mjs: PNACL_SHOTS).
+fn result_of(url: &str, seconds: u32, click: Option<&str>, shots: Option<&str>) -> String {
     let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/wait_page.mjs");
-    let out = Command::new(pnacl::tools::NODE)
+    let mut cmd = Command::new(pnacl::tools::NODE);
+    if let Some(s) = shots {
+        cmd.env("PNACL_SHOTS", s);
+    }
+    let out = cmd
         .arg(&driver)
         .arg(pnacl::tools::CHROMIUM)
         .arg(url)
@@ -78,7 +86,7 @@ fn revived_apps_run_in_chromium() {
         dir.path(),
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/crasher.ll"),
     );
-    let cases: [(&str, PathBuf, &str, &[&str]); 6] = [
+    let cases: [(&str, PathBuf, &str, &[&str]); 7] = [
         (
             "stockfish",
             shared.join("parse/stockfish.pexe"),
@@ -105,6 +113,12 @@ fn revived_apps_run_in_chromium() {
             &[],
         ),
         ("star", shared.join("parse/star.pexe"), "star.pexe", &[]),
+        (
+            "path_tracer",
+            shared.join("parse/path_tracer.pexe"),
+            "path_tracer.pexe",
+            &[],
+        ),
     ];
     for (k, (app, pexe, name, extra)) in cases.iter().enumerate() {
         let case = dir.path().join(format!("case{k}"));
@@ -118,7 +132,8 @@ fn revived_apps_run_in_chromium() {
         );
         let server = common::Server::start(&out);
         let click = (*app == "star").then_some("#sendToNative");
-        let result = result_of(&server.base, 150, click);
+        let shots = (*app == "path_tracer").then_some("canvas");
+        let result = result_of(&server.base, 150, click, shots);
         match *app {
             "stockfish" => assert!(
                 result.starts_with("bestmove ") && result.len() >= 13,
@@ -157,6 +172,16 @@ fn revived_apps_run_in_chromium() {
                 );
             }
             "star" => assert_eq!(result, r#"{"array":[0, 3, 4]}"#),
+            "path_tracer" => {
+                let r: serde_json::Value = serde_json::from_str(&result)
+                    .unwrap_or_else(|e| panic!("path_tracer: {result}: {e}"));
+                let colours = r["colours"].as_array().unwrap();
+                assert!(
+                    colours.iter().all(|c| c.as_u64().unwrap() > 1000),
+                    "an image of few colours: {result}"
+                );
+                assert!(r["changed"].as_u64().unwrap() > 1000, "{result}");
+            }
             _ => {
                 let r: serde_json::Value = serde_json::from_str(&result)
                     .unwrap_or_else(|e| panic!("crash: {result}: {e}"));

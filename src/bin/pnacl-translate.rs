@@ -134,11 +134,24 @@ fn main() -> ExitCode {
     let lacking = translate::ppapi_lacking(&translate::ppapi_interfaces(&module));
     if !lacking.is_empty() {
         progress.done();
-        eprintln!(
-            "{TOOL}: note: {name} is a browser plugin (PPAPI) that asks for interfaces the \
-             host does not provide (it gets NULL for them): {}",
-            lacking.join(", ")
-        );
+        let page = translate::ppapi_page_provided();
+        let (in_page, never): (Vec<String>, Vec<String>) =
+            lacking.into_iter().partition(|i| page.contains(&i.as_str()));
+        if !never.is_empty() {
+            eprintln!(
+                "{TOOL}: note: {name} is a browser plugin (PPAPI) that asks for interfaces the \
+                 host does not provide (it gets NULL for them): {}",
+                never.join(", ")
+            );
+        }
+        if !in_page.is_empty() {
+            eprintln!(
+                "{TOOL}: note: {name} is a browser plugin (PPAPI) that asks for interfaces only \
+                 a page provides (pnacl-translate --site; run without one, it gets NULL for \
+                 them): {}",
+                in_page.join(", ")
+            );
+        }
     }
     let threads = args
         .threads

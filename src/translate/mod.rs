@@ -471,12 +471,22 @@ pub fn link_object(obj: &Path, target: Target, out: &Path) -> Result<(), Error> 
 /// The browser interfaces (`PPB_…`) the runtime's PPAPI host provides: the names in its
 /// table (runtime/ppapi.h's `pa_interfaces`, the one definition).
 pub fn ppapi_provided() -> Vec<&'static str> {
+    ppapi_table("pa_interfaces[] = {")
+}
+
+/// The browser interfaces the host provides only in a page (`--site`): those that need
+/// the page's screen (`pa_page_interfaces` in runtime/ppapi.h).
+pub fn ppapi_page_provided() -> Vec<&'static str> {
+    ppapi_table("pa_page_interfaces[] = {")
+}
+
+fn ppapi_table(start: &str) -> Vec<&'static str> {
     let src = SOURCES
         .iter()
         .find(|(n, _)| *n == "ppapi.h")
         .map_or("", |(_, s)| s);
     let table = src
-        .split_once("pa_interfaces[] = {")
+        .split_once(start)
         .and_then(|(_, rest)| rest.split_once("};"))
         .map_or("", |(t, _)| t);
     table.split('"').filter(|s| s.starts_with("PPB_")).collect()
