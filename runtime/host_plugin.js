@@ -210,11 +210,14 @@ if (typeof document !== 'undefined') {
       fire(el, 'error');
       fire(el, 'loadend');
     };
+    // What lastError says is the host's own words (or the engine's, for a trap), never
+    // the plugin's: a page may show it as HTML (the SDK's common.js did).
     const crash = (status, why) => {
       if (state.ended) return;
       stop();
       exitStatus = status;
       lastError = why ? `NaCl module crashed: ${why}` : 'NaCl module crashed';
+      if (state.lastLine) console.error(`NaCl module: its last words: ${state.lastLine}`);
       fire(el, 'crash');
     };
     state.stop = stop;
@@ -268,7 +271,11 @@ if (typeof document !== 'undefined') {
         for (let i = 0; i + 2 <= words.length;) {
           const len = words[i] >> 2, kind = words[i + 1], rec = words.subarray(i + 2, i + len);
           i += Math.max(len, 2);
+          // The records come from the host, but what they say sits in the plugin's memory,
+          // which the plugin can write: each one is checked before the page acts on it.
+          const sane = (w, h) => w > 0 && h > 0 && w <= 16384 && h <= 16384 && w * h <= (1 << 26);
           if (kind === TO_BIND) {
+            if (rec[0] && !sane(rec[1], rec[2])) continue;
             if (rec[0] && !canvas) {
               canvas = document.createElement('canvas');
               canvas.className = el.className;
@@ -286,9 +293,11 @@ if (typeof document !== 'undefined') {
             }
           } else if (kind === TO_FLUSH) {
             const [device, ptr, w, h, stride, format] = rec;
-            if (ctx2d && w === canvas.width && h === canvas.height) {
+            const fits = sane(w, h) && stride >= w * 4 && stride <= 65536 * 4
+              && ptr + stride * (h - 1) + w * 4 <= memory.buffer.byteLength;
+            if (ctx2d && fits && w === canvas.width && h === canvas.height) {
               // One copy, from the plugin's memory into the canvas's pixels (BGRA → RGBA).
-              const src = new Uint8Array(memory.buffer, ptr, stride * h);
+              const src = new Uint8Array(memory.buffer, ptr, stride * (h - 1) + w * 4);
               const image = ctx2d.createImageData(w, h);
               const dst = image.data;
               for (let y = 0; y < h; y++) {
@@ -348,9 +357,13 @@ if (typeof document !== 'undefined') {
             fire(el, 'loadend');
           } else if (m.spawn !== undefined) {
             spawn(m.spawn, m.arg);
+          } else if (m.trapped !== undefined) {
+            state.trapped = m.trapped;
+            console.error(`NaCl module: the program trapped: ${m.trapped}`);
           } else if (m.exit !== undefined) {
-            if (state.loaded) crash(m.exit, state.lastLine);
-            else fail(state.lastLine || `the module ended with status ${m.exit}`);
+            const why = state.trapped ? `the program trapped: ${state.trapped}` : '';
+            if (state.loaded) crash(m.exit, why);
+            else fail(why || `the module ended with status ${m.exit}`);
           }
         };
         worker.onerror = (e) => {
@@ -419,7 +432,7 @@ if (typeof document !== 'undefined') {
       spawn: (t, a) => post({ spawn: t, arg: a }),
       ready: () => post({ ready: true }),
       warn: (text) => post({ fd: 2, bytes: new TextEncoder().encode(text) }),
-      trapped: (e) => post({ fd: 2, bytes: new TextEncoder().encode(`pnacl: the program trapped: ${e.message}\n`) }),
+      trapped: (e) => post({ trapped: String(e.message).slice(0, 200) }),
     };
     const code = await runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg });
     if (code !== null) post({ exit: code });

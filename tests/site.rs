@@ -15,7 +15,8 @@
 //!   the image converges in its element: two screenshots, taken as its iteration count
 //!   grows, are many colours each and differ;
 //! - a plugin that exits after `load`: `crash` fires, `lastError` and `exitStatus` say
-//!   so, and the page goes on working.
+//!   so, and the page goes on working; `lastError` is the host's words, never what the
+//!   plugin printed (HTML, which a page such as the SDK's showed as HTML).
 //!
 //! And the command itself: what it writes, and nothing when it fails.
 #![cfg(feature = "llvm")]

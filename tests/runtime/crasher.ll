@@ -1,6 +1,8 @@
 ; A plugin that ends itself: with the tests/attacks prelude. Its instance starts as any
-; other; a message that is a number N makes it call exit(N) (what a page sees as a crash,
+; other, and prints HTML to standard error (which a page must never get as lastError); a
+; message that is a number N makes it call exit(N) (what a page sees as a crash,
 ; exitStatus N), any other message makes it trap.
+@html = internal constant [35 x i8] c"<img src=x onerror=alert('pexe')>\0A\00"
 @ppp_instance_name = internal constant [17 x i8] c"PPP_Instance;1.1\00"
 @ppp_messaging_name = internal constant [18 x i8] c"PPP_Messaging;1.0\00"
 @hook_name = internal constant [23 x i8] c"nacl-irt-ppapihook-0.1\00"
@@ -27,6 +29,8 @@ trap:
 declare void @llvm.trap()
 
 define internal i32 @did_create(i32 %inst, i32 %argc, i32 %argn, i32 %argv) {
+  %h = ptrtoint [35 x i8]* @html to i32
+  call void @print(i32 %h)
   ret i32 1
 }
 
