@@ -27,7 +27,7 @@ const RING_BYTES = 1 << 20;
 const RING_WRITTEN = 0, RING_READ = 1, RING_WAITING = 2;
 // The host channel's descriptor in the WASI table, and its records' kinds (ppapi.h).
 const FD_CHANNEL = -4;
-const TO_BIND = 1, TO_FLUSH = 2, FROM_FLUSHED = 1;
+const TO_BIND = 1, TO_FLUSH = 2, FROM_FLUSHED = 1, FROM_VIEW = 2;
 
 const newRing = () => ({
   ctl: new Int32Array(new SharedArrayBuffer(16)),
@@ -87,6 +87,32 @@ const readRing = (ring, len, drained) => {
 };
 
 if (typeof document !== 'undefined') {
+  // Pages ask whether the browser has NaCl before they make the element (the SDK's
+  // common.js: navigator.mimeTypes['application/x-pnacl'] !== undefined): now it has.
+  (() => {
+    const real = Object.getOwnPropertyDescriptor(Navigator.prototype, 'mimeTypes');
+    if (!real || !real.get) return;
+    const plugin = { name: 'Native Client', filename: 'pnacl.js', description: 'Portable Native Client', length: 1 };
+    const mime = { type: PNACL_TYPE, suffixes: 'pexe', description: 'Portable Native Client Executable', enabledPlugin: plugin };
+    plugin[0] = mime;
+    Object.defineProperty(Navigator.prototype, 'mimeTypes', {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const types = real.get.call(this);
+        return new Proxy(types, {
+          get(t, p) {
+            if (p === PNACL_TYPE) return mime;
+            if (p === 'namedItem') return (n) => (n === PNACL_TYPE ? mime : t.namedItem(n));
+            const v = Reflect.get(t, p, t);
+            return typeof v === 'function' ? v.bind(t) : v;
+          },
+          has: (t, p) => p === PNACL_TYPE || Reflect.has(t, p),
+        });
+      },
+    });
+  })();
+
   const scriptUrl = document.currentScript ? document.currentScript.src : new URL('pnacl.js', location.href).href;
 
   // Chrome's conversion of a page value into a var (ppapi.md §5.4), as a JSON line the
@@ -266,6 +292,19 @@ if (typeof document !== 'undefined') {
       state.channel = channel;
       // The element's screen: a canvas in its place once the plugin binds a device.
       let canvas = null, ctx2d = null;
+      // The canvas takes the element's place, look and size (a percentage stays one; a
+      // number is CSS pixels; else the size `box` measured, while the element showed).
+      const dress = (box) => {
+        canvas.className = el.className;
+        canvas.style.cssText = el.style.cssText;
+        for (const attr of ['width', 'height']) {
+          const a = (el.getAttribute(attr) || '').trim();
+          if (/%$/.test(a)) canvas.style[attr] = a;
+          else if (/^\d+(\.\d+)?(px)?$/.test(a)) canvas.style[attr] = `${parseFloat(a)}px`;
+          else if (box) canvas.style[attr] = `${Math.round(box[attr])}px`;
+        }
+        canvas.style.display = 'inline-block';
+      };
       const onHost = (bytes) => {
         const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
         for (let i = 0; i + 2 <= words.length;) {
@@ -278,18 +317,21 @@ if (typeof document !== 'undefined') {
             if (rec[0] && !sane(rec[1], rec[2])) continue;
             if (rec[0] && !canvas) {
               canvas = document.createElement('canvas');
-              canvas.className = el.className;
-              canvas.style.cssText = el.style.cssText;
+              dress(el.getBoundingClientRect());
               el.insertAdjacentElement('beforebegin', canvas);
               el.style.display = 'none';
               ctx2d = canvas.getContext('2d');
+              resizes.observe(canvas);
+              // What the page does to the element later (its size, its class) the canvas
+              // follows.
+              new MutationObserver(() => {
+                dress(null);
+                if (el.style.display !== 'none') el.style.display = 'none';
+              }).observe(el, { attributes: true, attributeFilter: ['width', 'height', 'class', 'style'] });
             }
             if (canvas && rec[0]) {
               canvas.width = rec[1];
               canvas.height = rec[2];
-              const scale = new Float32Array(new Uint32Array([rec[3]]).buffer)[0] || 1;
-              canvas.style.width = `${rec[1] * scale}px`;
-              canvas.style.height = `${rec[2] * scale}px`;
             }
           } else if (kind === TO_FLUSH) {
             const [device, ptr, w, h, stride, format] = rec;
@@ -315,13 +357,30 @@ if (typeof document !== 'undefined') {
           }
         }
       };
-      const w = Math.round(el.clientWidth || Number(el.getAttribute('width')) || 0);
-      const h = Math.round(el.clientHeight || Number(el.getAttribute('height')) || 0);
+      // The view: the element's size in CSS pixels, the device's scale, and whether the
+      // page shows it; each change is sent to the plugin (DidChangeView).
+      const viewOf = () => {
+        const r = (canvas || el).getBoundingClientRect();
+        const vw = Math.min(32767, Math.round(r.width)), vh = Math.min(32767, Math.round(r.height));
+        const scale = Math.min(16, Math.max(0.25, window.devicePixelRatio || 1));
+        return { vw, vh, scale, visible: document.visibilityState !== 'hidden' && vw > 0 && vh > 0 ? 1 : 0 };
+      };
+      let view = viewOf();
+      const sendView = () => {
+        const v = viewOf();
+        if (v.vw === view.vw && v.vh === view.vh && v.scale === view.scale && v.visible === view.visible) return;
+        view = v;
+        toHost([24, FROM_VIEW, v.vw, v.vh, new Uint32Array(new Float32Array([v.scale]).buffer)[0], v.visible]);
+      };
+      const resizes = new ResizeObserver(sendView);
+      resizes.observe(el);
+      document.addEventListener('visibilitychange', sendView);
+      const w = view.vw, h = view.vh;
       const name = pexeUrl.pathname.split('/').pop();
       const ctx = {
         args: [name, ...args.map(([n, v]) => `${n}=${v}`)],
         env: ['PNACL_MESSAGES=json', 'PNACL_PAGE=1', `PNACL_VIEW=${Math.min(w, 32767)}x${Math.min(h, 32767)}`,
-          `PNACL_DEVICE_SCALE=${Math.min(16, Math.max(0.25, window.devicePixelRatio || 1)).toFixed(2)}`,
+          `PNACL_DEVICE_SCALE=${view.scale.toFixed(2)}`,
           `PNACL_NPROCS=${navigator.hardwareConcurrency || 1}`,
           ...(typeof PNACL_SITE_ENV !== 'undefined' ? PNACL_SITE_ENV : [])],
       };

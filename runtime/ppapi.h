@@ -1437,7 +1437,7 @@ static void ppapi_stdout_flush(void) {
 /* ----------------------------------------------------------------------------------- */
 /* The main thread's queue of events                                                    */
 
-enum { EV_MESSAGE, EV_CALLBACK, EV_END, EV_HANDLER_DESTROY };
+enum { EV_MESSAGE, EV_CALLBACK, EV_END, EV_HANDLER_DESTROY, EV_VIEW };
 
 /* PPP_MessageHandler;0.2 (PPB_Messaging 1.2's RegisterMessageHandler): the plugin's
    functions, copied when it registers them. */
@@ -1642,8 +1642,13 @@ static i32 instance_is_full_frame(i32 instance) {
 
 static i32 view_is_view(i32 r) { return pa_resource_kind(r) == RES_VIEW; }
 
-/* The view's size: 0 x 0 headless, the element's in a page (PNACL_VIEW=WxH). */
-static i32 pa_view_w, pa_view_h;
+/* The view's size: 0 x 0 headless, the element's in a page (PNACL_VIEW=WxH, then what
+   the page says when it changes: pa_next_view_*, taken by the main thread before it calls
+   DidChangeView). */
+static i32 pa_view_w, pa_view_h, pa_view_visible = 1;
+static volatile int pa_view_lock;
+static i32 pa_next_view_w, pa_next_view_h, pa_next_view_visible;
+static float pa_next_view_scale;
 
 static i32 view_get_rect(i32 r, struct PP_Rect *out) {
     if (!view_is_view(r) || !out) return 0;
@@ -1658,7 +1663,7 @@ static i32 view_is_fullscreen(i32 r) {
     return 0;
 }
 
-static i32 view_is_visible(i32 r) { return view_is_view(r); }
+static i32 view_is_visible(i32 r) { return view_is_view(r) && pa_view_visible; }
 static float pa_device_scale_of_view = 1;
 static float view_get_device_scale(i32 r) { return view_is_view(r) ? pa_device_scale_of_view : 0.0f; }
 static float view_get_scale(i32 r) { return view_is_view(r) ? 1.0f : 0.0f; }
@@ -1873,9 +1878,10 @@ static i32 loop_post_quit(i32 r, i32 should_destroy) {
    bytes, its kind, then its own words. To the page: PA_TO_BIND (device, width, height,
    scale as float bits; device 0 unbinds), PA_TO_FLUSH (device, pixel address, width,
    height, stride, format). From the page: PA_FROM_FLUSHED (device): the frame it asked for
-   is on screen. */
+   is on screen; PA_FROM_VIEW (width, height, device scale as float bits, visible): the
+   element's new view. */
 enum { PA_TO_BIND = 1, PA_TO_FLUSH = 2 };
-enum { PA_FROM_FLUSHED = 1 };
+enum { PA_FROM_FLUSHED = 1, PA_FROM_VIEW = 2 };
 
 static int pa_page;          /* PNACL_PAGE=1 */
 static volatile int pa_channel_lock;
@@ -2256,6 +2262,18 @@ static void pa_page_reader(void) {
         u32 n = head[0] - 8;
         if (n && host_channel_read(body, n) != (i32)n) break;
         if (head[1] == PA_FROM_FLUSHED && n >= 4) g2d_flushed((i32)body[0]);
+        if (head[1] == PA_FROM_VIEW && n >= 16) {
+            /* The view the plugin gets next (DidChangeView, on its main thread). */
+            float scale;
+            __builtin_memcpy(&scale, &body[2], 4);
+            lock(&pa_view_lock);
+            pa_next_view_w = body[0] < 32768 ? (i32)body[0] : 32767;
+            pa_next_view_h = body[1] < 32768 ? (i32)body[1] : 32767;
+            pa_next_view_scale = scale >= 0.25f && scale <= 16 ? scale : 1;
+            pa_next_view_visible = body[3] != 0;
+            unlock(&pa_view_lock);
+            pa_push(pa_new_event(EV_VIEW));
+        }
     }
     irt_thread_exit(NULL);
 }
@@ -2631,6 +2649,23 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
                     messaging->handle_message(pa_instance, &m);
                 } else {
                     var_release(&e->message);
+                }
+            } else if (e->kind == EV_VIEW) {
+                lock(&pa_view_lock);
+                int changed = pa_view_w != pa_next_view_w || pa_view_h != pa_next_view_h ||
+                              pa_device_scale_of_view != pa_next_view_scale ||
+                              pa_view_visible != pa_next_view_visible;
+                pa_view_w = pa_next_view_w;
+                pa_view_h = pa_next_view_h;
+                pa_device_scale_of_view = pa_next_view_scale;
+                pa_view_visible = pa_next_view_visible;
+                unlock(&pa_view_lock);
+                if (changed && pi.did_change_view && !v1_0) {
+                    /* A new view resource, as Chrome gave one for each change. */
+                    i32 old = pa_view;
+                    pa_view = pa_new_resource(RES_VIEW);
+                    if (old) core_release_resource(old);
+                    if (pa_view) pi.did_change_view(pa_instance, pa_view);
                 }
             } else if (e->kind == EV_CALLBACK) {
                 e->cb.func(e->cb.user_data, e->result);

@@ -13,7 +13,9 @@
 //!   is shown;
 //! - path_tracer (Graphics2D, ImageData, its view's size and scale, a render thread):
 //!   the image converges in its element: two screenshots, taken as its iteration count
-//!   grows, are many colours each and differ;
+//!   grows, are many colours each and differ; when the page resizes its element, the
+//!   plugin gets the new view and draws at the new size;
+//! - the page's test for NaCl (navigator.mimeTypes, as the SDK's common.js) says yes;
 //! - a plugin that exits after `load`: `crash` fires, `lastError` and `exitStatus` say
 //!   so, and the page goes on working; `lastError` is the host's words, never what the
 //!   plugin printed (HTML, which a page such as the SDK's showed as HTML).
@@ -182,6 +184,8 @@ fn revived_apps_run_in_chromium() {
                     "an image of few colours: {result}"
                 );
                 assert!(r["changed"].as_u64().unwrap() > 1000, "{result}");
+                let resized = result_of(&format!("{}?resize", server.base), 150, None, None);
+                assert_eq!(resized, "256x192");
             }
             _ => {
                 let r: serde_json::Value = serde_json::from_str(&result)

@@ -135,8 +135,9 @@ fn main() -> ExitCode {
     if !lacking.is_empty() {
         progress.done();
         let page = translate::ppapi_page_provided();
-        let (in_page, never): (Vec<String>, Vec<String>) =
-            lacking.into_iter().partition(|i| page.contains(&i.as_str()));
+        let (in_page, never): (Vec<String>, Vec<String>) = lacking
+            .into_iter()
+            .partition(|i| page.contains(&i.as_str()));
         if !never.is_empty() {
             eprintln!(
                 "{TOOL}: note: {name} is a browser plugin (PPAPI) that asks for interfaces the \
