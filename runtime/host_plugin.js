@@ -27,7 +27,9 @@ const RING_BYTES = 1 << 20;
 const RING_WRITTEN = 0, RING_READ = 1, RING_WAITING = 2;
 // The host channel's descriptor in the WASI table, and its records' kinds (ppapi.h).
 const FD_CHANNEL = -4;
-const TO_BIND = 1, TO_FLUSH = 2, FROM_FLUSHED = 1, FROM_VIEW = 2;
+const TO_BIND = 1, TO_FLUSH = 2, TO_URL_OPEN = 3, TO_URL_CLOSE = 4;
+const FROM_FLUSHED = 1, FROM_VIEW = 2, FROM_URL_HEADERS = 3, FROM_URL_DATA = 4, FROM_URL_END = 5, FROM_URL_ERROR = 6;
+const PP_ERROR_FAILED = -2, PP_ERROR_NOACCESS = -7;
 
 const newRing = () => ({
   ctl: new Int32Array(new SharedArrayBuffer(16)),
@@ -207,6 +209,65 @@ if (typeof document !== 'undefined') {
       state.channel.queue.push(new Uint8Array(new Uint32Array(words).buffer));
       flushRing(state.channel);
     };
+    // A record of words then bytes (its length word first).
+    const toHostWith = (words, bytes) => {
+      if (!state.channel) return;
+      const rec = new Uint8Array(4 * (words.length + 1) + bytes.length);
+      new DataView(rec.buffer).setUint32(0, rec.length, true);
+      words.forEach((w, i) => new DataView(rec.buffer).setUint32(4 * (i + 1), w >>> 0, true));
+      rec.set(bytes, 4 * (words.length + 1));
+      state.channel.queue.push(rec);
+      flushRing(state.channel);
+    };
+
+    // URL loading over fetch: the plugin's requests, relative to the page; a cross-origin
+    // one only if it allowed them (then CORS), as Chrome did.
+    const loads = new Map();
+    const openUrl = async (loader, flags, url, method, headerText, body) => {
+      const fail = (code) => { loads.delete(loader); toHostWith([FROM_URL_ERROR, loader, code >>> 0], new Uint8Array(0)); };
+      let target;
+      try { target = new URL(url, document.baseURI); } catch { fail(PP_ERROR_FAILED); return; }
+      const same = target.origin === location.origin;
+      if (!same && !(flags & 2)) { fail(PP_ERROR_NOACCESS); return; }
+      if (!/^https?:$/.test(target.protocol)) { fail(PP_ERROR_NOACCESS); return; }
+      const headers = new Headers();
+      for (const line of headerText.split('\n')) {
+        const at = line.indexOf(':');
+        if (at > 0) { try { headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim()); } catch { /* a forbidden one */ } }
+      }
+      const verb = (method || 'GET').toUpperCase();
+      const ctrl = new AbortController();
+      loads.set(loader, ctrl);
+      try {
+        const response = await fetch(target, {
+          method: verb, headers, signal: ctrl.signal,
+          body: body.length && verb !== 'GET' && verb !== 'HEAD' ? body : undefined,
+          mode: same ? 'same-origin' : 'cors',
+          credentials: flags & 4 ? 'include' : same ? 'same-origin' : 'omit',
+          redirect: 'follow',
+        });
+        const enc = new TextEncoder();
+        const u = enc.encode(response.url), line = enc.encode(`HTTP/1.1 ${response.status} ${response.statusText}`);
+        let text = '';
+        response.headers.forEach((v, k) => { text += `${k}: ${v}\n`; });
+        const h = enc.encode(text);
+        const all = new Uint8Array(u.length + line.length + h.length);
+        all.set(u, 0); all.set(line, u.length); all.set(h, u.length + line.length);
+        toHostWith([FROM_URL_HEADERS, loader, response.status, u.length, line.length, h.length], all);
+        if (response.body) {
+          const reader = response.body.getReader();
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            for (let i = 0; i < value.length; i += 262144) toHostWith([FROM_URL_DATA, loader], value.subarray(i, i + 262144));
+          }
+        }
+        loads.delete(loader);
+        toHostWith([FROM_URL_END, loader], new Uint8Array(0));
+      } catch (e) {
+        if (!ctrl.signal.aborted) fail(same ? PP_ERROR_FAILED : PP_ERROR_NOACCESS);
+      }
+    };
     el.postMessage = (message) => {
       if (state.ended) return;
       let line;
@@ -333,6 +394,25 @@ if (typeof document !== 'undefined') {
               canvas.width = rec[1];
               canvas.height = rec[2];
             }
+          } else if (kind === TO_URL_OPEN) {
+            // loader, flags, then four lengths each followed by its bytes
+            const b = new Uint8Array(bytes.buffer, bytes.byteOffset + (i - len) * 4, len * 4);
+            const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+            const fields = [];
+            let at = 16;
+            for (let k = 0; k < 4 && at + 4 <= b.length; k++) {
+              const n = dv.getUint32(at, true);
+              at += 4;
+              fields.push(b.slice(at, Math.min(b.length, at + n)));
+              at += n;
+            }
+            if (fields.length === 4) {
+              const dec = new TextDecoder();
+              openUrl(rec[0], rec[1], dec.decode(fields[0]), dec.decode(fields[1]), dec.decode(fields[2]), fields[3]);
+            }
+          } else if (kind === TO_URL_CLOSE) {
+            const c = loads.get(rec[0]);
+            if (c) { c.abort(); loads.delete(rec[0]); }
           } else if (kind === TO_FLUSH) {
             const [device, ptr, w, h, stride, format] = rec;
             const fits = sane(w, h) && stride >= w * 4 && stride <= 65536 * 4

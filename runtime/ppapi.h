@@ -67,6 +67,9 @@ struct PP_Point { i32 x, y; };
 #define PP_ERROR_BLOCKS_MAIN_THREAD (-13)
 #define PP_ERROR_INPROGRESS (-11)
 #define PP_ERROR_WRONG_THREAD (-52)
+#define PP_ERROR_ABORTED (-3)
+#define PP_ERROR_NOACCESS (-7)
+#define PP_COMPLETIONCALLBACK_FLAG_OPTIONAL 1
 
 /* The limits that keep a plugin's flood of vars or messages from taking memory without
    bound (it gets an error and the program ends, status 134). */
@@ -1503,7 +1506,7 @@ static uptr pa_main_thread;
 static i32 pa_instance = 0x1001; /* ids as Chrome gave them: small, distinct */
 static i32 pa_module = 0x1000;
 
-enum { RES_VIEW = 1, RES_LOOP, RES_IMAGE, RES_GRAPHICS2D };
+enum { RES_VIEW = 1, RES_LOOP, RES_IMAGE, RES_GRAPHICS2D, RES_REQUEST, RES_LOADER, RES_RESPONSE };
 #define PA_MAX_RESOURCES 4096
 static struct {
     i32 kind, refs;
@@ -1880,8 +1883,9 @@ static i32 loop_post_quit(i32 r, i32 should_destroy) {
    height, stride, format). From the page: PA_FROM_FLUSHED (device): the frame it asked for
    is on screen; PA_FROM_VIEW (width, height, device scale as float bits, visible): the
    element's new view. */
-enum { PA_TO_BIND = 1, PA_TO_FLUSH = 2 };
-enum { PA_FROM_FLUSHED = 1, PA_FROM_VIEW = 2 };
+enum { PA_TO_BIND = 1, PA_TO_FLUSH = 2, PA_TO_URL_OPEN = 3, PA_TO_URL_CLOSE = 4 };
+enum { PA_FROM_FLUSHED = 1, PA_FROM_VIEW = 2, PA_FROM_URL_HEADERS = 3, PA_FROM_URL_DATA = 4,
+       PA_FROM_URL_END = 5, PA_FROM_URL_ERROR = 6 };
 
 static int pa_page;          /* PNACL_PAGE=1 */
 static volatile int pa_channel_lock;
@@ -2234,6 +2238,471 @@ static void pa_bind_to_page(i32 device) {
     pa_to_page(rec, 6);
 }
 
+
+/* ----------------------------------------------------------------------------------- */
+/* URL loading (PPB_URLRequestInfo, PPB_URLLoader, PPB_URLResponseInfo), page only     */
+
+/* A request, as the plugin sets it; a loader sends it to the page (PA_TO_URL_OPEN: the
+   loader, flags, then the URL, method, headers and body, each a length and its bytes),
+   which fetches it relative to the page and answers with PA_FROM_URL_HEADERS (loader,
+   status, lengths of the URL, status line and headers, then their bytes), DATA (loader,
+   bytes), END and ERROR (loader, a PP_ERROR). */
+#define PA_MAX_URL 8192
+#define PA_MAX_BODY (16u << 20)
+
+struct pa_text_field { u8 *p; u32 n; };
+
+struct pa_request {
+    struct pa_text_field url, method, headers, body;
+    int follow_redirects, record_download, allow_cross_origin, allow_credentials;
+};
+
+struct pa_chunk { struct pa_chunk *next; u32 n, at; u8 bytes[]; };
+
+struct pa_loader {
+    i32 resource, state; /* 0 new, 1 opening, 2 open (headers), 3 done, 4 failed, 5 closed */
+    i32 error, response, record_download;
+    i64 received, total;
+    struct pa_chunk *head, *tail;
+    struct PP_CompletionCallback cb; /* the Open or the Read waiting */
+    i32 cb_loop, cb_kind;            /* 1 open, 2 read */
+    u8 *read_buf;
+    u32 read_n;
+    volatile int woken;              /* futex word of a blocking call */
+};
+
+struct pa_response {
+    i32 status;
+    struct pa_text_field url, status_line, headers;
+};
+
+static volatile int pa_url_lock;
+
+static void pa_field_free(struct pa_text_field *f) {
+    pa_release_block(f->p);
+    f->p = NULL;
+    f->n = 0;
+}
+
+/* Sets field `f` to the `n` bytes at `s` (at most `max`): 1, or 0. */
+static int pa_field_set(struct pa_text_field *f, const u8 *s, u32 n, u32 max) {
+    if (n > max) return 0;
+    u8 *p = pa_alloc((size_t)n + 1);
+    if (!p) return 0;
+    copy(p, s, n);
+    p[n] = 0;
+    pa_field_free(f);
+    f->p = p;
+    f->n = n;
+    return 1;
+}
+
+static i32 request_create(i32 instance) {
+    if (!pa_page || instance != pa_instance) return 0;
+    struct pa_request *q = pa_alloc(sizeof *q);
+    if (!q) return 0;
+    pa_zero(q, sizeof *q);
+    q->follow_redirects = 1;
+    i32 r = pa_new_resource_with(RES_REQUEST, q);
+    if (!r) pa_release_block(q);
+    return r;
+}
+
+static i32 request_is(i32 r) { return pa_resource_kind(r) == RES_REQUEST; }
+
+static i32 request_set_property(i32 r, i32 prop, const struct PP_Var *v) {
+    struct pa_request *q = pa_resource_data(r, RES_REQUEST);
+    if (!q || !v) return 0;
+    struct PP_Var var = *v;
+    lock(&pa_url_lock);
+    i32 ok = 0;
+    if (prop == 0 || prop == 1 || prop == 2) { /* URL, METHOD, HEADERS: strings */
+        lock(&pa_var_lock);
+        struct pa_object *o = pa_lookup(&var, PP_VARTYPE_STRING);
+        struct pa_text_field *f = prop == 0 ? &q->url : prop == 1 ? &q->method : &q->headers;
+        if (o) ok = pa_field_set(f, o->bytes, o->len, prop == 1 ? 32 : PA_MAX_URL);
+        unlock(&pa_var_lock);
+    } else if (prop >= 3 && prop <= 9 && prop != 7 && var.type == PP_VARTYPE_BOOL) {
+        int b = var.value.as_int != 0;
+        if (prop == 4) q->follow_redirects = b;
+        if (prop == 5) q->record_download = b;
+        if (prop == 8) q->allow_cross_origin = b;
+        if (prop == 9) q->allow_credentials = b;
+        ok = prop != 3 || !b; /* streaming to a file: not offered */
+    } else if ((prop == 11 || prop == 12) && var.type == PP_VARTYPE_INT32) {
+        ok = 1; /* prefetch thresholds: the page streams as it can */
+    }
+    unlock(&pa_url_lock);
+    return ok;
+}
+
+static i32 request_append_data(i32 r, const void *data, u32 len) {
+    struct pa_request *q = pa_resource_data(r, RES_REQUEST);
+    if (!q || (len && !data)) return 0;
+    lock(&pa_url_lock);
+    i32 ok = 0;
+    if ((u64)q->body.n + len <= PA_MAX_BODY) {
+        u8 *p = pa_alloc((size_t)q->body.n + len + 1);
+        if (p) {
+            if (q->body.n) copy(p, q->body.p, q->body.n);
+            if (len) copy(p + q->body.n, data, len);
+            pa_release_block(q->body.p);
+            q->body.p = p;
+            q->body.n += len;
+            ok = 1;
+        }
+    }
+    unlock(&pa_url_lock);
+    return ok;
+}
+
+static i32 request_append_file(i32 r, i32 file, i64 start, i64 n, double mtime) {
+    (void)r, (void)file, (void)start, (void)n, (void)mtime;
+    return 0; /* no files in a page */
+}
+
+static i32 loader_create(i32 instance) {
+    if (!pa_page || instance != pa_instance) return 0;
+    struct pa_loader *l = pa_alloc(sizeof *l);
+    if (!l) return 0;
+    pa_zero(l, sizeof *l);
+    l->total = -1;
+    i32 r = pa_new_resource_with(RES_LOADER, l);
+    if (!r) pa_release_block(l);
+    else l->resource = r;
+    return r;
+}
+
+static i32 loader_is(i32 r) { return pa_resource_kind(r) == RES_LOADER; }
+
+/* Ends the loader's waiting call with `result` (pa_url_lock held; released here). */
+static void pa_loader_complete_unlock(struct pa_loader *l, i32 result) {
+    struct PP_CompletionCallback cb = l->cb;
+    i32 loop = l->cb_loop, kind = l->cb_kind;
+    l->cb_kind = 0;
+    if (!kind) {
+        unlock(&pa_url_lock);
+        return;
+    }
+    if (!cb.func) {
+        l->error = result < 0 ? result : l->error;
+        l->read_n = result > 0 ? (u32)result : 0;
+        unlock(&pa_url_lock);
+        __atomic_store_n(&l->woken, 1, __ATOMIC_RELEASE);
+        int n;
+        irt_futex_wake(&l->woken, 1, &n);
+        return;
+    }
+    unlock(&pa_url_lock);
+    pa_complete_on(loop, cb, result, 0);
+}
+
+/* Waits for a blocking call's end (off the main thread): its result. */
+static i32 pa_loader_wait(struct pa_loader *l, int read) {
+    while (!__atomic_load_n(&l->woken, __ATOMIC_ACQUIRE)) irt_futex_wait_abs(&l->woken, 0, NULL);
+    lock(&pa_url_lock);
+    i32 r = l->state == 4 ? l->error : read ? (i32)l->read_n : PP_OK;
+    unlock(&pa_url_lock);
+    return r;
+}
+
+static void pa_put_word(u8 *p, u32 v) { copy(p, &v, 4); }
+
+static i32 loader_open(i32 r, i32 request, const struct PP_CompletionCallback *cbp) {
+    struct pa_loader *l = pa_resource_data(r, RES_LOADER);
+    struct pa_request *q = pa_resource_data(request, RES_REQUEST);
+    if (!l) return PP_ERROR_BADRESOURCE;
+    if (!q) return PP_ERROR_BADARGUMENT;
+    struct PP_CompletionCallback cb = {0, 0, 0};
+    if (cbp) cb = *cbp;
+    if (!cb.func && core_is_main_thread()) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    lock(&pa_url_lock);
+    if (l->state != 0) {
+        unlock(&pa_url_lock);
+        return PP_ERROR_INPROGRESS;
+    }
+    if (!q->url.n) {
+        unlock(&pa_url_lock);
+        return PP_ERROR_BADARGUMENT;
+    }
+    u32 flags = (u32)q->follow_redirects | (u32)q->allow_cross_origin << 1 | (u32)q->allow_credentials << 2;
+    u32 size = 4 * 4 + 16 + q->url.n + q->method.n + q->headers.n + q->body.n;
+    size = (size + 3) & ~3u;
+    u8 *rec = pa_alloc(size);
+    if (!rec) {
+        unlock(&pa_url_lock);
+        return PP_ERROR_FAILED;
+    }
+    pa_zero(rec, size);
+    pa_put_word(rec, size);
+    pa_put_word(rec + 4, PA_TO_URL_OPEN);
+    pa_put_word(rec + 8, (u32)r);
+    pa_put_word(rec + 12, flags);
+    u32 at = 16;
+    struct pa_text_field *fields[4] = {&q->url, &q->method, &q->headers, &q->body};
+    for (int k = 0; k < 4; k++) {
+        pa_put_word(rec + at, fields[k]->n);
+        at += 4;
+        if (fields[k]->n) copy(rec + at, fields[k]->p, fields[k]->n);
+        at += fields[k]->n;
+    }
+    l->state = 1;
+    l->record_download = q->record_download;
+    l->cb = cb;
+    l->cb_loop = loop_get_current();
+    l->cb_kind = 1;
+    l->woken = 0;
+    unlock(&pa_url_lock);
+    lock(&pa_channel_lock);
+    host_channel_write(rec, size);
+    unlock(&pa_channel_lock);
+    pa_release_block(rec);
+    if (!cb.func) return pa_loader_wait(l, 0);
+    return PP_OK_COMPLETIONPENDING;
+}
+
+static i32 loader_follow_redirect(i32 r, const struct PP_CompletionCallback *cb) {
+    (void)cb;
+    return loader_is(r) ? PP_ERROR_FAILED : PP_ERROR_BADRESOURCE; /* the page follows them */
+}
+
+static i32 loader_upload_progress(i32 r, i64 *sent, i64 *total) {
+    (void)r;
+    if (sent) *sent = 0;
+    if (total) *total = 0;
+    return 0;
+}
+
+static i32 loader_download_progress(i32 r, i64 *received, i64 *total) {
+    struct pa_loader *l = pa_resource_data(r, RES_LOADER);
+    lock(&pa_url_lock);
+    int ok = l && l->record_download;
+    i64 got = ok ? l->received : 0, all = ok ? l->total : 0;
+    unlock(&pa_url_lock);
+    if (received) *received = got;
+    if (total) *total = all;
+    return ok;
+}
+
+static i32 loader_response_info(i32 r) {
+    struct pa_loader *l = pa_resource_data(r, RES_LOADER);
+    if (!l) return 0;
+    lock(&pa_url_lock);
+    i32 resp = l->response;
+    unlock(&pa_url_lock);
+    if (resp) core_addref_resource(resp);
+    return resp;
+}
+
+/* Takes up to `n` bytes of the loader's body into `buf` (pa_url_lock held): the count. */
+static u32 pa_loader_take(struct pa_loader *l, u8 *buf, u32 n) {
+    u32 got = 0;
+    while (got < n && l->head) {
+        struct pa_chunk *c = l->head;
+        u32 k = c->n - c->at < n - got ? c->n - c->at : n - got;
+        copy(buf + got, c->bytes + c->at, k);
+        c->at += k;
+        got += k;
+        if (c->at == c->n) {
+            l->head = c->next;
+            if (!l->head) l->tail = NULL;
+            pa_release_block(c);
+        }
+    }
+    return got;
+}
+
+static i32 loader_read(i32 r, void *buf, i32 n, const struct PP_CompletionCallback *cbp) {
+    struct pa_loader *l = pa_resource_data(r, RES_LOADER);
+    if (!l) return PP_ERROR_BADRESOURCE;
+    if (n < 0 || (n && !buf)) return PP_ERROR_BADARGUMENT;
+    struct PP_CompletionCallback cb = {0, 0, 0};
+    if (cbp) cb = *cbp;
+    if (!cb.func && core_is_main_thread()) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    lock(&pa_url_lock);
+    if (l->cb_kind) {
+        unlock(&pa_url_lock);
+        return PP_ERROR_INPROGRESS;
+    }
+    if (l->state < 2) {
+        unlock(&pa_url_lock);
+        return PP_ERROR_FAILED;
+    }
+    i32 result = 1; /* 1: none yet */
+    if (l->head) result = (i32)pa_loader_take(l, buf, (u32)n);
+    else if (l->state == 3 || l->state == 5) result = 0;
+    else if (l->state == 4) result = l->error;
+    if (result != 1 || n == 0) {
+        if (n == 0 && result == 1) result = 0;
+        unlock(&pa_url_lock);
+        if (!cb.func || (cb.flags & PP_COMPLETIONCALLBACK_FLAG_OPTIONAL)) return result;
+        pa_complete_on(loop_get_current(), cb, result, 0);
+        return PP_OK_COMPLETIONPENDING;
+    }
+    l->cb = cb;
+    l->cb_loop = loop_get_current();
+    l->cb_kind = 2;
+    l->read_buf = buf;
+    l->read_n = (u32)n;
+    l->woken = 0;
+    unlock(&pa_url_lock);
+    if (!cb.func) return pa_loader_wait(l, 1);
+    return PP_OK_COMPLETIONPENDING;
+}
+
+static i32 loader_finish_to_file(i32 r, const struct PP_CompletionCallback *cb) {
+    (void)cb;
+    return loader_is(r) ? PP_ERROR_FAILED : PP_ERROR_BADRESOURCE;
+}
+
+static void pa_loader_close_locked(struct pa_loader *l) {
+    if (l->state == 1 || l->state == 2) {
+        u32 rec[3] = {12, PA_TO_URL_CLOSE, (u32)l->resource};
+        lock(&pa_channel_lock);
+        host_channel_write(rec, 12);
+        unlock(&pa_channel_lock);
+    }
+    l->state = 5;
+    while (l->head) {
+        struct pa_chunk *c = l->head;
+        l->head = c->next;
+        pa_release_block(c);
+    }
+    l->tail = NULL;
+}
+
+static void loader_close(i32 r) {
+    struct pa_loader *l = pa_resource_data(r, RES_LOADER);
+    if (!l) return;
+    lock(&pa_url_lock);
+    pa_loader_close_locked(l);
+    pa_loader_complete_unlock(l, PP_ERROR_ABORTED);
+}
+
+static i32 response_is(i32 r) { return pa_resource_kind(r) == RES_RESPONSE; }
+
+static void response_get_property(struct PP_Var *out, i32 r, i32 prop) {
+    struct pa_response *p = pa_resource_data(r, RES_RESPONSE);
+    pa_zero(out, sizeof *out);
+    if (!p) return;
+    if (prop == 3) {
+        out->type = PP_VARTYPE_INT32;
+        out->value.as_int = p->status;
+        return;
+    }
+    struct pa_text_field *f = prop == 0 ? &p->url : prop == 4 ? &p->status_line : prop == 5 ? &p->headers : NULL;
+    if (!f) return; /* redirects: the page followed them */
+    lock(&pa_var_lock);
+    pa_string_locked(out, f->p ? (const char *)f->p : "", f->n);
+    unlock(&pa_var_lock);
+}
+
+static i32 response_body_file(i32 r) { (void)r; return 0; }
+
+/* The loader the page answers for, as a pointer (NULL if it is gone). */
+static struct pa_loader *pa_loader_of(u32 r) {
+    i32 i = (i32)r - 0x2000;
+    if (i <= 0 || i >= PA_MAX_RESOURCES) return NULL;
+    lock(&pa_res_lock);
+    struct pa_loader *l = pa_resources[i].refs && pa_resources[i].kind == RES_LOADER ? pa_resources[i].data : NULL;
+    unlock(&pa_res_lock);
+    return l;
+}
+
+static u32 pa_word(const u8 *p) {
+    u32 v;
+    copy(&v, p, 4);
+    return v;
+}
+
+/* A record of the page's about a loader (`n` bytes of body after the kind). */
+static void pa_url_from_page(u32 kind, const u8 *body, u32 n) {
+    if (n < 4) return;
+    struct pa_loader *l = pa_loader_of(pa_word(body));
+    if (!l) return;
+    lock(&pa_url_lock);
+    if (l->state == 5) {
+        unlock(&pa_url_lock);
+        return;
+    }
+    if (kind == PA_FROM_URL_HEADERS && l->state == 1 && n >= 20) {
+        u32 status = pa_word(body + 4), nu = pa_word(body + 8), ns = pa_word(body + 12), nh = pa_word(body + 16);
+        u64 need = 20ull + nu + ns + nh;
+        struct pa_response *p = need <= n ? pa_alloc(sizeof *p) : NULL;
+        if (p) {
+            pa_zero(p, sizeof *p);
+            p->status = (i32)status;
+            pa_field_set(&p->url, body + 20, nu, PA_MAX_URL);
+            pa_field_set(&p->status_line, body + 20 + nu, ns, 1024);
+            pa_field_set(&p->headers, body + 20 + nu + ns, nh, 1u << 20);
+            l->response = pa_new_resource_with(RES_RESPONSE, p);
+            if (!l->response) pa_release_block(p);
+            /* Content-Length, for the progress */
+            for (u32 i = 0; p && i + 16 <= p->headers.n; i++) {
+                const char *h = (const char *)p->headers.p + i;
+                if ((i == 0 || h[-1] == '\n') && !__builtin_memcmp(h, "content-length: ", 16)) {
+                    i64 v = 0;
+                    for (const char *d = h + 16; *d >= '0' && *d <= '9' && v < (1ll << 50); d++) v = v * 10 + (*d - '0');
+                    l->total = v;
+                }
+            }
+        }
+        l->state = 2;
+        pa_loader_complete_unlock(l, PP_OK);
+        return;
+    }
+    if (kind == PA_FROM_URL_DATA && l->state == 2 && n > 4) {
+        u32 k = n - 4;
+        l->received += k;
+        if (l->cb_kind == 2 && !l->head) {
+            /* A read waits: straight into its buffer, the rest queued. */
+            u32 m = k < l->read_n ? k : l->read_n;
+            copy(l->read_buf, body + 4, m);
+            body += m;
+            k -= m;
+            if (k) {
+                struct pa_chunk *c = pa_alloc(sizeof *c + k);
+                if (c) {
+                    c->next = NULL, c->n = k, c->at = 0;
+                    copy(c->bytes, body + 4, k);
+                    l->head = l->tail = c;
+                }
+            }
+            pa_loader_complete_unlock(l, (i32)m);
+            return;
+        }
+        struct pa_chunk *c = pa_alloc(sizeof *c + k);
+        if (!c) {
+            l->state = 4;
+            l->error = PP_ERROR_FAILED;
+        } else {
+            c->next = NULL, c->n = k, c->at = 0;
+            copy(c->bytes, body + 4, k);
+            if (l->tail) l->tail->next = c;
+            else l->head = c;
+            l->tail = c;
+        }
+        unlock(&pa_url_lock);
+        return;
+    }
+    if (kind == PA_FROM_URL_END && l->state == 2) {
+        l->state = 3;
+        if (l->cb_kind == 2) {
+            pa_loader_complete_unlock(l, 0);
+            return;
+        }
+    } else if (kind == PA_FROM_URL_ERROR && (l->state == 1 || l->state == 2) && n >= 8) {
+        i32 e = (i32)pa_word(body + 4);
+        l->state = 4;
+        l->error = e == PP_ERROR_NOACCESS ? e : PP_ERROR_FAILED;
+        if (l->cb_kind) {
+            pa_loader_complete_unlock(l, l->error);
+            return;
+        }
+    }
+    unlock(&pa_url_lock);
+}
+
 /* A resource is gone: its state goes with it (a device's pending Flush never completes;
    a frame the page is still copying may show what the memory holds next). */
 static void pa_resource_gone(i32 kind, void *data) {
@@ -2241,6 +2710,24 @@ static void pa_resource_gone(i32 kind, void *data) {
         struct pa_image *im = data;
         pa_release_block(im->pixels);
         pa_release_block(im);
+    } else if (kind == RES_REQUEST) {
+        struct pa_request *q = data;
+        pa_field_free(&q->url), pa_field_free(&q->method), pa_field_free(&q->headers), pa_field_free(&q->body);
+        pa_release_block(q);
+    } else if (kind == RES_RESPONSE) {
+        struct pa_response *p = data;
+        pa_field_free(&p->url), pa_field_free(&p->status_line), pa_field_free(&p->headers);
+        pa_release_block(p);
+    } else if (kind == RES_LOADER) {
+        /* Its memory stays (a small struct): the page's records may still name it, and a
+           blocked caller may still read it. Its body and response go. */
+        struct pa_loader *l = data;
+        lock(&pa_url_lock);
+        pa_loader_close_locked(l);
+        i32 resp = l->response;
+        l->response = 0;
+        pa_loader_complete_unlock(l, PP_ERROR_ABORTED);
+        if (resp) core_release_resource(resp);
     } else if (kind == RES_GRAPHICS2D) {
         struct pa_g2d *g = data;
         lock(&pa_g2d_lock);
@@ -2255,12 +2742,15 @@ static void pa_resource_gone(i32 kind, void *data) {
 
 /* The page's side of the channel, read by a thread of the host's own. */
 static void pa_page_reader(void) {
+    /* Records of up to 1 MiB (the page sends a body in pieces of 256 KiB). */
+    u32 *body = pa_alloc(1u << 20);
+    if (!body) pa_fail("out of memory for the page's channel");
     for (;;) {
         u32 head[2];
-        if (host_channel_read(head, 8) != 8 || head[0] < 8 || head[0] > 4096) break;
-        u32 body[1022];
+        if (host_channel_read(head, 8) != 8 || head[0] < 8 || head[0] > (1u << 20) + 8) break;
         u32 n = head[0] - 8;
         if (n && host_channel_read(body, n) != (i32)n) break;
+        if (head[1] >= PA_FROM_URL_HEADERS && head[1] <= PA_FROM_URL_ERROR) pa_url_from_page(head[1], (const u8 *)body, n);
         if (head[1] == PA_FROM_FLUSHED && n >= 4) g2d_flushed((i32)body[0]);
         if (head[1] == PA_FROM_VIEW && n >= 16) {
             /* The view the plugin gets next (DidChangeView, on its main thread). */
@@ -2370,6 +2860,13 @@ static const pa_fn ppb_image[] = {PF(image_native_format), PF(image_format_suppo
 static const pa_fn ppb_g2d[] = {PF(g2d_create),  PF(g2d_is),      PF(g2d_describe), PF(g2d_paint),
                                 PF(g2d_scroll),  PF(g2d_replace), PF(g2d_flush),    PF(g2d_set_scale),
                                 PF(g2d_get_scale)};
+static const pa_fn ppb_request[] = {PF(request_create), PF(request_is), PF(request_set_property),
+                                    PF(request_append_data), PF(request_append_file)};
+static const pa_fn ppb_loader[] = {PF(loader_create),  PF(loader_is),           PF(loader_open),
+                                   PF(loader_follow_redirect), PF(loader_upload_progress),
+                                   PF(loader_download_progress), PF(loader_response_info),
+                                   PF(loader_read),    PF(loader_finish_to_file), PF(loader_close)};
+static const pa_fn ppb_response[] = {PF(response_is), PF(response_get_property), PF(response_body_file)};
 static const pa_fn ppb_loop[] = {PF(loop_create), PF(loop_get_for_main_thread), PF(loop_get_current),
                                  PF(loop_attach), PF(loop_run),                 PF(loop_post_work),
                                  PF(loop_post_quit)};
@@ -2404,6 +2901,9 @@ static const struct {
     {"PPB_ImageData;1.0", ppb_image},
     {"PPB_Graphics2D;1.0", ppb_g2d},
     {"PPB_Graphics2D;1.1", ppb_g2d},
+    {"PPB_URLRequestInfo;1.0", ppb_request},
+    {"PPB_URLLoader;1.0", ppb_loader},
+    {"PPB_URLResponseInfo;1.0", ppb_response},
 };
 
 static int pa_report_missing; /* PNACL_PPAPI_MISSING=1 */

@@ -16,6 +16,9 @@
 //!   grows, are many colours each and differ; when the page resizes its element, the
 //!   plugin gets the new view and draws at the new size;
 //! - the page's test for NaCl (navigator.mimeTypes, as the SDK's common.js) says yes;
+//! - URL loading over fetch (tests/runtime/url-fetch.ll, as the SDK's url_loader was
+//!   used): a file the server has (status, then contents), a URL of another origin the
+//!   plugin did not allow (PP_ERROR_NOACCESS), a file the server lacks (404, its body);
 //! - a plugin that exits after `load`: `crash` fires, `lastError` and `exitStatus` say
 //!   so, and the page goes on working; `lastError` is the host's words, never what the
 //!   plugin printed (HTML, which a page such as the SDK's showed as HTML).
@@ -89,7 +92,11 @@ fn revived_apps_run_in_chromium() {
         dir.path(),
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/crasher.ll"),
     );
-    let cases: [(&str, PathBuf, &str, &[&str]); 7] = [
+    let fetcher = common::prelude_pexe(
+        dir.path(),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/url-fetch.ll"),
+    );
+    let cases: [(&str, PathBuf, &str, &[&str]); 8] = [
         (
             "stockfish",
             shared.join("parse/stockfish.pexe"),
@@ -109,6 +116,7 @@ fn revived_apps_run_in_chromium() {
             &[],
         ),
         ("crash", crasher, "crasher.pexe", &[]),
+        ("url_fetch", fetcher, "url-fetch.pexe", &[]),
         (
             "webpenc",
             shared.join("parse/webpenc.pexe"),
@@ -175,6 +183,10 @@ fn revived_apps_run_in_chromium() {
                 );
             }
             "star" => assert_eq!(result, r#"{"array":[0, 3, 4]}"#),
+            "url_fetch" => assert_eq!(
+                result,
+                r#"[200,"The file the server has.\n",-7,404,"not found\n"]"#
+            ),
             "path_tracer" => {
                 let r: serde_json::Value = serde_json::from_str(&result)
                     .unwrap_or_else(|e| panic!("path_tracer: {result}: {e}"));
