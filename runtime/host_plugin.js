@@ -27,8 +27,9 @@ const RING_BYTES = 1 << 20;
 const RING_WRITTEN = 0, RING_READ = 1, RING_WAITING = 2;
 // The host channel's descriptor in the WASI table, and its records' kinds (ppapi.h).
 const FD_CHANNEL = -4;
-const TO_BIND = 1, TO_FLUSH = 2, TO_URL_OPEN = 3, TO_URL_CLOSE = 4;
+const TO_BIND = 1, TO_FLUSH = 2, TO_URL_OPEN = 3, TO_URL_CLOSE = 4, TO_INPUT = 5;
 const FROM_FLUSHED = 1, FROM_VIEW = 2, FROM_URL_HEADERS = 3, FROM_URL_DATA = 4, FROM_URL_END = 5, FROM_URL_ERROR = 6;
+const FROM_INPUT = 7;
 const PP_ERROR_FAILED = -2, PP_ERROR_NOACCESS = -7;
 
 const newRing = () => ({
@@ -355,6 +356,67 @@ if (typeof document !== 'undefined') {
       let canvas = null, ctx2d = null;
       // The canvas takes the element's place, look and size (a percentage stays one; a
       // number is CSS pixels; else the size `box` measured, while the element showed).
+      // Input events: those of the classes the plugin asked for (mouse 1, keyboard 2,
+      // wheel 4), on the element's screen, relative to it; an event of a class it asked
+      // for without filtering is its own (the page's default action does not happen).
+      let classes = 0, filtering = 0, listening = false;
+      const MOUSE = { mousedown: 0, mouseup: 1, mousemove: 2, mouseenter: 3, mouseleave: 4, contextmenu: 10 };
+      const KEYS = { keydown: 7, keyup: 8, keypress: 9 };
+      const modifiers = (e) => {
+        let m = (e.shiftKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.altKey ? 4 : 0) | (e.metaKey ? 8 : 0);
+        if (e.buttons !== undefined) m |= (e.buttons & 1 ? 64 : 0) | (e.buttons & 4 ? 128 : 0) | (e.buttons & 2 ? 256 : 0);
+        if (e.location !== undefined) m |= (e.location === 3 ? 16 : 0) | (e.location === 1 ? 2048 : 0) | (e.location === 2 ? 4096 : 0);
+        if (e.repeat) m |= 32;
+        if (e.getModifierState) m |= (e.getModifierState('CapsLock') ? 512 : 0) | (e.getModifierState('NumLock') ? 1024 : 0);
+        return m;
+      };
+      const f32 = (v) => new Uint32Array(new Float32Array([v]).buffer)[0];
+      const sendInput = (e) => {
+        const type = MOUSE[e.type] ?? KEYS[e.type] ?? (e.type === 'wheel' ? 5 : -1);
+        const cls = type === 5 ? 4 : KEYS[e.type] !== undefined ? 2 : 1;
+        if (type < 0 || !(classes & cls)) return;
+        if (!(filtering & cls)) e.preventDefault();
+        if (e.type === 'mousedown' && screen().focus) screen().focus();
+        const r = screen().getBoundingClientRect();
+        const mouse = cls === 1;
+        const time = new Float64Array([performance.now() / 1000]);
+        const tw = new Uint32Array(time.buffer);
+        const scale = e.deltaMode === 1 ? 40 : 1;
+        const words = [FROM_INPUT, type >>> 0, modifiers(e),
+          mouse ? (e.type === 'mousemove' || e.type === 'mouseenter' || e.type === 'mouseleave' ? -1 : e.button) >>> 0 : 0xffffffff,
+          mouse ? e.detail | 0 : 0,
+          mouse ? Math.round(e.clientX - r.left) >>> 0 : 0, mouse ? Math.round(e.clientY - r.top) >>> 0 : 0,
+          mouse ? (e.movementX | 0) >>> 0 : 0, mouse ? (e.movementY | 0) >>> 0 : 0,
+          f32(type === 5 ? e.deltaX * scale : 0), f32(type === 5 ? e.deltaY * scale : 0),
+          f32(type === 5 ? e.deltaX * scale / 100 : 0), f32(type === 5 ? e.deltaY * scale / 100 : 0),
+          type === 5 && e.deltaMode === 2 ? 1 : 0, cls === 2 ? e.keyCode >>> 0 : 0, tw[0], tw[1]];
+        const enc = new TextEncoder();
+        const text = enc.encode(type === 9 && e.key && e.key.length <= 4 ? e.key : '').slice(0, 64);
+        const code = enc.encode(cls === 2 ? e.code || '' : '').slice(0, 64);
+        const tail = new Uint8Array(8 + text.length + code.length);
+        new DataView(tail.buffer).setUint32(0, text.length, true);
+        new DataView(tail.buffer).setUint32(4, code.length, true);
+        tail.set(text, 8);
+        tail.set(code, 8 + text.length);
+        toHostWith(words, tail);
+      };
+      const screen = () => canvas || el;
+      const listen = (c, f) => {
+        classes = c;
+        filtering = f;
+        if (listening || !c) return;
+        listening = true;
+        for (const type of [...Object.keys(MOUSE), ...Object.keys(KEYS), 'wheel']) {
+          for (const target of [el, () => canvas]) {
+            const add = (t) => t.addEventListener(type, (e) => { if (e.currentTarget === screen()) sendInput(e); }, { passive: false });
+            if (typeof target === 'function') state.onCanvas = (state.onCanvas || []).concat([add]);
+            else add(target);
+          }
+        }
+        if (el.tabIndex < 0) el.tabIndex = 0;
+        if (canvas) for (const add of state.onCanvas) add(canvas);
+      };
+
       const dress = (box) => {
         canvas.className = el.className;
         canvas.style.cssText = el.style.cssText;
@@ -382,6 +444,8 @@ if (typeof document !== 'undefined') {
               el.insertAdjacentElement('beforebegin', canvas);
               el.style.display = 'none';
               ctx2d = canvas.getContext('2d');
+              canvas.tabIndex = 0;
+              if (state.onCanvas) for (const add of state.onCanvas) add(canvas);
               resizes.observe(canvas);
               // What the page does to the element later (its size, its class) the canvas
               // follows.
@@ -410,6 +474,8 @@ if (typeof document !== 'undefined') {
               const dec = new TextDecoder();
               openUrl(rec[0], rec[1], dec.decode(fields[0]), dec.decode(fields[1]), dec.decode(fields[2]), fields[3]);
             }
+          } else if (kind === TO_INPUT) {
+            listen(rec[0], rec[1]);
           } else if (kind === TO_URL_CLOSE) {
             const c = loads.get(rec[0]);
             if (c) { c.abort(); loads.delete(rec[0]); }

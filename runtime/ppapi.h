@@ -1440,7 +1440,7 @@ static void ppapi_stdout_flush(void) {
 /* ----------------------------------------------------------------------------------- */
 /* The main thread's queue of events                                                    */
 
-enum { EV_MESSAGE, EV_CALLBACK, EV_END, EV_HANDLER_DESTROY, EV_VIEW };
+enum { EV_MESSAGE, EV_CALLBACK, EV_END, EV_HANDLER_DESTROY, EV_VIEW, EV_INPUT };
 
 /* PPP_MessageHandler;0.2 (PPB_Messaging 1.2's RegisterMessageHandler): the plugin's
    functions, copied when it registers them. */
@@ -1506,7 +1506,7 @@ static uptr pa_main_thread;
 static i32 pa_instance = 0x1001; /* ids as Chrome gave them: small, distinct */
 static i32 pa_module = 0x1000;
 
-enum { RES_VIEW = 1, RES_LOOP, RES_IMAGE, RES_GRAPHICS2D, RES_REQUEST, RES_LOADER, RES_RESPONSE };
+enum { RES_VIEW = 1, RES_LOOP, RES_IMAGE, RES_GRAPHICS2D, RES_REQUEST, RES_LOADER, RES_RESPONSE, RES_INPUT };
 #define PA_MAX_RESOURCES 4096
 static struct {
     i32 kind, refs;
@@ -1677,37 +1677,191 @@ static i32 view_get_scroll_offset(i32 r, struct PP_Point *out) {
     return 1;
 }
 
-static u32 pa_input_classes;
+/* Input events: the classes the plugin asked for (filtering or not), which the page is
+   told (PA_TO_INPUT: classes, filtering ones); each event the page sends (PA_FROM_INPUT)
+   is a resource handed to PPP_InputEvent on the main thread. Headless, none comes. */
+static u32 pa_input_classes, pa_input_filtering;
+static void pa_input_to_page(void);
 
-static i32 input_request(i32 instance, u32 classes) {
+static i32 input_request_as(i32 instance, u32 classes, int filtering) {
     if (instance != pa_instance) return PP_ERROR_BADARGUMENT;
     __atomic_or_fetch(&pa_input_classes, classes & 63, __ATOMIC_RELAXED);
+    if (filtering) __atomic_or_fetch(&pa_input_filtering, classes & 63, __ATOMIC_RELAXED);
+    else __atomic_and_fetch(&pa_input_filtering, ~classes, __ATOMIC_RELAXED);
+    pa_input_to_page();
     return classes & ~63u ? PP_ERROR_NOTSUPPORTED : PP_OK;
 }
 
+static i32 input_request(i32 instance, u32 classes) { return input_request_as(instance, classes, 0); }
+static i32 input_request_filtering(i32 instance, u32 classes) { return input_request_as(instance, classes, 1); }
+
 static void input_clear(i32 instance, u32 classes) {
-    if (instance == pa_instance) __atomic_and_fetch(&pa_input_classes, ~classes, __ATOMIC_RELAXED);
+    if (instance != pa_instance) return;
+    __atomic_and_fetch(&pa_input_classes, ~classes, __ATOMIC_RELAXED);
+    __atomic_and_fetch(&pa_input_filtering, ~classes, __ATOMIC_RELAXED);
+    pa_input_to_page();
 }
 
-static i32 input_is_event(i32 r) {
-    (void)r;
-    return 0; /* headless: no input event exists */
-}
+struct PP_FloatPoint { float x, y; };
+
+struct pa_input {
+    i32 type, modifiers, button, click_count, key_code, by_page;
+    double time;
+    struct PP_Point position, movement;
+    struct PP_FloatPoint delta, ticks;
+    struct PP_Var text, code; /* the event's own references */
+};
+
+static struct pa_input *pa_input_of(i32 r) { return pa_resource_data(r, RES_INPUT); }
+
+static i32 input_is_event(i32 r) { return pa_input_of(r) != NULL; }
 
 static i32 input_get_type(i32 r) {
-    (void)r;
-    return -1;
+    struct pa_input *e = pa_input_of(r);
+    return e ? e->type : -1;
 }
 
 static double input_get_time_stamp(i32 r) {
-    (void)r;
-    return 0;
+    struct pa_input *e = pa_input_of(r);
+    return e ? e->time : 0;
 }
 
 static u32 input_get_modifiers(i32 r) {
-    (void)r;
-    return 0;
+    struct pa_input *e = pa_input_of(r);
+    return e ? (u32)e->modifiers : 0;
 }
+
+/* Types: MOUSEDOWN 0 .. MOUSELEAVE 4, CONTEXTMENU 10 (mouse); WHEEL 5; RAWKEYDOWN 6 ..
+   CHAR 9 (keyboard). */
+static int pa_is_mouse(i32 t) { return (t >= 0 && t <= 4) || t == 10; }
+static int pa_is_key(i32 t) { return t >= 6 && t <= 9; }
+
+static i32 pa_new_input(struct pa_input *src) {
+    struct pa_input *e = pa_alloc(sizeof *e);
+    if (!e) return 0;
+    *e = *src;
+    i32 r = pa_new_resource_with(RES_INPUT, e);
+    if (!r) {
+        var_release(&e->text);
+        var_release(&e->code);
+        pa_release_block(e);
+    }
+    return r;
+}
+
+static i32 mouse_create(i32 instance, i32 type, double time, u32 modifiers, i32 button,
+                        const struct PP_Point *position, i32 clicks, const struct PP_Point *movement) {
+    if (instance != pa_instance || !pa_is_mouse(type)) return 0;
+    struct pa_input e;
+    pa_zero(&e, sizeof e);
+    e.type = type, e.time = time, e.modifiers = (i32)modifiers, e.button = button, e.click_count = clicks;
+    if (position) e.position = *position;
+    if (movement) e.movement = *movement;
+    return pa_new_input(&e);
+}
+
+static i32 mouse_create_1_0(i32 instance, i32 type, double time, u32 modifiers, i32 button,
+                            const struct PP_Point *position, i32 clicks) {
+    return mouse_create(instance, type, time, modifiers, button, position, clicks, NULL);
+}
+
+static i32 mouse_is(i32 r) {
+    struct pa_input *e = pa_input_of(r);
+    return e && pa_is_mouse(e->type);
+}
+
+static i32 mouse_button(i32 r) {
+    struct pa_input *e = pa_input_of(r);
+    return e && pa_is_mouse(e->type) ? e->button : -1;
+}
+
+static void mouse_position(struct PP_Point *out, i32 r) {
+    struct pa_input *e = pa_input_of(r);
+    pa_zero(out, sizeof *out);
+    if (e && pa_is_mouse(e->type)) *out = e->position;
+}
+
+static i32 mouse_clicks(i32 r) {
+    struct pa_input *e = pa_input_of(r);
+    return e && pa_is_mouse(e->type) ? e->click_count : 0;
+}
+
+static void mouse_movement(struct PP_Point *out, i32 r) {
+    struct pa_input *e = pa_input_of(r);
+    pa_zero(out, sizeof *out);
+    if (e && pa_is_mouse(e->type)) *out = e->movement;
+}
+
+static i32 wheel_create(i32 instance, double time, u32 modifiers, const struct PP_FloatPoint *delta,
+                        const struct PP_FloatPoint *ticks, i32 by_page) {
+    if (instance != pa_instance) return 0;
+    struct pa_input e;
+    pa_zero(&e, sizeof e);
+    e.type = 5, e.time = time, e.modifiers = (i32)modifiers, e.by_page = by_page != 0;
+    if (delta) e.delta = *delta;
+    if (ticks) e.ticks = *ticks;
+    return pa_new_input(&e);
+}
+
+static i32 wheel_is(i32 r) {
+    struct pa_input *e = pa_input_of(r);
+    return e && e->type == 5;
+}
+
+static void wheel_delta(struct PP_FloatPoint *out, i32 r) {
+    struct pa_input *e = pa_input_of(r);
+    pa_zero(out, sizeof *out);
+    if (e && e->type == 5) *out = e->delta;
+}
+
+static void wheel_ticks(struct PP_FloatPoint *out, i32 r) {
+    struct pa_input *e = pa_input_of(r);
+    pa_zero(out, sizeof *out);
+    if (e && e->type == 5) *out = e->ticks;
+}
+
+static i32 wheel_by_page(i32 r) {
+    struct pa_input *e = pa_input_of(r);
+    return e && e->type == 5 && e->by_page;
+}
+
+static i32 key_create(i32 instance, i32 type, double time, u32 modifiers, u32 key_code,
+                      const struct PP_Var *text, const struct PP_Var *code) {
+    if (instance != pa_instance || !pa_is_key(type)) return 0;
+    struct pa_input e;
+    pa_zero(&e, sizeof e);
+    e.type = type, e.time = time, e.modifiers = (i32)modifiers, e.key_code = (i32)key_code;
+    if (text && text->type == PP_VARTYPE_STRING) e.text = *text, var_addref(&e.text);
+    if (code && code->type == PP_VARTYPE_STRING) e.code = *code, var_addref(&e.code);
+    return pa_new_input(&e);
+}
+
+static i32 key_create_1_0(i32 instance, i32 type, double time, u32 modifiers, u32 key_code,
+                          const struct PP_Var *text) {
+    return key_create(instance, type, time, modifiers, key_code, text, NULL);
+}
+
+static i32 key_is(i32 r) {
+    struct pa_input *e = pa_input_of(r);
+    return e && pa_is_key(e->type);
+}
+
+static u32 key_code(i32 r) {
+    struct pa_input *e = pa_input_of(r);
+    return e && pa_is_key(e->type) ? (u32)e->key_code : 0;
+}
+
+/* A new reference to a string var of the event (UNDEFINED if it has none). */
+static void pa_input_var(struct PP_Var *out, i32 r, int code) {
+    struct pa_input *e = pa_input_of(r);
+    pa_zero(out, sizeof *out);
+    if (!e || !pa_is_key(e->type)) return;
+    *out = code ? e->code : e->text;
+    var_addref(out);
+}
+
+static void key_text(struct PP_Var *out, i32 r) { pa_input_var(out, r, 0); }
+static void key_dom_code(struct PP_Var *out, i32 r) { pa_input_var(out, r, 1); }
 
 /* Message loops for the plugin's own threads: a queue each, run by Run. */
 struct pa_loop {
@@ -1883,9 +2037,9 @@ static i32 loop_post_quit(i32 r, i32 should_destroy) {
    height, stride, format). From the page: PA_FROM_FLUSHED (device): the frame it asked for
    is on screen; PA_FROM_VIEW (width, height, device scale as float bits, visible): the
    element's new view. */
-enum { PA_TO_BIND = 1, PA_TO_FLUSH = 2, PA_TO_URL_OPEN = 3, PA_TO_URL_CLOSE = 4 };
+enum { PA_TO_BIND = 1, PA_TO_FLUSH = 2, PA_TO_URL_OPEN = 3, PA_TO_URL_CLOSE = 4, PA_TO_INPUT = 5 };
 enum { PA_FROM_FLUSHED = 1, PA_FROM_VIEW = 2, PA_FROM_URL_HEADERS = 3, PA_FROM_URL_DATA = 4,
-       PA_FROM_URL_END = 5, PA_FROM_URL_ERROR = 6 };
+       PA_FROM_URL_END = 5, PA_FROM_URL_ERROR = 6, PA_FROM_INPUT = 7 };
 
 static int pa_page;          /* PNACL_PAGE=1 */
 static volatile int pa_channel_lock;
@@ -2703,6 +2857,43 @@ static void pa_url_from_page(u32 kind, const u8 *body, u32 n) {
     unlock(&pa_url_lock);
 }
 
+/* An input event from the page: type, modifiers, button, clicks, x, y, movement x, y,
+   delta x, y, ticks x, y (floats), by page, key code, time (a double, two words), then
+   the lengths of the character text and the DOM code, and their bytes. */
+static void pa_input_from_page(const u8 *b, u32 n) {
+    u32 w[18];
+    copy(w, b, 64);
+    struct pa_input e;
+    pa_zero(&e, sizeof e);
+    e.type = (i32)w[0], e.modifiers = (i32)w[1], e.button = (i32)w[2], e.click_count = (i32)w[3];
+    e.position.x = (i32)w[4], e.position.y = (i32)w[5], e.movement.x = (i32)w[6], e.movement.y = (i32)w[7];
+    copy(&e.delta.x, &w[8], 4), copy(&e.delta.y, &w[9], 4), copy(&e.ticks.x, &w[10], 4), copy(&e.ticks.y, &w[11], 4);
+    e.by_page = w[12] != 0, e.key_code = (i32)w[13];
+    copy(&e.time, &w[14], 8);
+    u32 class = pa_is_mouse(e.type) ? 1 : pa_is_key(e.type) ? 2 : e.type == 5 ? 4 : 0;
+    if (!class || !(__atomic_load_n(&pa_input_classes, __ATOMIC_RELAXED) & class)) return;
+    if (n >= 72) {
+        u32 nt, nc;
+        copy(&nt, b + 64, 4), copy(&nc, b + 68, 4);
+        if ((u64)72 + nt + nc <= n && nt <= 64 && nc <= 64) {
+            if (nt && pa_utf8(b + 72, nt)) var_from_utf8(&e.text, (const char *)b + 72, nt);
+            if (nc && pa_utf8(b + 72 + nt, nc)) var_from_utf8(&e.code, (const char *)b + 72 + nt, nc);
+        }
+    }
+    i32 r = pa_new_input(&e);
+    if (!r) return;
+    struct pa_event *ev = pa_new_event(EV_INPUT);
+    ev->result = r;
+    pa_push(ev);
+}
+
+/* Tells the page which classes of events to send (and which the plugin filters). */
+static void pa_input_to_page(void) {
+    u32 rec[4] = {16, PA_TO_INPUT, __atomic_load_n(&pa_input_classes, __ATOMIC_RELAXED),
+                  __atomic_load_n(&pa_input_filtering, __ATOMIC_RELAXED)};
+    pa_to_page(rec, 4);
+}
+
 /* A resource is gone: its state goes with it (a device's pending Flush never completes;
    a frame the page is still copying may show what the memory holds next). */
 static void pa_resource_gone(i32 kind, void *data) {
@@ -2710,6 +2901,11 @@ static void pa_resource_gone(i32 kind, void *data) {
         struct pa_image *im = data;
         pa_release_block(im->pixels);
         pa_release_block(im);
+    } else if (kind == RES_INPUT) {
+        struct pa_input *e = data;
+        var_release(&e->text);
+        var_release(&e->code);
+        pa_release_block(e);
     } else if (kind == RES_REQUEST) {
         struct pa_request *q = data;
         pa_field_free(&q->url), pa_field_free(&q->method), pa_field_free(&q->headers), pa_field_free(&q->body);
@@ -2752,6 +2948,7 @@ static void pa_page_reader(void) {
         if (n && host_channel_read(body, n) != (i32)n) break;
         if (head[1] >= PA_FROM_URL_HEADERS && head[1] <= PA_FROM_URL_ERROR) pa_url_from_page(head[1], (const u8 *)body, n);
         if (head[1] == PA_FROM_FLUSHED && n >= 4) g2d_flushed((i32)body[0]);
+        if (head[1] == PA_FROM_INPUT && n >= 64) pa_input_from_page((const u8 *)body, n);
         if (head[1] == PA_FROM_VIEW && n >= 16) {
             /* The view the plugin gets next (DidChangeView, on its main thread). */
             float scale;
@@ -2851,7 +3048,15 @@ static const pa_fn ppb_instance[] = {PF(instance_bind_graphics), PF(instance_is_
 static const pa_fn ppb_view[] = {PF(view_is_view),       PF(view_get_rect),   PF(view_is_fullscreen),
                                  PF(view_is_visible),    PF(view_is_visible), PF(view_get_rect),
                                  PF(view_get_device_scale), PF(view_get_scale), PF(view_get_scroll_offset)};
-static const pa_fn ppb_input[] = {PF(input_request),   PF(input_request),        PF(input_clear),
+static const pa_fn ppb_mouse[] = {PF(mouse_create), PF(mouse_is),     PF(mouse_button),
+                                  PF(mouse_position), PF(mouse_clicks), PF(mouse_movement)};
+static const pa_fn ppb_mouse_1_0[] = {PF(mouse_create_1_0), PF(mouse_is), PF(mouse_button), PF(mouse_position),
+                                      PF(mouse_clicks)};
+static const pa_fn ppb_wheel[] = {PF(wheel_create), PF(wheel_is), PF(wheel_delta), PF(wheel_ticks),
+                                  PF(wheel_by_page)};
+static const pa_fn ppb_key[] = {PF(key_create), PF(key_is), PF(key_code), PF(key_text), PF(key_dom_code)};
+static const pa_fn ppb_key_1_0[] = {PF(key_create_1_0), PF(key_is), PF(key_code), PF(key_text)};
+static const pa_fn ppb_input[] = {PF(input_request),   PF(input_request_filtering), PF(input_clear),
                                   PF(input_is_event),  PF(input_get_type),       PF(input_get_time_stamp),
                                   PF(input_get_modifiers)};
 static const pa_fn ppb_image[] = {PF(image_native_format), PF(image_format_supported), PF(image_create),
@@ -2904,6 +3109,11 @@ static const struct {
     {"PPB_URLRequestInfo;1.0", ppb_request},
     {"PPB_URLLoader;1.0", ppb_loader},
     {"PPB_URLResponseInfo;1.0", ppb_response},
+    {"PPB_MouseInputEvent;1.0", ppb_mouse_1_0},
+    {"PPB_MouseInputEvent;1.1", ppb_mouse},
+    {"PPB_WheelInputEvent;1.0", ppb_wheel},
+    {"PPB_KeyboardInputEvent;1.0", ppb_key_1_0},
+    {"PPB_KeyboardInputEvent;1.2", ppb_key},
 };
 
 static int pa_report_missing; /* PNACL_PPAPI_MISSING=1 */
@@ -3108,7 +3318,8 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
     }
     ppapi_ready(); /* the instance is made and has its view: a page's `load` */
     const struct PPP_Messaging *messaging = NULL;
-    int asked_messaging = 0, ending = 0;
+    const struct PPP_InputEvent { i32 (*handle_input_event)(i32, i32); } *input = NULL;
+    int asked_messaging = 0, asked_input = 0, ending = 0;
     u32 quiet_mark = 0;
     i64 quiet_since = 0;
     for (;;) {
@@ -3150,6 +3361,14 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
                 } else {
                     var_release(&e->message);
                 }
+            } else if (e->kind == EV_INPUT) {
+                if (!asked_input) {
+                    input = f.get_interface("PPP_InputEvent;0.1");
+                    asked_input = 1;
+                }
+                /* The plugin borrows the event for the call. */
+                if (input && input->handle_input_event) input->handle_input_event(pa_instance, e->result);
+                core_release_resource(e->result);
             } else if (e->kind == EV_VIEW) {
                 lock(&pa_view_lock);
                 int changed = pa_view_w != pa_next_view_w || pa_view_h != pa_next_view_h ||

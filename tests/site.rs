@@ -19,6 +19,9 @@
 //! - URL loading over fetch (tests/runtime/url-fetch.ll, as the SDK's url_loader was
 //!   used): a file the server has (status, then contents), a URL of another origin the
 //!   plugin did not allow (PP_ERROR_NOACCESS), a file the server lacks (404, its body);
+//! - input events (tests/runtime/input-echo.ll asks for them): a real click on the
+//!   element's centre reaches the plugin as a MOUSEDOWN at (100, 50) of its 200 x 100,
+//!   one click;
 //! - a plugin that exits after `load`: `crash` fires, `lastError` and `exitStatus` say
 //!   so, and the page goes on working; `lastError` is the host's words, never what the
 //!   plugin printed (HTML, which a page such as the SDK's showed as HTML).
@@ -96,7 +99,11 @@ fn revived_apps_run_in_chromium() {
         dir.path(),
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/url-fetch.ll"),
     );
-    let cases: [(&str, PathBuf, &str, &[&str]); 8] = [
+    let echo = common::prelude_pexe(
+        dir.path(),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/input-echo.ll"),
+    );
+    let cases: [(&str, PathBuf, &str, &[&str]); 9] = [
         (
             "stockfish",
             shared.join("parse/stockfish.pexe"),
@@ -117,6 +124,7 @@ fn revived_apps_run_in_chromium() {
         ),
         ("crash", crasher, "crasher.pexe", &[]),
         ("url_fetch", fetcher, "url-fetch.pexe", &[]),
+        ("input", echo, "input-echo.pexe", &[]),
         (
             "webpenc",
             shared.join("parse/webpenc.pexe"),
@@ -142,7 +150,11 @@ fn revived_apps_run_in_chromium() {
             String::from_utf8_lossy(&o.stderr)
         );
         let server = common::Server::start(&out);
-        let click = (*app == "star").then_some("#sendToNative");
+        let click = match *app {
+            "star" => Some("#sendToNative"),
+            "input" => Some("#plugin"),
+            _ => None,
+        };
         let shots = (*app == "path_tracer").then_some("canvas");
         let result = result_of(&server.base, 150, click, shots);
         match *app {
@@ -183,6 +195,7 @@ fn revived_apps_run_in_chromium() {
                 );
             }
             "star" => assert_eq!(result, r#"{"array":[0, 3, 4]}"#),
+            "input" => assert_eq!(result, "1100050", "1000000 x clicks + 1000 x x + y"),
             "url_fetch" => assert_eq!(
                 result,
                 r#"[200,"The file the server has.\n",-7,404,"not found\n"]"#
