@@ -245,6 +245,28 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
   return { env: { memory }, wasi_snapshot_preview1: wasi, wasi: threads, pnacl };
 }
 
+// The host's operations in a browser (a page's worker): standard streams the page shows
+// (`post` sends it what the program writes), no files, the browser's clocks. The page
+// hosts (host_web.js, host_plugin.js) start from these.
+function webIo(post) {
+  const none = () => { const e = new Error('NOTCAPABLE'); e.code = 'NOTCAPABLE'; throw e; };
+  return {
+    errno: (e) => ERRNO[e && e.code] ?? ERRNO.EIO,
+    clock: (id) => (id === 0
+      ? BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6))
+      : BigInt(Math.round(performance.now() * 1e6))),
+    close: () => {},
+    filetype: () => ({ filetype: FILETYPE.CHAR, seekable: false }),
+    fstat: () => ({ dev: 0, ino: 0, nlink: 1, size: 0, atim: 0, mtim: 0, ctim: 0, filetype: FILETYPE.CHAR }),
+    read: () => new Uint8Array(0),
+    write: (_h, fd, bytes) => { post({ fd, bytes }); return bytes.length; },
+    readdir: none, open: none, stat: none, mkdir: none, rmdir: none, unlink: none,
+    spawn: (tid, arg) => post({ spawn: tid, arg }),
+    warn: (text) => post({ fd: 2, bytes: new TextEncoder().encode(text) }),
+    trapped: (e) => post({ fd: 2, bytes: new TextEncoder().encode(`pnacl: the program trapped: ${e.message}\n`) }),
+  };
+}
+
 // The memory a module imports: its limits, read from its import section (the host
 // makes it, shared, for all of the program's threads).
 function memoryLimits(bytes) {

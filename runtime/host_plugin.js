@@ -614,15 +614,8 @@ if (typeof document !== 'undefined') {
   self.onmessage = async ({ data }) => {
     const { module, memory, fds, pos, ctl, ctx, tid, arg, ring, channel } = data;
     const post = (m) => self.postMessage(m);
-    const none = () => { const e = new Error('NOTCAPABLE'); e.code = 'NOTCAPABLE'; throw e; };
     const io = {
-      errno: (e) => ERRNO[e && e.code] ?? ERRNO.EIO,
-      clock: (id) => (id === 0
-        ? BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6))
-        : BigInt(Math.round(performance.now() * 1e6))),
-      close: () => {},
-      filetype: () => ({ filetype: FILETYPE.CHAR, seekable: false }),
-      fstat: () => ({ dev: 0, ino: 0, nlink: 1, size: 0, atim: 0, mtim: 0, ctim: 0, filetype: FILETYPE.CHAR }),
+      ...webIo(post),
       // Blocks until the page has written something: messages (the host's message
       // reader), or the page's records (the host's channel reader).
       read: (h, len) => (h === FD_CHANNEL
@@ -633,10 +626,7 @@ if (typeof document !== 'undefined') {
         else post({ fd: fd === 1 ? 1 : 2, bytes });
         return bytes.length;
       },
-      readdir: none, open: none, stat: none, mkdir: none, rmdir: none, unlink: none,
-      spawn: (t, a) => post({ spawn: t, arg: a }),
       ready: () => post({ ready: true }),
-      warn: (text) => post({ fd: 2, bytes: new TextEncoder().encode(text) }),
       trapped: (e) => post({ trapped: String(e.message).slice(0, 200) }),
     };
     const code = await runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg });

@@ -8,25 +8,6 @@
 
 const inPage = typeof document !== 'undefined';
 
-function webIo(post) {
-  const none = () => { const e = new Error('NOTCAPABLE'); e.code = 'NOTCAPABLE'; throw e; };
-  return {
-    errno: (e) => ERRNO[e && e.code] ?? ERRNO.EIO,
-    clock: (id) => (id === 0
-      ? BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6))
-      : BigInt(Math.round(performance.now() * 1e6))),
-    close: () => {},
-    filetype: () => ({ filetype: FILETYPE.CHAR, seekable: false }),
-    fstat: () => ({ dev: 0, ino: 0, nlink: 1, size: 0, atim: 0, mtim: 0, ctim: 0, filetype: FILETYPE.CHAR }),
-    read: () => new Uint8Array(0),
-    write: (_h, fd, bytes) => { post({ fd, bytes }); return bytes.length; },
-    readdir: none, open: none, stat: none, mkdir: none, rmdir: none, unlink: none,
-    spawn: (tid, arg) => post({ spawn: tid, arg }),
-    warn: (text) => post({ fd: 2, bytes: new TextEncoder().encode(text) }),
-    trapped: (e) => post({ fd: 2, bytes: new TextEncoder().encode(`pnacl: the program trapped: ${e.message}\n`) }),
-  };
-}
-
 if (inPage) {
   const $ = (id) => document.getElementById(id);
   const status = (text) => { $('status').textContent = text; };

@@ -9,47 +9,20 @@
 // each shot), "changed" (pixels that differ between them)}. Talks to the browser through
 // the DevTools protocol on a pipe (--remote-debugging-pipe), so that no port is opened.
 //   node wait_page.mjs CHROMIUM URL TIMEOUT_SECONDS [SELECTOR]
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import zlib from 'node:zlib';
 
-const [chromium, url, timeout, selector] = process.argv.slice(2);
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pnacl-chromium-'));
-const browser = spawn(chromium, [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank',
-], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
-const toBrowser = browser.stdio[3], fromBrowser = browser.stdio[4];
+import { launch } from './cdp.mjs';
 
-let next = 1, buffer = '';
-const pending = new Map();
-fromBrowser.on('data', (chunk) => {
-  buffer += chunk.toString();
-  let i;
-  while ((i = buffer.indexOf('\0')) >= 0) {
-    const msg = JSON.parse(buffer.slice(0, i));
-    buffer = buffer.slice(i + 1);
-    if (msg.method === 'Runtime.consoleAPICalled') {
-      const text = msg.params.args.map((a) => a.value ?? a.description ?? '').join(' ');
-      process.stderr.write(`console.${msg.params.type}: ${text}\n`);
-    } else if (msg.method === 'Runtime.exceptionThrown') {
-      process.stderr.write(`exception: ${JSON.stringify(msg.params.exceptionDetails)}\n`);
-    }
-    const p = pending.get(msg.id);
-    if (p) {
-      pending.delete(msg.id);
-      if (msg.error) p.reject(new Error(JSON.stringify(msg.error)));
-      else p.resolve(msg.result);
-    }
+const [chromium, url, timeout, selector] = process.argv.slice(2);
+const { send, onEvent, close } = launch(chromium);
+onEvent((msg) => {
+  if (msg.method === 'Runtime.consoleAPICalled') {
+    const text = msg.params.args.map((a) => a.value ?? a.description ?? '').join(' ');
+    process.stderr.write(`console.${msg.params.type}: ${text}\n`);
+  } else if (msg.method === 'Runtime.exceptionThrown') {
+    process.stderr.write(`exception: ${JSON.stringify(msg.params.exceptionDetails)}\n`);
   }
-});
-const send = (method, params = {}, sessionId) => new Promise((resolve, reject) => {
-  const id = next++;
-  pending.set(id, { resolve, reject });
-  toBrowser.write(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }) + '\0');
 });
 
 // The pixels of a PNG (8-bit RGB or RGBA, not interlaced) as RGBA.
@@ -85,11 +58,7 @@ const decodePng = (buf) => {
 
 const finish = (line, code) => {
   console.log(line);
-  browser.once('exit', () => {
-    try { fs.rmSync(profile, { recursive: true, force: true }); } catch { /* left to the system */ }
-    process.exit(code);
-  });
-  browser.kill('SIGKILL');
+  close(code);
 };
 setTimeout(() => finish('timeout', 1), Number(timeout) * 1000).unref();
 

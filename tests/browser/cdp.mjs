@@ -1,0 +1,52 @@
+// Headless Chromium driven through the DevTools protocol on a pipe
+// (--remote-debugging-pipe), so that no port is opened; shared by the page drivers.
+//   const { send, onEvent, close } = launch(CHROMIUM);
+// `send(method, params, sessionId)` resolves with the result; `onEvent(f)` gets each event
+// message; `close(code)` ends the browser, removes its profile and exits with `code`.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export function launch(chromium) {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pnacl-chromium-'));
+  const browser = spawn(chromium, [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank',
+  ], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+  const toBrowser = browser.stdio[3], fromBrowser = browser.stdio[4];
+  let next = 1, buffer = '';
+  const pending = new Map(), listeners = [];
+  // (The pipe closes with an error when the browser is killed: expected at the end.)
+  fromBrowser.on('error', () => {});
+  toBrowser.on('error', () => {});
+  fromBrowser.on('data', (chunk) => {
+    buffer += chunk.toString();
+    let i;
+    while ((i = buffer.indexOf('\0')) >= 0) {
+      const msg = JSON.parse(buffer.slice(0, i));
+      buffer = buffer.slice(i + 1);
+      if (msg.method) for (const f of listeners) f(msg);
+      const p = pending.get(msg.id);
+      if (p) {
+        pending.delete(msg.id);
+        if (msg.error) p.reject(new Error(JSON.stringify(msg.error)));
+        else p.resolve(msg.result);
+      }
+    }
+  });
+  const send = (method, params = {}, sessionId) => new Promise((resolve, reject) => {
+    const id = next++;
+    pending.set(id, { resolve, reject });
+    toBrowser.write(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }) + '\0');
+  });
+  const close = (code) => {
+    browser.once('exit', () => {
+      try { fs.rmSync(profile, { recursive: true, force: true }); } catch { /* left to the system */ }
+      process.exit(code);
+    });
+    browser.kill('SIGKILL');
+  };
+  return { send, onEvent: (f) => listeners.push(f), close };
+}
