@@ -29,7 +29,7 @@ const RING_WRITTEN = 0, RING_READ = 1, RING_WAITING = 2;
 const FD_CHANNEL = -4;
 const TO_BIND = 1, TO_FLUSH = 2, TO_URL_OPEN = 3, TO_URL_CLOSE = 4, TO_INPUT = 5;
 const FROM_FLUSHED = 1, FROM_VIEW = 2, FROM_URL_HEADERS = 3, FROM_URL_DATA = 4, FROM_URL_END = 5, FROM_URL_ERROR = 6;
-const FROM_INPUT = 7;
+const FROM_INPUT = 7, TO_CONSOLE = 6;
 const PP_ERROR_FAILED = -2, PP_ERROR_NOACCESS = -7;
 
 const newRing = () => ({
@@ -473,6 +473,18 @@ if (typeof document !== 'undefined') {
             if (fields.length === 4) {
               const dec = new TextDecoder();
               openUrl(rec[0], rec[1], dec.decode(fields[0]), dec.decode(fields[1]), dec.decode(fields[2]), fields[3]);
+            }
+          } else if (kind === TO_CONSOLE) {
+            // PPB_Console: the browser's console, at the plugin's level, prefixed with
+            // its source or the plugin's name, as Chrome did.
+            const [level, ns, nt] = rec;
+            const at = bytes.byteOffset + (i - len) * 4 + 20;
+            if (20 + ns + nt <= len * 4) {
+              const dec = new TextDecoder();
+              const source = dec.decode(new Uint8Array(bytes.buffer, at, ns));
+              const text = dec.decode(new Uint8Array(bytes.buffer, at + ns, nt));
+              const method = ['info', 'log', 'warn', 'error'][level] || 'log';
+              console[method](`${source || name}: ${text}`);
             }
           } else if (kind === TO_INPUT) {
             listen(rec[0], rec[1]);

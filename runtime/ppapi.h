@@ -571,6 +571,7 @@ static void dict_get_keys(struct PP_Var *out, const struct PP_Var *dict) {
 /* Messages as text: strings, and JSON (PNACL_MESSAGES=json)                           */
 
 static int pa_json; /* PNACL_MESSAGES=json */
+static int pa_page; /* PNACL_PAGE=1: in a page, with its channel (below) */
 static const char *pa_quit = "quit"; /* PNACL_QUIT */
 
 struct pa_text {
@@ -1617,9 +1618,18 @@ static void console_log(i32 instance, i32 level, const struct PP_Var *value) {
     pa_emit(2, prefix, value);
 }
 
+static void pa_console_to_page(i32 level, const struct PP_Var *source, const struct PP_Var *value);
+
+/* In a page the console is the browser's (PA_TO_CONSOLE: level, the source's length, the
+   text's, the source, the text; the page prefixes the plugin's name where there is no
+   source). */
 static void console_log_with_source(i32 instance, i32 level, const struct PP_Var *source, const struct PP_Var *value) {
-    (void)source;
-    console_log(instance, level, value);
+    if (pa_page && instance == pa_instance) pa_console_to_page(level, source, value);
+    else console_log(instance, level, value);
+}
+
+static void console_log_page(i32 instance, i32 level, const struct PP_Var *value) {
+    console_log_with_source(instance, level, NULL, value);
 }
 
 static i32 pa_bound_device;
@@ -2037,11 +2047,11 @@ static i32 loop_post_quit(i32 r, i32 should_destroy) {
    height, stride, format). From the page: PA_FROM_FLUSHED (device): the frame it asked for
    is on screen; PA_FROM_VIEW (width, height, device scale as float bits, visible): the
    element's new view. */
-enum { PA_TO_BIND = 1, PA_TO_FLUSH = 2, PA_TO_URL_OPEN = 3, PA_TO_URL_CLOSE = 4, PA_TO_INPUT = 5 };
+enum { PA_TO_BIND = 1, PA_TO_FLUSH = 2, PA_TO_URL_OPEN = 3, PA_TO_URL_CLOSE = 4, PA_TO_INPUT = 5,
+       PA_TO_CONSOLE = 6 };
 enum { PA_FROM_FLUSHED = 1, PA_FROM_VIEW = 2, PA_FROM_URL_HEADERS = 3, PA_FROM_URL_DATA = 4,
        PA_FROM_URL_END = 5, PA_FROM_URL_ERROR = 6, PA_FROM_INPUT = 7 };
 
-static int pa_page;          /* PNACL_PAGE=1 */
 static volatile int pa_channel_lock;
 
 static void pa_to_page(const u32 *words, u32 n) {
@@ -2392,6 +2402,32 @@ static void pa_bind_to_page(i32 device) {
     pa_to_page(rec, 6);
 }
 
+
+static void pa_console_to_page(i32 level, const struct PP_Var *source, const struct PP_Var *value) {
+    struct pa_text t = {0};
+    u32 head[5] = {0, PA_TO_CONSOLE, (u32)(level >= 0 && level < 4 ? level : 1), 0, 0};
+    text_put(&t, head, sizeof head);
+    lock(&pa_var_lock);
+    struct pa_object *src = source ? pa_lookup(source, PP_VARTYPE_STRING) : NULL;
+    u32 ns = src && src->len < 256 ? src->len : 0;
+    if (ns) text_put(&t, src->bytes, ns);
+    struct pa_object *str = value ? pa_lookup(value, PP_VARTYPE_STRING) : NULL;
+    if (str) text_put(&t, str->bytes, str->len < 65536 ? str->len : 65536);
+    else if (value) text_json(&t, value, 0);
+    unlock(&pa_var_lock);
+    u32 text = t.len - 20 - ns;
+    while (t.len % 4) text_put(&t, "", 1); /* whole words, as every record */
+    if (!t.failed && t.len <= (1u << 20)) {
+        u32 len = t.len;
+        copy(t.p, &len, 4);
+        copy(t.p + 12, &ns, 4);
+        copy(t.p + 16, &text, 4);
+        lock(&pa_channel_lock);
+        host_channel_write(t.p, len);
+        unlock(&pa_channel_lock);
+    }
+    pa_release_block(t.p);
+}
 
 /* ----------------------------------------------------------------------------------- */
 /* URL loading (PPB_URLRequestInfo, PPB_URLLoader, PPB_URLResponseInfo), page only     */
@@ -3043,7 +3079,7 @@ static const pa_fn ppb_dict[] = {PF(dict_create),  PF(dict_get),     PF(dict_set
                                  PF(dict_delete), PF(dict_has_key), PF(dict_get_keys)};
 static const pa_fn ppb_messaging[] = {PF(messaging_post), PF(messaging_register_handler),
                                       PF(messaging_unregister_handler)};
-static const pa_fn ppb_console[] = {PF(console_log), PF(console_log_with_source)};
+static const pa_fn ppb_console[] = {PF(console_log_page), PF(console_log_with_source)};
 static const pa_fn ppb_instance[] = {PF(instance_bind_graphics), PF(instance_is_full_frame)};
 static const pa_fn ppb_view[] = {PF(view_is_view),       PF(view_get_rect),   PF(view_is_fullscreen),
                                  PF(view_is_visible),    PF(view_is_visible), PF(view_get_rect),

@@ -21,7 +21,8 @@
 //!   plugin did not allow (PP_ERROR_NOACCESS), a file the server lacks (404, its body);
 //! - input events (tests/runtime/input-echo.ll asks for them): a real click on the
 //!   element's centre reaches the plugin as a MOUSEDOWN at (100, 50) of its 200 x 100,
-//!   one click;
+//!   one click; what it logs through PPB_Console reaches the browser's console at its
+//!   level, prefixed with its name;
 //! - a plugin that exits after `load`: `crash` fires, `lastError` and `exitStatus` say
 //!   so, and the page goes on working; `lastError` is the host's words, never what the
 //!   plugin printed (HTML, which a page such as the SDK's showed as HTML).
@@ -67,6 +68,11 @@ fn revive(app: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
 /// `click`, the element it names is clicked once the page is ready (body[data-ready]).
 /// With `shots`, two screenshots of the element it names (wait_page.mjs: PNACL_SHOTS).
 fn result_of(url: &str, seconds: u32, click: Option<&str>, shots: Option<&str>) -> String {
+    driver(url, seconds, click, shots).0
+}
+
+/// The page driver's result and what it says of the page's console.
+fn driver(url: &str, seconds: u32, click: Option<&str>, shots: Option<&str>) -> (String, String) {
     let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/wait_page.mjs");
     let mut cmd = Command::new(pnacl::tools::NODE);
     if let Some(s) = shots {
@@ -81,10 +87,11 @@ fn result_of(url: &str, seconds: u32, click: Option<&str>, shots: Option<&str>) 
         .output()
         .expect("node runs the page driver");
     let said = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let console = String::from_utf8_lossy(&out.stderr).to_string();
     if said == "timeout" || said.starts_with("error") {
-        return format!("{said}; console: {}", String::from_utf8_lossy(&out.stderr));
+        return (format!("{said}; console: {console}"), console);
     }
-    said
+    (said, console)
 }
 
 #[test]
@@ -156,7 +163,7 @@ fn revived_apps_run_in_chromium() {
             _ => None,
         };
         let shots = (*app == "path_tracer").then_some("canvas");
-        let result = result_of(&server.base, 150, click, shots);
+        let (result, console) = driver(&server.base, 150, click, shots);
         match *app {
             "stockfish" => assert!(
                 result.starts_with("bestmove ") && result.len() >= 13,
@@ -195,7 +202,13 @@ fn revived_apps_run_in_chromium() {
                 );
             }
             "star" => assert_eq!(result, r#"{"array":[0, 3, 4]}"#),
-            "input" => assert_eq!(result, "1100050", "1000000 x clicks + 1000 x x + y"),
+            "input" => {
+                assert_eq!(result, "1100050", "1000000 x clicks + 1000 x x + y");
+                assert!(
+                    console.contains("console.warning: input-echo.pexe: 42"),
+                    "{console}"
+                );
+            }
             "url_fetch" => assert_eq!(
                 result,
                 r#"[200,"The file the server has.\n",-7,404,"not found\n"]"#

@@ -1,13 +1,15 @@
 ; A plugin that reports the mouse: with the tests/attacks prelude. In DidCreate it asks
 ; for mouse, keyboard and wheel events (RequestInputEvents); for each MOUSEDOWN it posts
 ; 1000 * x + y of the event's position (PPB_MouseInputEvent GetPosition) plus 1000000 *
-; its click count, and for each KEYDOWN minus its key code; it handles every event.
+; its click count, and for each KEYDOWN minus its key code; it handles every event. In
+; DidCreate it also logs the number 42 to the console at level WARNING (PPB_Console).
 @ppp_instance_name = internal constant [17 x i8] c"PPP_Instance;1.1\00"
 @ppp_input_name = internal constant [19 x i8] c"PPP_InputEvent;0.1\00"
 @input_name = internal constant [19 x i8] c"PPB_InputEvent;1.0\00"
 @mouse_name = internal constant [24 x i8] c"PPB_MouseInputEvent;1.1\00"
 @key_name = internal constant [27 x i8] c"PPB_KeyboardInputEvent;1.2\00"
 @messaging_name = internal constant [18 x i8] c"PPB_Messaging;1.0\00"
+@console_name = internal constant [16 x i8] c"PPB_Console;1.0\00"
 @hook_name = internal constant [23 x i8] c"nacl-irt-ppapihook-0.1\00"
 @hook = internal global [8 x i8] zeroinitializer, align 4
 @starts = internal global [12 x i8] zeroinitializer, align 4
@@ -115,6 +117,20 @@ define internal i32 @did_create(i32 %inst, i32 %argc, i32 %argn, i32 %argv) {
   %fr = call i32 @fn(i32 2, i32 0)
   %request = inttoptr i32 %fr to i32 (i32, i32)*
   %r = call i32 %request(i32 %inst, i32 7)
+  %cn = ptrtoint [16 x i8]* @console_name to i32
+  %console = call i32 %get(i32 %cn)
+  %logp = call i32 @load32(i32 %console)
+  %log = inttoptr i32 %logp to void (i32, i32, i32)*
+  %var = alloca i8, i32 16, align 8
+  %p = ptrtoint i8* %var to i32
+  call void @store32(i32 %p, i32 3)
+  %p4 = add i32 %p, 4
+  call void @store32(i32 %p4, i32 0)
+  %p8 = add i32 %p, 8
+  call void @store32(i32 %p8, i32 42)
+  %p12 = add i32 %p, 12
+  call void @store32(i32 %p12, i32 0)
+  call void %log(i32 %inst, i32 2, i32 %p)
   ret i32 1
 }
 
