@@ -5,8 +5,9 @@
  *   fatal, streq, slen, copy, lock, unlock, raw_write, irt_read, irt_futex_wait_abs,
  *   irt_futex_wake, irt_thread_create, irt_clock_gettime, host_pages(len) (zeroed memory,
  *   or NULL), host_thread_id() (the calling thread, never 0), exit_process,
- *   write_str, ppapi_ready() (the instance is made: where a page fires `load`), and the
- *   start-up's arguments through ppapi_set_args.
+ *   irt_thread_exit, write_str, ppapi_ready() (the instance is made: where a page fires
+ *   `load`), host_channel_write/host_channel_read (the channel to a page; only used with
+ *   PNACL_PAGE=1), and the start-up's arguments through ppapi_set_args.
  *
  * The pexe's side of each call follows ../shared/notes/ppapi.md §2.3: a PP_Var (or any
  * struct) passed by value arrives as a pointer to a copy, a struct result is written
@@ -1347,6 +1348,20 @@ static void pa_write_all(int fd, const u8 *p, u32 n) {
 
 /* One line for var `v`: a string as it is (or as JSON with PNACL_MESSAGES=json), anything
    else as JSON. */
+/* Ends line `t` and writes it whole to `fd` (a message that could not be made is said on
+   standard error); the text is released. */
+static void pa_send_line(int fd, struct pa_text *t) {
+    text_put(t, "\n", 1);
+    if (!t->failed) {
+        lock(&pa_out_lock);
+        pa_write_all(fd, t->p, t->len);
+        unlock(&pa_out_lock);
+    } else if (fd == 1) {
+        write_str(2, "pnacl runtime: PPAPI: a message the plugin posted cannot be sent (too large or too deep)\n");
+    }
+    pa_release_block(t->p);
+}
+
 static void pa_emit(int fd, const char *prefix, const struct PP_Var *v) {
     struct pa_text t = {0};
     text_str(&t, prefix);
@@ -1355,15 +1370,7 @@ static void pa_emit(int fd, const char *prefix, const struct PP_Var *v) {
     if (s) text_put(&t, s->bytes, s->len);
     else text_json(&t, v, 0);
     unlock(&pa_var_lock);
-    text_put(&t, "\n", 1);
-    if (!t.failed) {
-        lock(&pa_out_lock);
-        pa_write_all(fd, t.p, t.len);
-        unlock(&pa_out_lock);
-    } else if (fd == 1) {
-        write_str(2, "pnacl runtime: PPAPI: a message the plugin posted cannot be sent (too large or too deep)\n");
-    }
-    pa_release_block(t.p);
+    pa_send_line(fd, &t);
 }
 
 static u32 pa_activity; /* bumped at each event delivered and message posted */
@@ -1403,14 +1410,8 @@ static void pa_post_bytes(const u8 *s, u32 n) {
         if (fixed.failed) t.failed = 1;
         pa_release_block(fixed.p);
     }
-    text_put(&t, "\n", 1);
     __atomic_add_fetch(&pa_activity, 1, __ATOMIC_RELAXED);
-    if (!t.failed) {
-        lock(&pa_out_lock);
-        pa_write_all(1, t.p, t.len);
-        unlock(&pa_out_lock);
-    }
-    pa_release_block(t.p);
+    pa_send_line(1, &t);
 }
 
 /* The plugin's write of `count` bytes to its standard output, with PNACL_STDOUT=messages. */
@@ -2005,20 +2006,33 @@ static i32 loop_run(i32 r) {
     return PP_OK;
 }
 
+/* Runs `cb` with `result` on loop `loop` (the main thread's when it is 0), after
+   `delay_ms` (at most 2^31 - 1 ms). */
+static void pa_complete_on(i32 loop, struct PP_CompletionCallback cb, i32 result, i64 delay_ms) {
+    if (!cb.func) return;
+    if (delay_ms < 0) delay_ms = 0;
+    if (delay_ms > 0x7fffffff) delay_ms = 0x7fffffff;
+    if (!loop || loop == pa_main_loop) {
+        core_call_on_main_thread((i32)delay_ms, &cb, result);
+        return;
+    }
+    struct pa_loop *l = pa_loop_of(loop);
+    if (!l) return;
+    struct pa_event *e = pa_new_event(EV_CALLBACK);
+    e->cb = cb;
+    e->result = result;
+    e->due_ns = pa_now_ns(1) + delay_ms * 1000000;
+    pa_loop_push(l, e);
+}
+
 static i32 loop_post_work(i32 r, const struct PP_CompletionCallback *cb, i64 delay_ms) {
     if (!cb || !cb->func) return PP_ERROR_BADARGUMENT;
-    if (r == pa_main_loop) {
-        core_call_on_main_thread((i32)(delay_ms > 0x7fffffff ? 0x7fffffff : delay_ms), cb, PP_OK);
-        return PP_OK;
+    if (r != pa_main_loop) {
+        struct pa_loop *l = pa_loop_of(r);
+        if (!l) return PP_ERROR_BADRESOURCE;
+        if (l->destroyed) return PP_ERROR_FAILED;
     }
-    struct pa_loop *l = pa_loop_of(r);
-    if (!l) return PP_ERROR_BADRESOURCE;
-    if (l->destroyed) return PP_ERROR_FAILED;
-    struct pa_event *e = pa_new_event(EV_CALLBACK);
-    e->cb = *cb;
-    e->result = PP_OK;
-    e->due_ns = pa_now_ns(1) + (delay_ms > 0 ? delay_ms * 1000000 : 0);
-    pa_loop_push(l, e);
+    pa_complete_on(r, *cb, PP_OK, delay_ms);
     return PP_OK;
 }
 
@@ -2054,10 +2068,11 @@ enum { PA_FROM_FLUSHED = 1, PA_FROM_VIEW = 2, PA_FROM_URL_HEADERS = 3, PA_FROM_U
 
 static volatile int pa_channel_lock;
 
-static void pa_to_page(const u32 *words, u32 n) {
+/* Sends record `rec` (`n` bytes, its length first) to the page, whole. */
+static void pa_to_page(const void *rec, u32 n) {
     if (!pa_page) return;
     lock(&pa_channel_lock);
-    host_channel_write(words, n * 4);
+    host_channel_write(rec, n);
     unlock(&pa_channel_lock);
 }
 
@@ -2285,22 +2300,6 @@ static void g2d_scroll_store(struct pa_g2d *g, struct PP_Rect clip, struct PP_Po
     }
 }
 
-/* Runs `cb` with `result` on loop `loop` (the main thread's when it is 0). */
-static void pa_complete_on(i32 loop, struct PP_CompletionCallback cb, i32 result, i64 delay_ms) {
-    if (!cb.func) return;
-    if (!loop || loop == pa_main_loop) {
-        core_call_on_main_thread((i32)delay_ms, &cb, result);
-        return;
-    }
-    struct pa_loop *l = pa_loop_of(loop);
-    if (!l) return;
-    struct pa_event *e = pa_new_event(EV_CALLBACK);
-    e->cb = cb;
-    e->result = result;
-    e->due_ns = pa_now_ns(1) + delay_ms * 1000000;
-    pa_loop_push(l, e);
-}
-
 static i32 g2d_flush(i32 r, const struct PP_CompletionCallback *cbp) {
     struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
     if (!g) return PP_ERROR_BADRESOURCE;
@@ -2333,7 +2332,7 @@ static i32 g2d_flush(i32 r, const struct PP_CompletionCallback *cbp) {
     if (shown) {
         u32 rec[8] = {32, PA_TO_FLUSH, (u32)r, (u32)(uptr)g->store, (u32)g->w, (u32)g->h, (u32)g->w * 4,
                       PP_IMAGEDATAFORMAT_BGRA_PREMUL};
-        pa_to_page(rec, 8);
+        pa_to_page(rec, sizeof rec);
     }
     if (!cb.func) {
         /* Blocking, off the main thread: until the page has shown it (or at once, unbound). */
@@ -2355,11 +2354,7 @@ static i32 g2d_flush(i32 r, const struct PP_CompletionCallback *cbp) {
 
 /* The page has shown device `r`'s frame. */
 static void g2d_flushed(i32 r) {
-    i32 i = r - 0x2000;
-    if (i <= 0 || i >= PA_MAX_RESOURCES) return;
-    lock(&pa_res_lock);
-    struct pa_g2d *g = pa_resources[i].kind == RES_GRAPHICS2D ? pa_resources[i].data : NULL;
-    unlock(&pa_res_lock);
+    struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
     if (!g) return;
     lock(&pa_g2d_lock);
     if (!g->flushing) {
@@ -2399,7 +2394,7 @@ static void pa_bind_to_page(i32 device) {
     u32 bits;
     __builtin_memcpy(&bits, &scale, 4);
     u32 rec[6] = {24, PA_TO_BIND, (u32)device, g ? (u32)g->w : 0, g ? (u32)g->h : 0, bits};
-    pa_to_page(rec, 6);
+    pa_to_page(rec, sizeof rec);
 }
 
 
@@ -2422,9 +2417,7 @@ static void pa_console_to_page(i32 level, const struct PP_Var *source, const str
         copy(t.p, &len, 4);
         copy(t.p + 12, &ns, 4);
         copy(t.p + 16, &text, 4);
-        lock(&pa_channel_lock);
-        host_channel_write(t.p, len);
-        unlock(&pa_channel_lock);
+        pa_to_page(t.p, len);
     }
     pa_release_block(t.p);
 }
@@ -2643,9 +2636,7 @@ static i32 loader_open(i32 r, i32 request, const struct PP_CompletionCallback *c
     l->cb_kind = 1;
     l->woken = 0;
     unlock(&pa_url_lock);
-    lock(&pa_channel_lock);
-    host_channel_write(rec, size);
-    unlock(&pa_channel_lock);
+    pa_to_page(rec, size);
     pa_release_block(rec);
     if (!cb.func) return pa_loader_wait(l, 0);
     return PP_OK_COMPLETIONPENDING;
@@ -2748,9 +2739,7 @@ static i32 loader_finish_to_file(i32 r, const struct PP_CompletionCallback *cb) 
 static void pa_loader_close_locked(struct pa_loader *l) {
     if (l->state == 1 || l->state == 2) {
         u32 rec[3] = {12, PA_TO_URL_CLOSE, (u32)l->resource};
-        lock(&pa_channel_lock);
-        host_channel_write(rec, 12);
-        unlock(&pa_channel_lock);
+        pa_to_page(rec, sizeof rec);
     }
     l->state = 5;
     while (l->head) {
@@ -2789,16 +2778,6 @@ static void response_get_property(struct PP_Var *out, i32 r, i32 prop) {
 
 static i32 response_body_file(i32 r) { (void)r; return 0; }
 
-/* The loader the page answers for, as a pointer (NULL if it is gone). */
-static struct pa_loader *pa_loader_of(u32 r) {
-    i32 i = (i32)r - 0x2000;
-    if (i <= 0 || i >= PA_MAX_RESOURCES) return NULL;
-    lock(&pa_res_lock);
-    struct pa_loader *l = pa_resources[i].refs && pa_resources[i].kind == RES_LOADER ? pa_resources[i].data : NULL;
-    unlock(&pa_res_lock);
-    return l;
-}
-
 static u32 pa_word(const u8 *p) {
     u32 v;
     copy(&v, p, 4);
@@ -2808,7 +2787,7 @@ static u32 pa_word(const u8 *p) {
 /* A record of the page's about a loader (`n` bytes of body after the kind). */
 static void pa_url_from_page(u32 kind, const u8 *body, u32 n) {
     if (n < 4) return;
-    struct pa_loader *l = pa_loader_of(pa_word(body));
+    struct pa_loader *l = pa_resource_data((i32)pa_word(body), RES_LOADER); /* NULL: gone */
     if (!l) return;
     lock(&pa_url_lock);
     if (l->state == 5) {
@@ -2927,7 +2906,7 @@ static void pa_input_from_page(const u8 *b, u32 n) {
 static void pa_input_to_page(void) {
     u32 rec[4] = {16, PA_TO_INPUT, __atomic_load_n(&pa_input_classes, __ATOMIC_RELAXED),
                   __atomic_load_n(&pa_input_filtering, __ATOMIC_RELAXED)};
-    pa_to_page(rec, 4);
+    pa_to_page(rec, sizeof rec);
 }
 
 /* A resource is gone: its state goes with it (a device's pending Flush never completes;

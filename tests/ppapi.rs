@@ -485,6 +485,7 @@ fn the_json_reader_is_fuzzed() {
             "-O1",
             "-fsanitize=fuzzer,address,undefined",
             "-fno-sanitize-recover=undefined",
+            "-Werror=implicit-function-declaration",
             "-o",
         ])
         .arg(&bin)

@@ -42,6 +42,10 @@ static int irt_clock_gettime(u32 clk, struct nacl_timespec *ts) { (void)clk; ts-
 static void *host_pages(size_t n) { return calloc(1, n); }
 static uptr host_thread_id(void) { return 1; }
 static void out_flush(void) {}
+static void ppapi_ready(void) {}
+static int host_channel_write(const void *p, u32 n) { (void)p, (void)n; return -1; }
+static i32 host_channel_read(void *p, u32 n) { (void)p, (void)n; return -1; }
+static void irt_thread_exit(i32 *stack_flag) { (void)stack_flag; abort(); }
 
 #include "../../runtime/ppapi.h"
 
