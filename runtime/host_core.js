@@ -242,7 +242,11 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
   };
   // The runtime's own: its PPAPI host says when a plugin's instance is made.
   const pnacl = { ppapi_ready: () => { if (io.ready) io.ready(); } };
-  return { env: { memory }, wasi_snapshot_preview1: wasi, wasi: threads, pnacl };
+  // 3-D graphics (runtime/ppapi_gl.h): a page's worker gives WebGL (host_gl.js); where no
+  // page is, the imports exist but are never reached (the runtime offers the interfaces
+  // only in a page).
+  const gl = io.gl ? io.gl(memory) : new Proxy({}, { get: () => () => 0 });
+  return { env: { memory }, wasi_snapshot_preview1: wasi, wasi: threads, pnacl, gl };
 }
 
 // The host's operations in a browser (a page's worker): standard streams the page shows

@@ -353,7 +353,7 @@ if (typeof document !== 'undefined') {
       const channel = newRing();
       state.channel = channel;
       // The element's screen: a canvas in its place once the plugin binds a device.
-      let canvas = null, ctx2d = null;
+      let canvas = null, ctx2d = null, bitmaps = null, canvas3d = false, bound = 0;
       // The canvas takes the element's place, look and size (a percentage stays one; a
       // number is CSS pixels; else the size `box` measured, while the element showed).
       // Input events: those of the classes the plugin asked for (mouse 1, keyboard 2,
@@ -428,6 +428,56 @@ if (typeof document !== 'undefined') {
         }
         canvas.style.display = 'inline-block';
       };
+      // The canvas that takes the element's place when the plugin binds a device: a 2-D
+      // context's for Graphics2D, an image renderer's for Graphics3D's frames. A device of
+      // the other kind bound later gets a new canvas in the same place.
+      const makeCanvas = (is3d) => {
+        const old = canvas;
+        canvas = document.createElement('canvas');
+        dress((old || el).getBoundingClientRect());
+        if (old) {
+          resizes.unobserve(old);
+          old.replaceWith(canvas);
+        } else {
+          el.insertAdjacentElement('beforebegin', canvas);
+          el.style.display = 'none';
+          // What the page does to the element later (its size, its class) the canvas
+          // follows.
+          new MutationObserver(() => {
+            dress(null);
+            if (el.style.display !== 'none') el.style.display = 'none';
+          }).observe(el, { attributes: true, attributeFilter: ['width', 'height', 'class', 'style'] });
+        }
+        canvas3d = is3d;
+        ctx2d = is3d ? null : canvas.getContext('2d');
+        bitmaps = is3d ? canvas.getContext('bitmaprenderer') : null;
+        canvas.tabIndex = 0;
+        if (state.onCanvas) for (const add of state.onCanvas) add(canvas);
+        resizes.observe(canvas);
+      };
+      // A 3-D context's frame (SwapBuffers): shown at the next animation frame if its
+      // device is the bound one, then the host is told, which completes the swap.
+      let pending = null;
+      const onFrame = (frame, device) => {
+        if (!bitmaps || device !== bound) {
+          frame.close();
+          toHost([12, FROM_FLUSHED, device >>> 0]);
+          return;
+        }
+        if (pending) pending.close();
+        pending = frame;
+        requestAnimationFrame(() => {
+          if (pending === frame) {
+            pending = null;
+            if (canvas.width !== frame.width || canvas.height !== frame.height) {
+              canvas.width = frame.width;
+              canvas.height = frame.height;
+            }
+            bitmaps.transferFromImageBitmap(frame);
+          }
+          toHost([12, FROM_FLUSHED, device >>> 0]);
+        });
+      };
       const onHost = (bytes) => {
         const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
         for (let i = 0; i + 2 <= words.length;) {
@@ -437,24 +487,13 @@ if (typeof document !== 'undefined') {
           // which the plugin can write: each one is checked before the page acts on it.
           const sane = (w, h) => w > 0 && h > 0 && w <= 16384 && h <= 16384 && w * h <= (1 << 26);
           if (kind === TO_BIND) {
-            if (rec[0] && !sane(rec[1], rec[2])) continue;
-            if (rec[0] && !canvas) {
-              canvas = document.createElement('canvas');
-              dress(el.getBoundingClientRect());
-              el.insertAdjacentElement('beforebegin', canvas);
-              el.style.display = 'none';
-              ctx2d = canvas.getContext('2d');
-              canvas.tabIndex = 0;
-              if (state.onCanvas) for (const add of state.onCanvas) add(canvas);
-              resizes.observe(canvas);
-              // What the page does to the element later (its size, its class) the canvas
-              // follows.
-              new MutationObserver(() => {
-                dress(null);
-                if (el.style.display !== 'none') el.style.display = 'none';
-              }).observe(el, { attributes: true, attributeFilter: ['width', 'height', 'class', 'style'] });
-            }
-            if (canvas && rec[0]) {
+            // device, width, height, scale, whether it is 3-D (its frames then come from
+            // the worker that draws them, as images)
+            const is3d = rec[4] === 1;
+            if (rec[0] && !is3d && !sane(rec[1], rec[2])) continue;
+            bound = rec[0];
+            if (rec[0] && (!canvas || canvas3d !== is3d)) makeCanvas(is3d);
+            if (canvas && rec[0] && sane(rec[1], rec[2])) {
               canvas.width = rec[1];
               canvas.height = rec[2];
             }
@@ -565,6 +604,8 @@ if (typeof document !== 'undefined') {
             }
           } else if (m.host) {
             onHost(m.host);
+          } else if (m.frame) {
+            onFrame(m.frame, m.device);
           } else if (m.drained) {
             flushRing(m.drained === 'channel' ? channel : ring);
           } else if (m.ready) {
@@ -625,8 +666,9 @@ if (typeof document !== 'undefined') {
   // into; standard output and error go to the page.
   self.onmessage = async ({ data }) => {
     const { module, memory, fds, pos, ctl, ctx, tid, arg, ring, channel } = data;
-    const post = (m) => self.postMessage(m);
+    const post = (m, transfer) => self.postMessage(m, transfer || []);
     const io = {
+      gl: (memory) => glImports(memory, post),
       ...webIo(post),
       // Blocks until the page has written something: messages (the host's message
       // reader), or the page's records (the host's channel reader).
@@ -641,7 +683,14 @@ if (typeof document !== 'undefined') {
       ready: () => post({ ready: true }),
       trapped: (e) => post({ trapped: String(e.message).slice(0, 200) }),
     };
-    const code = await runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg });
+    let code;
+    try {
+      code = await runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg });
+    } catch (e) {
+      // Not the program's doing (the module would not instantiate): the page hears of it.
+      post({ trapped: String(e && e.message).slice(0, 200) });
+      code = 134;
+    }
     if (code !== null) post({ exit: code });
   };
 }

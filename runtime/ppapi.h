@@ -1508,13 +1508,20 @@ static uptr pa_main_thread;
 static i32 pa_instance = 0x1001; /* ids as Chrome gave them: small, distinct */
 static i32 pa_module = 0x1000;
 
-enum { RES_VIEW = 1, RES_LOOP, RES_IMAGE, RES_GRAPHICS2D, RES_REQUEST, RES_LOADER, RES_RESPONSE, RES_INPUT };
+enum { RES_VIEW = 1, RES_LOOP, RES_IMAGE, RES_GRAPHICS2D, RES_REQUEST, RES_LOADER, RES_RESPONSE, RES_INPUT,
+       RES_GRAPHICS3D, RES_FILESYSTEM, RES_FILEREF, RES_FILEIO };
 #define PA_MAX_RESOURCES 4096
 static struct {
     i32 kind, refs;
     void *data; /* the kind's own state (an image, a 2-D device), released with it */
 } pa_resources[PA_MAX_RESOURCES];
 static void pa_resource_gone(i32 kind, void *data); /* the kinds' destructors */
+static void pa_fs_gone(i32 kind, void *data);     /* ppapi_fs.h's */
+#ifdef PA_HAVE_GL
+static void g3d_gone(void *data);                 /* ppapi_gl.h's */
+static int g3d_size(i32 r, i32 *w, i32 *h);
+static void g3d_swapped(i32 r);
+#endif
 static volatile int pa_res_lock;
 static i32 pa_view;
 
@@ -1636,10 +1643,11 @@ static void console_log_page(i32 instance, i32 level, const struct PP_Var *value
 static i32 pa_bound_device;
 static void pa_bind_to_page(i32 device);
 
-/* The device shown in the element: a 2-D one (headless, none exists), or 0 to unbind. */
+/* The device shown in the element: a 2-D or 3-D one (headless, none exists), or 0 to
+   unbind. */
 static i32 instance_bind_graphics(i32 instance, i32 device) {
     if (instance != pa_instance) return 0;
-    if (device && pa_resource_kind(device) != RES_GRAPHICS2D) return 0;
+    if (device && pa_resource_kind(device) != RES_GRAPHICS2D && pa_resource_kind(device) != RES_GRAPHICS3D) return 0;
     if (device == pa_bound_device) return 1;
     if (device) core_addref_resource(device);
     i32 old = pa_bound_device;
@@ -2387,13 +2395,18 @@ static float g2d_get_scale(i32 r) {
     return g ? g->scale : 0.0f;
 }
 
-/* Tells the page which device shows in the element. */
+/* Tells the page which device shows in the element (its size, scale, and whether it is
+   3-D: its frames then come as images from the worker that draws them). */
 static void pa_bind_to_page(i32 device) {
     struct pa_g2d *g = device ? pa_resource_data(device, RES_GRAPHICS2D) : NULL;
     float scale = g ? g->scale : 1;
     u32 bits;
     __builtin_memcpy(&bits, &scale, 4);
-    u32 rec[6] = {24, PA_TO_BIND, (u32)device, g ? (u32)g->w : 0, g ? (u32)g->h : 0, bits};
+    i32 w = g ? g->w : 0, h = g ? g->h : 0, is3d = 0;
+#ifdef PA_HAVE_GL
+    if (device && !g) is3d = g3d_size(device, &w, &h);
+#endif
+    u32 rec[7] = {28, PA_TO_BIND, (u32)device, (u32)w, (u32)h, bits, (u32)is3d};
     pa_to_page(rec, sizeof rec);
 }
 
@@ -2939,6 +2952,12 @@ static void pa_resource_gone(i32 kind, void *data) {
         l->response = 0;
         pa_loader_complete_unlock(l, PP_ERROR_ABORTED);
         if (resp) core_release_resource(resp);
+#ifdef PA_HAVE_GL
+    } else if (kind == RES_GRAPHICS3D) {
+        g3d_gone(data);
+#endif
+    } else if (kind == RES_FILESYSTEM || kind == RES_FILEREF || kind == RES_FILEIO) {
+        pa_fs_gone(kind, data);
     } else if (kind == RES_GRAPHICS2D) {
         struct pa_g2d *g = data;
         lock(&pa_g2d_lock);
@@ -2962,7 +2981,12 @@ static void pa_page_reader(void) {
         u32 n = head[0] - 8;
         if (n && host_channel_read(body, n) != (i32)n) break;
         if (head[1] >= PA_FROM_URL_HEADERS && head[1] <= PA_FROM_URL_ERROR) pa_url_from_page(head[1], (const u8 *)body, n);
-        if (head[1] == PA_FROM_FLUSHED && n >= 4) g2d_flushed((i32)body[0]);
+        if (head[1] == PA_FROM_FLUSHED && n >= 4) {
+            g2d_flushed((i32)body[0]);
+#ifdef PA_HAVE_GL
+            g3d_swapped((i32)body[0]);
+#endif
+        }
         if (head[1] == PA_FROM_INPUT && n >= 64) pa_input_from_page((const u8 *)body, n);
         if (head[1] == PA_FROM_VIEW && n >= 16) {
             /* The view the plugin gets next (DidChangeView, on its main thread). */
@@ -3046,6 +3070,11 @@ static int pa_to_handler(struct pa_event *e) {
 typedef void (*pa_fn)(void);
 #define PF(f) ((pa_fn)(f))
 
+#include "ppapi_fs.h"
+#ifdef PA_HAVE_GL
+#include "ppapi_gl.h"
+#endif
+
 static const pa_fn ppb_core[] = {PF(core_addref_resource), PF(core_release_resource), PF(core_get_time),
                                  PF(core_get_time_ticks), PF(core_call_on_main_thread), PF(core_is_main_thread)};
 static const pa_fn ppb_var_1_0[] = {PF(var_addref), PF(var_release), PF(var_from_utf8_1_0), PF(var_to_utf8)};
@@ -3111,6 +3140,12 @@ static const struct {
     {"PPB_View;1.2", ppb_view},
     {"PPB_InputEvent;1.0", ppb_input},
     {"PPB_MessageLoop;1.0", ppb_loop},
+    {"PPB_FileSystem;1.0", ppb_filesystem},
+    {"PPB_FileRef;1.0", ppb_fileref_1_1},
+    {"PPB_FileRef;1.1", ppb_fileref_1_1},
+    {"PPB_FileRef;1.2", ppb_fileref_1_2},
+    {"PPB_FileIO;1.0", ppb_fileio},
+    {"PPB_FileIO;1.1", ppb_fileio},
 };
 
 /* What the host gives in a page only (PNACL_PAGE=1): what needs the page's screen. */
@@ -3129,6 +3164,18 @@ static const struct {
     {"PPB_WheelInputEvent;1.0", ppb_wheel},
     {"PPB_KeyboardInputEvent;1.0", ppb_key_1_0},
     {"PPB_KeyboardInputEvent;1.2", ppb_key},
+#ifdef PA_HAVE_GL
+    {"PPB_Graphics3D;1.0", ppb_g3d},
+    {"PPB_OpenGLES2;1.0", ppb_gles2},
+    {"PPB_OpenGLES2InstancedArrays;1.0", ppb_gles2_instanced},
+    {"PPB_OpenGLES2FramebufferBlit;1.0", ppb_gles2_blit},
+    {"PPB_OpenGLES2FramebufferMultisample;1.0", ppb_gles2_multisample},
+    {"PPB_OpenGLES2ChromiumEnableFeature;1.0", ppb_gles2_feature},
+    {"PPB_OpenGLES2ChromiumMapSub;1.0", ppb_gles2_mapsub},
+    {"PPB_OpenGLES2Query;1.0", ppb_gles2_query},
+    {"PPB_OpenGLES2VertexArrayObject;1.0", ppb_gles2_vao},
+    {"PPB_OpenGLES2DrawBuffers(Dev);1.0", ppb_gles2_drawbuffers},
+#endif
 };
 
 static int pa_report_missing; /* PNACL_PPAPI_MISSING=1 */
@@ -3322,6 +3369,10 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
     }
     if (!pi.did_create || !pi.did_create(pa_instance, pa_argc, pa_argn, pa_argv))
         pa_fail("the plugin refused its instance (DidCreate)");
+    /* The instance is made: a page's `load`, as Chrome fired it once DidCreate had
+       returned, whatever the plugin then does with its first view (glbench draws its
+       whole benchmark inside DidChangeView). */
+    ppapi_ready();
     pa_view = pa_new_resource(RES_VIEW);
     if (pi.did_change_view) {
         if (v1_0) {
@@ -3331,7 +3382,6 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
             pi.did_change_view(pa_instance, pa_view);
         }
     }
-    ppapi_ready(); /* the instance is made and has its view: a page's `load` */
     const struct PPP_Messaging *messaging = NULL;
     const struct PPP_InputEvent { i32 (*handle_input_event)(i32, i32); } *input = NULL;
     int asked_messaging = 0, asked_input = 0, ending = 0;

@@ -833,6 +833,8 @@ static i32 host_channel_read(void *p, u32 n) {
     return (i32)got;
 }
 
+/* 3-D graphics: the page's WebGL, through the `gl` imports (ppapi_gl.h). */
+#define PA_HAVE_GL 1
 #include "ppapi.h"
 #include "irt_tables.h"
 

@@ -24,6 +24,8 @@ const SOURCES: &[(&str, &str)] = &[
     ("irt_tables.h", include_str!("../../runtime/irt_tables.h")),
     ("outbuf.h", include_str!("../../runtime/outbuf.h")),
     ("ppapi.h", include_str!("../../runtime/ppapi.h")),
+    ("ppapi_fs.h", include_str!("../../runtime/ppapi_fs.h")),
+    ("ppapi_gl.h", include_str!("../../runtime/ppapi_gl.h")),
     ("irt.c", include_str!("../../runtime/irt.c")),
     ("sandbox.h", include_str!("../../runtime/sandbox.h")),
     ("sandbox.c", include_str!("../../runtime/sandbox.c")),

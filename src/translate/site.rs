@@ -1,7 +1,7 @@
 //! A Chrome-era NaCl web app, revived (`pnacl-translate --site APPDIR -o OUTDIR`): the
 //! app's files copied; every pexe a manifest (`.nmf`) names translated to WebAssembly
 //! beside it (`X.pexe` → `X.wasm`); each page that embeds `application/x-pnacl` given one
-//! script, `pnacl.js` (runtime/host_core.js and runtime/host_plugin.js), which turns the
+//! script, `pnacl.js` (runtime/host_core.js, host_gl.js and host_plugin.js), which turns the
 //! element into a working plugin. The output folder is written whole or not at all.
 
 use std::path::{Path, PathBuf};
@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use super::{err, Error};
 
 const HOST_CORE: &str = include_str!("../../runtime/host_core.js");
+const HOST_GL: &str = include_str!("../../runtime/host_gl.js");
 const HOST_PLUGIN: &str = include_str!("../../runtime/host_plugin.js");
 
 /// The name of the page script in the output's top folder.
@@ -20,7 +21,7 @@ pub const SCRIPT: &str = "pnacl.js";
 pub fn script(env: &[&str]) -> String {
     let env = serde_json::to_string(env).unwrap_or_else(|_| "[]".into());
     format!(
-        "(() => {{\n'use strict';\nconst PNACL_SITE_ENV = {env};\n{HOST_CORE}\n{HOST_PLUGIN}\n}})();\n"
+        "(() => {{\n'use strict';\nconst PNACL_SITE_ENV = {env};\n{HOST_CORE}\n{HOST_GL}\n{HOST_PLUGIN}\n}})();\n"
     )
 }
 

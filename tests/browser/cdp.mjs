@@ -12,6 +12,8 @@ export function launch(chromium) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pnacl-chromium-'));
   const browser = spawn(chromium, [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    // WebGL 2 on the CPU (Graphics3D's pages): SwiftShader through ANGLE.
+    '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
     '--disable-background-networking', '--disable-component-update', '--disable-sync',
     '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank',
   ], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });

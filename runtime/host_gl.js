@@ -1,0 +1,759 @@
+// 3-D graphics for a plugin in a page: the `gl` imports of runtime/ppapi_gl.h, which is
+// PPB_Graphics3D;1.0 and PPB_OpenGLES2;1.0 (with its extensions) onto WebGL 2 (ppapi.md
+// §4.14, §4.15, §7). Each of the plugin's workers has its own: a context lives in the
+// worker of the thread that made it, drawing into an OffscreenCanvas there; SwapBuffers
+// hands the frame to the page as an ImageBitmap (`post({ frame, device })`), which shows
+// it in the element's canvas and answers when it is on screen.
+//
+// OpenGL ES 2 as Chrome's command buffer gave it, on WebGL 2: object names are the
+// plugin's integers (mapped to WebGL's objects per context; binding a name not yet made
+// makes it, as in ES 2), uniform locations are integers per program, client-side vertex
+// and index arrays (pointers into the plugin's memory where no buffer is bound) are
+// copied into buffers of the host's at each draw, BGRA textures are swizzled, ES 2's
+// unsized float and depth formats become WebGL 2's sized ones, and strings are read from
+// and written to the plugin's memory with the lengths ES 2 defines.
+//
+// Everything the plugin passes is its own, hostile or not: every pointer and size is
+// checked against its memory (a bad one is GL_INVALID_VALUE, as a command buffer's
+// client-side check was), every name against the context's, and no call ever throws into
+// the plugin.
+
+const GL_NO_ERROR = 0, GL_INVALID_ENUM = 0x500, GL_INVALID_VALUE = 0x501, GL_INVALID_OPERATION = 0x502;
+const GL_OUT_OF_MEMORY = 0x505, GL_CONTEXT_LOST = 0x507;
+const GL_ARRAY_BUFFER = 0x8892, GL_ELEMENT_ARRAY_BUFFER = 0x8893;
+const GL_UNPACK_ALIGNMENT = 0x0CF5, GL_PACK_ALIGNMENT = 0x0D05;
+const GL_BGRA = 0x80E1, GL_RGBA = 0x1908, GL_RGB = 0x1907, GL_ALPHA = 0x1906, GL_LUMINANCE = 0x1909;
+const GL_LUMINANCE_ALPHA = 0x190A, GL_DEPTH_COMPONENT = 0x1902, GL_DEPTH_STENCIL = 0x84F9;
+const GL_UNSIGNED_BYTE = 0x1401, GL_UNSIGNED_SHORT = 0x1403, GL_UNSIGNED_INT = 0x1405, GL_FLOAT = 0x1406;
+const GL_HALF_FLOAT_OES = 0x8D61, GL_HALF_FLOAT = 0x140B, GL_UNSIGNED_INT_24_8 = 0x84FA;
+// The most a single call moves (a buffer's bytes, a texture's): beyond it, OUT_OF_MEMORY.
+const GL_MAX_BYTES = 1 << 30;
+
+class GLError extends Error {
+  constructor(code) { super(`GL error ${code}`); this.code = code; }
+}
+const glFail = (code) => { throw new GLError(code); };
+
+// The imports for one worker; `post(message, transfer)` reaches the page.
+function glImports(memory, post) {
+  const contexts = new Map();
+  let H8 = new Uint8Array(memory.buffer);
+  const heap = () => {
+    if (H8.byteLength !== memory.buffer.byteLength) H8 = new Uint8Array(memory.buffer);
+    return H8;
+  };
+  // `n` bytes of the plugin's memory at `p` (a view, not a copy), or INVALID_VALUE.
+  const bytes = (p, n) => {
+    const h = heap();
+    p >>>= 0;
+    if (n < 0 || n > GL_MAX_BYTES || p + n > h.byteLength) glFail(GL_INVALID_VALUE);
+    return h.subarray(p, p + n);
+  };
+  const dv = () => new DataView(heap().buffer);
+  const i32s = (p, n) => {
+    const b = bytes(p, 4 * n), d = dv(), out = new Int32Array(n);
+    for (let i = 0; i < n; i++) out[i] = d.getInt32(b.byteOffset + 4 * i, true);
+    return out;
+  };
+  const f32s = (p, n) => {
+    const b = bytes(p, 4 * n), d = dv(), out = new Float32Array(n);
+    for (let i = 0; i < n; i++) out[i] = d.getFloat32(b.byteOffset + 4 * i, true);
+    return out;
+  };
+  const putI32s = (p, values) => {
+    if (!p) return;
+    const b = bytes(p, 4 * values.length), d = dv();
+    values.forEach((v, i) => d.setInt32(b.byteOffset + 4 * i, Number(v) | 0, true));
+  };
+  const putF32s = (p, values) => {
+    if (!p) return;
+    const b = bytes(p, 4 * values.length), d = dv();
+    values.forEach((v, i) => d.setFloat32(b.byteOffset + 4 * i, Number(v), true));
+  };
+  // A NUL-ended string of the plugin's (at most 1 MiB).
+  const cstr = (p) => {
+    const h = heap();
+    p >>>= 0;
+    if (!p || p >= h.byteLength) glFail(GL_INVALID_VALUE);
+    let e = p;
+    const end = Math.min(h.byteLength, p + (1 << 20));
+    while (e < end && h[e]) e++;
+    if (e === end) glFail(GL_INVALID_VALUE);
+    return new TextDecoder().decode(h.slice(p, e));
+  };
+  // ES 2's string out: at most bufsize - 1 bytes and a NUL at `out`, the length (without
+  // the NUL) at `lengthp`.
+  const putString = (text, bufsize, lengthp, out) => {
+    if (bufsize < 0) glFail(GL_INVALID_VALUE);
+    const b = new TextEncoder().encode(text || '');
+    const n = bufsize > 0 ? Math.min(b.length, bufsize - 1) : 0;
+    if (out && bufsize > 0) {
+      const dst = bytes(out, n + 1);
+      dst.set(b.subarray(0, n));
+      dst[n] = 0;
+    }
+    if (lengthp) putI32s(lengthp, [n]);
+  };
+
+  // The names of each kind, per context: the plugin's integers for WebGL's objects.
+  // Programs and shaders share one space, as in ES 2.
+  const KINDS = {
+    buffer: 'createBuffer', texture: 'createTexture', framebuffer: 'createFramebuffer',
+    renderbuffer: 'createRenderbuffer', query: 'createQuery', vao: 'createVertexArray',
+  };
+  const DELETE = {
+    buffer: 'deleteBuffer', texture: 'deleteTexture', framebuffer: 'deleteFramebuffer',
+    renderbuffer: 'deleteRenderbuffer', query: 'deleteQuery', vao: 'deleteVertexArray',
+  };
+  const newContext = (canvas, gl) => {
+    const s = {
+      canvas, gl, err: GL_NO_ERROR, next: 1, unpack: 4, pack: 4,
+      names: { buffer: new Map(), texture: new Map(), framebuffer: new Map(), renderbuffer: new Map(),
+        query: new Map(), vao: new Map(), program: new Map() },
+      current: null, // the program in use (its state)
+      arrayBuffer: 0, // the name bound to ARRAY_BUFFER
+      vao: 0,
+      clients: new Map(), // per vertex array: index → a client-side array
+      enabled: new Map(), // per vertex array: the enabled attribute indices
+      scratch: [], scratchIndex: null,
+    };
+    s.clients.set(0, new Map());
+    s.enabled.set(0, new Set());
+    return s;
+  };
+  const genName = (s) => {
+    if (s.next >= 0x7fffffff) glFail(GL_OUT_OF_MEMORY);
+    return s.next++;
+  };
+  // The object named `name` of `kind` (null for 0); a name not made yet is made now
+  // (ES 2's Bind*), unless `make` is false.
+  const obj = (s, kind, name, make = true) => {
+    name >>>= 0;
+    if (!name) return null;
+    let o = s.names[kind].get(name);
+    if (!o) {
+      if (!make || kind === 'program') glFail(GL_INVALID_VALUE);
+      o = s.gl[KINDS[kind]]();
+      if (!o) glFail(GL_OUT_OF_MEMORY);
+      o.pnaclName = name;
+      s.names[kind].set(name, o);
+      if (name >= s.next) s.next = name + 1;
+    }
+    return o;
+  };
+  // A program or shader (its state: { o, shader, locs, byName }).
+  const prog = (s, name, shader) => {
+    const p = s.names.program.get(name >>> 0);
+    if (!p) glFail(GL_INVALID_VALUE);
+    if (shader !== undefined && p.shader !== shader) glFail(GL_INVALID_OPERATION);
+    return p;
+  };
+  const nameOf = (o) => (o && o.pnaclName) || 0;
+  const gen = (s, kind, n, out) => {
+    if (n < 0) glFail(GL_INVALID_VALUE);
+    bytes(out, 4 * n);
+    const names = [];
+    for (let i = 0; i < n; i++) {
+      const o = s.gl[KINDS[kind]]();
+      if (!o) glFail(GL_OUT_OF_MEMORY);
+      const name = genName(s);
+      o.pnaclName = name;
+      s.names[kind].set(name, o);
+      names.push(name);
+    }
+    putI32s(out, names);
+  };
+  const del = (s, kind, n, p) => {
+    if (n < 0) glFail(GL_INVALID_VALUE);
+    for (const name of i32s(p, n)) {
+      const o = s.names[kind].get(name >>> 0);
+      if (!o) continue;
+      s.gl[DELETE[kind]](o);
+      s.names[kind].delete(name >>> 0);
+      if (kind === 'buffer' && s.arrayBuffer === name >>> 0) s.arrayBuffer = 0;
+      if (kind === 'vao' && s.vao === name >>> 0) s.vao = 0;
+    }
+  };
+
+  // Bytes per pixel of an ES 2 format and type (0: not one).
+  const pixelBytes = (format, type) => {
+    if (type === 0x8033 || type === 0x8034 || type === 0x8363) return 2; // 4444, 5551, 565
+    if (type === GL_UNSIGNED_INT_24_8) return 4;
+    const n = { [GL_ALPHA]: 1, [GL_LUMINANCE]: 1, [GL_LUMINANCE_ALPHA]: 2, [GL_RGB]: 3, [GL_RGBA]: 4, [GL_BGRA]: 4,
+      [GL_DEPTH_COMPONENT]: 1, [GL_DEPTH_STENCIL]: 1 }[format] || 0;
+    const size = { [GL_UNSIGNED_BYTE]: 1, [GL_UNSIGNED_SHORT]: 2, [GL_UNSIGNED_INT]: 4, [GL_FLOAT]: 4,
+      [GL_HALF_FLOAT_OES]: 2, [GL_HALF_FLOAT]: 2 }[type] || 0;
+    return n * size;
+  };
+  // An image's bytes as ES 2 lays them out: rows aligned to `align`.
+  const imageSize = (w, h, format, type, align) => {
+    const per = pixelBytes(format, type);
+    if (!per) glFail(GL_INVALID_ENUM);
+    if (w < 0 || h < 0) glFail(GL_INVALID_VALUE);
+    if (!w || !h) return { size: 0, row: 0 };
+    const row = Math.ceil((w * per) / align) * align;
+    return { size: row * (h - 1) + w * per, row };
+  };
+  // The view WebGL wants for `type`, over a copy when the pointer is not aligned for it.
+  const pixelView = (type, b) => {
+    const C = type === GL_FLOAT ? Float32Array
+      : type === GL_UNSIGNED_INT || type === GL_UNSIGNED_INT_24_8 ? Uint32Array
+        : type === GL_UNSIGNED_BYTE ? Uint8Array : Uint16Array;
+    if (C === Uint8Array) return b;
+    const n = Math.floor(b.byteLength / C.BYTES_PER_ELEMENT);
+    if (b.byteOffset % C.BYTES_PER_ELEMENT === 0) return new C(b.buffer, b.byteOffset, n);
+    return new C(b.slice(0, n * C.BYTES_PER_ELEMENT).buffer);
+  };
+  // ES 2's (internal format, format, type) as WebGL 2 takes them, and whether the
+  // pixels are BGRA (to swizzle).
+  const texFormat = (internal, format, type) => {
+    let bgra = false;
+    if (format === GL_BGRA) { bgra = true; format = GL_RGBA; }
+    if (internal === GL_BGRA) internal = GL_RGBA;
+    if (type === GL_HALF_FLOAT_OES) type = GL_HALF_FLOAT;
+    if (type === GL_FLOAT || type === GL_HALF_FLOAT) {
+      const f = type === GL_FLOAT;
+      const sized = { [GL_RGBA]: f ? 0x8814 : 0x881A, [GL_RGB]: f ? 0x8815 : 0x881B };
+      if (internal === format && sized[format]) internal = sized[format];
+    } else if (format === GL_DEPTH_COMPONENT && internal === GL_DEPTH_COMPONENT) {
+      internal = type === GL_UNSIGNED_SHORT ? 0x81A5 : 0x81A6;
+    } else if (format === GL_DEPTH_STENCIL && internal === GL_DEPTH_STENCIL) {
+      internal = 0x88F0;
+    }
+    return { internal, format, type, bgra };
+  };
+  const swizzle = (b) => {
+    const c = b.slice();
+    for (let i = 0; i + 3 < c.length; i += 4) { const t = c[i]; c[i] = c[i + 2]; c[i + 2] = t; }
+    return c;
+  };
+  const texPixels = (s, w, h, f, ptr, origFormat) => {
+    if (!ptr) return null;
+    const { size } = imageSize(w, h, origFormat, f.type === GL_HALF_FLOAT ? GL_HALF_FLOAT_OES : f.type, s.unpack);
+    const b = bytes(ptr, size);
+    return pixelView(f.type, f.bgra ? swizzle(b) : b);
+  };
+
+  // Uniform locations: per program, integers for WebGL's objects (-1 for none).
+  const loc = (s, l) => {
+    if (l === -1) return undefined;
+    if (!s.current) glFail(GL_INVALID_OPERATION);
+    const u = s.current.locs[l];
+    if (!u) glFail(GL_INVALID_OPERATION);
+    return u;
+  };
+
+  // Client-side arrays: copied into the host's buffers before a draw that uses them.
+  const attribBytes = (type) => ({ 0x1400: 1, 0x1401: 1, 0x1402: 2, 0x1403: 2, 0x1406: 4, 0x140C: 4 }[type] || 0);
+  const clientArrays = (s) => {
+    const clients = s.clients.get(s.vao), enabled = s.enabled.get(s.vao);
+    const out = [];
+    if (clients) for (const [i, a] of clients) if (enabled.has(i)) out.push([i, a]);
+    return out;
+  };
+  const uploadClients = (s, list, vertices) => {
+    const gl = s.gl;
+    for (const [i, a] of list) {
+      const elem = a.size * attribBytes(a.type), stride = a.stride || elem;
+      const n = vertices > 0 ? (vertices - 1) * stride + elem : 0;
+      if (!s.scratch[i]) s.scratch[i] = gl.createBuffer();
+      gl.bindBuffer(GL_ARRAY_BUFFER, s.scratch[i]);
+      gl.bufferData(GL_ARRAY_BUFFER, bytes(a.ptr, n).slice(), 0x88E0); // STREAM_DRAW
+      gl.vertexAttribPointer(i, a.size, a.type, a.normalized, a.stride, 0);
+    }
+    gl.bindBuffer(GL_ARRAY_BUFFER, s.names.buffer.get(s.arrayBuffer) || null);
+  };
+  const indexBytes = (type) => (type === GL_UNSIGNED_BYTE ? 1 : type === GL_UNSIGNED_SHORT ? 2 : type === GL_UNSIGNED_INT ? 4 : 0);
+  const maxIndex = (b, type) => {
+    const v = type === GL_UNSIGNED_BYTE ? b : pixelView(type, b);
+    let m = -1;
+    for (let i = 0; i < v.length; i++) if (v[i] > m) m = v[i];
+    return m;
+  };
+  // Draws elements, from a bound buffer or the plugin's memory, `draw(offset)` doing it.
+  const drawElements = (s, count, type, indices, draw) => {
+    const gl = s.gl, per = indexBytes(type);
+    if (!per) glFail(GL_INVALID_ENUM);
+    if (count < 0) glFail(GL_INVALID_VALUE);
+    const clients = clientArrays(s);
+    const bound = gl.getParameter(0x8895); // ELEMENT_ARRAY_BUFFER_BINDING
+    if (bound) {
+      if (clients.length) {
+        const b = new Uint8Array(count * per);
+        gl.getBufferSubData(GL_ELEMENT_ARRAY_BUFFER, indices >>> 0, b);
+        uploadClients(s, clients, maxIndex(b, type) + 1);
+      }
+      draw(indices >>> 0);
+      return;
+    }
+    const b = bytes(indices, count * per).slice();
+    if (clients.length) uploadClients(s, clients, maxIndex(b, type) + 1);
+    if (!s.scratchIndex) s.scratchIndex = gl.createBuffer();
+    gl.bindBuffer(GL_ELEMENT_ARRAY_BUFFER, s.scratchIndex);
+    gl.bufferData(GL_ELEMENT_ARRAY_BUFFER, b, 0x88E0);
+    try {
+      draw(0);
+    } finally {
+      gl.bindBuffer(GL_ELEMENT_ARRAY_BUFFER, null);
+    }
+  };
+  const drawArrays = (s, first, count, draw) => {
+    if (first < 0 || count < 0) glFail(GL_INVALID_VALUE);
+    const clients = clientArrays(s);
+    if (clients.length) uploadClients(s, clients, first + count);
+    draw();
+  };
+
+  // A parameter's value as ES 2's getters write it (names for objects).
+  const BINDINGS = new Set([0x8894, 0x8895, 0x8069, 0x8514, 0x8CA6, 0x8CA7, 0x8B8D, 0x85B5, 0x8CAA]);
+  const param = (s, pname) => {
+    const gl = s.gl;
+    if (BINDINGS.has(pname)) {
+      if (pname === 0x8B8D) return [s.current ? s.current.name : 0];
+      return [nameOf(gl.getParameter(pname))];
+    }
+    if (pname === 0x8DF9) return [0]; // NUM_SHADER_BINARY_FORMATS
+    if (pname === 0x8DF8) return []; // SHADER_BINARY_FORMATS
+    if (pname === 0x8DFA) return [1]; // SHADER_COMPILER
+    if (pname === 0x86A2) return [(gl.getParameter(0x86A3) || []).length]; // NUM_COMPRESSED_TEXTURE_FORMATS
+    const v = gl.getParameter(pname);
+    if (v === null || v === undefined) return [];
+    if (typeof v === 'number' || typeof v === 'boolean') return [Number(v)];
+    if (typeof v === 'string') return [];
+    if (ArrayBuffer.isView(v) || Array.isArray(v)) return Array.from(v, Number);
+    return [nameOf(v)];
+  };
+
+  const programInfo = (s, p, pname) => {
+    const gl = s.gl;
+    if (pname === 0x8B84) { const log = gl.getProgramInfoLog(p.o) || ''; return log ? new TextEncoder().encode(log).length + 1 : 0; }
+    if (pname === 0x8B87 || pname === 0x8B8A) {
+      const uniforms = pname === 0x8B87;
+      const n = gl.getProgramParameter(p.o, uniforms ? 0x8B86 : 0x8B89) || 0;
+      let max = 0;
+      for (let i = 0; i < n; i++) {
+        const a = uniforms ? gl.getActiveUniform(p.o, i) : gl.getActiveAttrib(p.o, i);
+        if (a) max = Math.max(max, a.name.length + 1);
+      }
+      return max;
+    }
+    const v = gl.getProgramParameter(p.o, pname);
+    if (v === null) return null;
+    return Number(v);
+  };
+
+  const T = {
+    ActiveTexture: (s, t) => s.gl.activeTexture(t),
+    AttachShader: (s, p, sh) => s.gl.attachShader(prog(s, p, false).o, prog(s, sh, true).o),
+    BindAttribLocation: (s, p, i, name) => s.gl.bindAttribLocation(prog(s, p, false).o, i, cstr(name)),
+    BindBuffer: (s, target, name) => {
+      s.gl.bindBuffer(target, obj(s, 'buffer', name));
+      if (target === GL_ARRAY_BUFFER) s.arrayBuffer = name >>> 0;
+    },
+    BindFramebuffer: (s, target, name) => s.gl.bindFramebuffer(target, obj(s, 'framebuffer', name)),
+    BindRenderbuffer: (s, target, name) => s.gl.bindRenderbuffer(target, obj(s, 'renderbuffer', name)),
+    BindTexture: (s, target, name) => s.gl.bindTexture(target, obj(s, 'texture', name)),
+    BlendColor: (s, r, g, b, a) => s.gl.blendColor(r, g, b, a),
+    BlendEquation: (s, m) => s.gl.blendEquation(m),
+    BlendEquationSeparate: (s, a, b) => s.gl.blendEquationSeparate(a, b),
+    BlendFunc: (s, a, b) => s.gl.blendFunc(a, b),
+    BlendFuncSeparate: (s, a, b, c, d) => s.gl.blendFuncSeparate(a, b, c, d),
+    BufferData: (s, target, size, data, usage) => {
+      if (size < 0) glFail(GL_INVALID_VALUE);
+      if (size > GL_MAX_BYTES) glFail(GL_OUT_OF_MEMORY);
+      if (data) s.gl.bufferData(target, bytes(data, size).slice(), usage);
+      else s.gl.bufferData(target, size, usage);
+    },
+    BufferSubData: (s, target, offset, size, data) => {
+      if (offset < 0 || size < 0) glFail(GL_INVALID_VALUE);
+      s.gl.bufferSubData(target, offset, bytes(data, size).slice());
+    },
+    CheckFramebufferStatus: (s, t) => s.gl.checkFramebufferStatus(t),
+    Clear: (s, m) => s.gl.clear(m),
+    ClearColor: (s, r, g, b, a) => s.gl.clearColor(r, g, b, a),
+    ClearDepthf: (s, d) => s.gl.clearDepth(d),
+    ClearStencil: (s, v) => s.gl.clearStencil(v),
+    ColorMask: (s, r, g, b, a) => s.gl.colorMask(!!r, !!g, !!b, !!a),
+    CompileShader: (s, sh) => s.gl.compileShader(prog(s, sh, true).o),
+    CompressedTexImage2D: (s, target, level, format, w, h, border, size, data) =>
+      s.gl.compressedTexImage2D(target, level, format, w, h, border, bytes(data, size).slice()),
+    CompressedTexSubImage2D: (s, target, level, x, y, w, h, format, size, data) =>
+      s.gl.compressedTexSubImage2D(target, level, x, y, w, h, format, bytes(data, size).slice()),
+    CopyTexImage2D: (s, target, level, format, x, y, w, h, border) => {
+      s.gl.copyTexImage2D(target, level, format === GL_BGRA ? GL_RGBA : format, x, y, w, h, border);
+    },
+    CopyTexSubImage2D: (s, target, level, xo, yo, x, y, w, h) => s.gl.copyTexSubImage2D(target, level, xo, yo, x, y, w, h),
+    CreateProgram: (s) => {
+      const o = s.gl.createProgram();
+      if (!o) return 0;
+      const name = genName(s);
+      s.names.program.set(name, { o, name, shader: false, locs: [], byName: new Map() });
+      return name;
+    },
+    CreateShader: (s, type) => {
+      const o = s.gl.createShader(type);
+      if (!o) return 0;
+      const name = genName(s);
+      s.names.program.set(name, { o, name, shader: true });
+      return name;
+    },
+    CullFace: (s, m) => s.gl.cullFace(m),
+    DeleteBuffers: (s, n, p) => del(s, 'buffer', n, p),
+    DeleteFramebuffers: (s, n, p) => del(s, 'framebuffer', n, p),
+    DeleteProgram: (s, name) => {
+      if (!name) return;
+      const p = prog(s, name, false);
+      s.gl.deleteProgram(p.o);
+      s.names.program.delete(name >>> 0);
+    },
+    DeleteRenderbuffers: (s, n, p) => del(s, 'renderbuffer', n, p),
+    DeleteShader: (s, name) => {
+      if (!name) return;
+      const p = prog(s, name, true);
+      s.gl.deleteShader(p.o);
+      s.names.program.delete(name >>> 0);
+    },
+    DeleteTextures: (s, n, p) => del(s, 'texture', n, p),
+    DepthFunc: (s, f) => s.gl.depthFunc(f),
+    DepthMask: (s, f) => s.gl.depthMask(!!f),
+    DepthRangef: (s, a, b) => s.gl.depthRange(a, b),
+    DetachShader: (s, p, sh) => s.gl.detachShader(prog(s, p, false).o, prog(s, sh, true).o),
+    Disable: (s, c) => s.gl.disable(c),
+    DisableVertexAttribArray: (s, i) => {
+      s.enabled.get(s.vao).delete(i >>> 0);
+      s.gl.disableVertexAttribArray(i);
+    },
+    DrawArrays: (s, mode, first, count) => drawArrays(s, first, count, () => s.gl.drawArrays(mode, first, count)),
+    DrawElements: (s, mode, count, type, indices) =>
+      drawElements(s, count, type, indices, (at) => s.gl.drawElements(mode, count, type, at)),
+    Enable: (s, c) => s.gl.enable(c),
+    EnableVertexAttribArray: (s, i) => {
+      s.gl.enableVertexAttribArray(i);
+      s.enabled.get(s.vao).add(i >>> 0);
+    },
+    Finish: (s) => s.gl.finish(),
+    Flush: (s) => s.gl.flush(),
+    FramebufferRenderbuffer: (s, target, at, rt, name) =>
+      s.gl.framebufferRenderbuffer(target, at, rt, obj(s, 'renderbuffer', name, false)),
+    FramebufferTexture2D: (s, target, at, tt, name, level) =>
+      s.gl.framebufferTexture2D(target, at, tt, obj(s, 'texture', name, false), level),
+    FrontFace: (s, m) => s.gl.frontFace(m),
+    GenBuffers: (s, n, p) => gen(s, 'buffer', n, p),
+    GenerateMipmap: (s, t) => s.gl.generateMipmap(t),
+    GenFramebuffers: (s, n, p) => gen(s, 'framebuffer', n, p),
+    GenRenderbuffers: (s, n, p) => gen(s, 'renderbuffer', n, p),
+    GenTextures: (s, n, p) => gen(s, 'texture', n, p),
+    GetActiveAttrib: (s, p, i, bufsize, lengthp, sizep, typep, namep) => {
+      const a = s.gl.getActiveAttrib(prog(s, p, false).o, i);
+      if (!a) glFail(GL_INVALID_VALUE);
+      putString(a.name, bufsize, lengthp, namep);
+      putI32s(sizep, [a.size]);
+      putI32s(typep, [a.type]);
+    },
+    GetActiveUniform: (s, p, i, bufsize, lengthp, sizep, typep, namep) => {
+      const a = s.gl.getActiveUniform(prog(s, p, false).o, i);
+      if (!a) glFail(GL_INVALID_VALUE);
+      putString(a.name, bufsize, lengthp, namep);
+      putI32s(sizep, [a.size]);
+      putI32s(typep, [a.type]);
+    },
+    GetAttachedShaders: (s, p, max, countp, out) => {
+      if (max < 0) glFail(GL_INVALID_VALUE);
+      const names = (s.gl.getAttachedShaders(prog(s, p, false).o) || []).map((o) => {
+        for (const [n, q] of s.names.program) if (q.o === o) return n;
+        return 0;
+      }).slice(0, max);
+      putI32s(out, names);
+      putI32s(countp, [names.length]);
+    },
+    GetAttribLocation: (s, p, name) => s.gl.getAttribLocation(prog(s, p, false).o, cstr(name)),
+    GetBooleanv: (s, pname, out) => {
+      const v = param(s, pname);
+      const b = bytes(out, v.length);
+      v.forEach((x, i) => { b[i] = x ? 1 : 0; });
+    },
+    GetBufferParameteriv: (s, t, pname, out) => putI32s(out, [s.gl.getBufferParameter(t, pname) ?? 0]),
+    GetError: (s) => {
+      const e = s.err;
+      s.err = GL_NO_ERROR;
+      if (e) return e;
+      const g = s.gl.getError();
+      return g === 0x9242 ? GL_CONTEXT_LOST : g;
+    },
+    GetFloatv: (s, pname, out) => putF32s(out, param(s, pname)),
+    GetFramebufferAttachmentParameteriv: (s, t, at, pname, out) => {
+      const v = s.gl.getFramebufferAttachmentParameter(t, at, pname);
+      putI32s(out, [v && typeof v === 'object' ? nameOf(v) : Number(v ?? 0)]);
+    },
+    GetIntegerv: (s, pname, out) => putI32s(out, param(s, pname).map((x) => Math.trunc(x))),
+    GetProgramiv: (s, p, pname, out) => {
+      const v = programInfo(s, prog(s, p, false), pname);
+      if (v !== null) putI32s(out, [v]);
+    },
+    GetProgramInfoLog: (s, p, bufsize, lengthp, out) =>
+      putString(s.gl.getProgramInfoLog(prog(s, p, false).o), bufsize, lengthp, out),
+    GetRenderbufferParameteriv: (s, t, pname, out) => putI32s(out, [s.gl.getRenderbufferParameter(t, pname) ?? 0]),
+    GetShaderiv: (s, sh, pname, out) => {
+      const p = prog(s, sh, true), gl = s.gl;
+      let v;
+      if (pname === 0x8B84) { const log = gl.getShaderInfoLog(p.o) || ''; v = log ? new TextEncoder().encode(log).length + 1 : 0; }
+      else if (pname === 0x8B88) { const src = gl.getShaderSource(p.o) || ''; v = src ? new TextEncoder().encode(src).length + 1 : 0; }
+      else v = gl.getShaderParameter(p.o, pname);
+      if (v !== null) putI32s(out, [Number(v)]);
+    },
+    GetShaderInfoLog: (s, sh, bufsize, lengthp, out) =>
+      putString(s.gl.getShaderInfoLog(prog(s, sh, true).o), bufsize, lengthp, out),
+    GetShaderPrecisionFormat: (s, st, pt, range, precision) => {
+      const f = s.gl.getShaderPrecisionFormat(st, pt);
+      if (!f) return;
+      putI32s(range, [f.rangeMin, f.rangeMax]);
+      putI32s(precision, [f.precision]);
+    },
+    GetShaderSource: (s, sh, bufsize, lengthp, out) =>
+      putString(s.gl.getShaderSource(prog(s, sh, true).o), bufsize, lengthp, out),
+    GetTexParameterfv: (s, t, pname, out) => putF32s(out, [s.gl.getTexParameter(t, pname) ?? 0]),
+    GetTexParameteriv: (s, t, pname, out) => putI32s(out, [Number(s.gl.getTexParameter(t, pname) ?? 0)]),
+    GetUniformfv: (s, p, l, out) => {
+      const q = prog(s, p, false), u = q.locs[l];
+      if (!u) glFail(GL_INVALID_OPERATION);
+      const v = s.gl.getUniform(q.o, u);
+      putF32s(out, typeof v === 'object' && v ? Array.from(v, Number) : [Number(v)]);
+    },
+    GetUniformiv: (s, p, l, out) => {
+      const q = prog(s, p, false), u = q.locs[l];
+      if (!u) glFail(GL_INVALID_OPERATION);
+      const v = s.gl.getUniform(q.o, u);
+      putI32s(out, typeof v === 'object' && v ? Array.from(v, Number) : [Number(v)]);
+    },
+    GetUniformLocation: (s, p, name) => {
+      const q = prog(s, p, false), text = cstr(name);
+      if (q.byName.has(text)) return q.byName.get(text);
+      const u = s.gl.getUniformLocation(q.o, text);
+      if (!u) return -1;
+      const at = q.locs.length;
+      q.locs.push(u);
+      q.byName.set(text, at);
+      return at;
+    },
+    GetVertexAttribfv: (s, i, pname, out) => {
+      const v = s.gl.getVertexAttrib(i, pname);
+      putF32s(out, typeof v === 'object' && v && !('pnaclName' in v) && v.length !== undefined ? Array.from(v) : [Number(nameOf(v) || v || 0)]);
+    },
+    GetVertexAttribiv: (s, i, pname, out) => {
+      const v = s.gl.getVertexAttrib(i, pname);
+      if (v && typeof v === 'object' && v.length !== undefined) putI32s(out, Array.from(v, (x) => Math.trunc(x)));
+      else putI32s(out, [v && typeof v === 'object' ? nameOf(v) : Number(v || 0)]);
+    },
+    GetVertexAttribPointerv: (s, i, pname, out) => {
+      const a = s.clients.get(s.vao).get(i >>> 0);
+      putI32s(out, [a ? a.ptr : s.gl.getVertexAttribOffset(i, pname)]);
+    },
+    Hint: (s, t, m) => s.gl.hint(t, m),
+    IsBuffer: (s, n) => Number(s.names.buffer.has(n >>> 0) && s.gl.isBuffer(s.names.buffer.get(n >>> 0))),
+    IsEnabled: (s, c) => Number(s.gl.isEnabled(c)),
+    IsFramebuffer: (s, n) => Number(s.names.framebuffer.has(n >>> 0) && s.gl.isFramebuffer(s.names.framebuffer.get(n >>> 0))),
+    IsProgram: (s, n) => Number(!!s.names.program.get(n >>> 0) && !s.names.program.get(n >>> 0).shader),
+    IsRenderbuffer: (s, n) => Number(s.names.renderbuffer.has(n >>> 0) && s.gl.isRenderbuffer(s.names.renderbuffer.get(n >>> 0))),
+    IsShader: (s, n) => Number(!!s.names.program.get(n >>> 0) && s.names.program.get(n >>> 0).shader),
+    IsTexture: (s, n) => Number(s.names.texture.has(n >>> 0) && s.gl.isTexture(s.names.texture.get(n >>> 0))),
+    LineWidth: (s, w) => s.gl.lineWidth(w),
+    LinkProgram: (s, p) => {
+      const q = prog(s, p, false);
+      q.locs = [];
+      q.byName = new Map();
+      s.gl.linkProgram(q.o);
+    },
+    PixelStorei: (s, pname, v) => {
+      if ((pname === GL_UNPACK_ALIGNMENT || pname === GL_PACK_ALIGNMENT) && ![1, 2, 4, 8].includes(v)) glFail(GL_INVALID_VALUE);
+      if (pname === GL_UNPACK_ALIGNMENT) s.unpack = v;
+      else if (pname === GL_PACK_ALIGNMENT) s.pack = v;
+      s.gl.pixelStorei(pname, v);
+    },
+    PolygonOffset: (s, f, u) => s.gl.polygonOffset(f, u),
+    ReadPixels: (s, x, y, w, h, format, type, out) => {
+      const bgra = format === GL_BGRA;
+      const { size } = imageSize(w, h, format, type, s.pack);
+      const dst = bytes(out, size);
+      const tmp = new Uint8Array(size);
+      s.gl.readPixels(x, y, w, h, bgra ? GL_RGBA : format, type, pixelView(type, tmp));
+      dst.set(bgra ? swizzle(tmp) : tmp);
+    },
+    ReleaseShaderCompiler: () => {},
+    RenderbufferStorage: (s, t, f, w, h) => s.gl.renderbufferStorage(t, f, w, h),
+    SampleCoverage: (s, v, inv) => s.gl.sampleCoverage(v, !!inv),
+    Scissor: (s, x, y, w, h) => s.gl.scissor(x, y, w, h),
+    ShaderBinary: () => glFail(GL_INVALID_ENUM),
+    ShaderSource: (s, sh, count, strings, lengths) => {
+      if (count < 0) glFail(GL_INVALID_VALUE);
+      const p = prog(s, sh, true);
+      const ptrs = i32s(strings, count), lens = lengths ? i32s(lengths, count) : null;
+      let text = '';
+      for (let i = 0; i < count; i++) {
+        text += lens && lens[i] >= 0 ? new TextDecoder().decode(bytes(ptrs[i], lens[i]).slice()) : cstr(ptrs[i]);
+      }
+      s.gl.shaderSource(p.o, text);
+    },
+    StencilFunc: (s, f, r, m) => s.gl.stencilFunc(f, r, m),
+    StencilFuncSeparate: (s, face, f, r, m) => s.gl.stencilFuncSeparate(face, f, r, m),
+    StencilMask: (s, m) => s.gl.stencilMask(m),
+    StencilMaskSeparate: (s, f, m) => s.gl.stencilMaskSeparate(f, m),
+    StencilOp: (s, a, b, c) => s.gl.stencilOp(a, b, c),
+    StencilOpSeparate: (s, f, a, b, c) => s.gl.stencilOpSeparate(f, a, b, c),
+    TexImage2D: (s, target, level, internal, w, h, border, format, type, px) => {
+      const f = texFormat(internal, format, type);
+      s.gl.texImage2D(target, level, f.internal, w, h, border, f.format, f.type, texPixels(s, w, h, f, px, format));
+    },
+    TexParameterf: (s, t, pname, v) => s.gl.texParameterf(t, pname, v),
+    TexParameterfv: (s, t, pname, p) => s.gl.texParameterf(t, pname, f32s(p, 1)[0]),
+    TexParameteri: (s, t, pname, v) => s.gl.texParameteri(t, pname, v),
+    TexParameteriv: (s, t, pname, p) => s.gl.texParameteri(t, pname, i32s(p, 1)[0]),
+    TexSubImage2D: (s, target, level, x, y, w, h, format, type, px) => {
+      const f = texFormat(format, format, type);
+      const data = texPixels(s, w, h, f, px, format);
+      if (!data) glFail(GL_INVALID_VALUE);
+      s.gl.texSubImage2D(target, level, x, y, w, h, f.format, f.type, data);
+    },
+    Uniform1f: (s, l, x) => { const u = loc(s, l); if (u) s.gl.uniform1f(u, x); },
+    Uniform2f: (s, l, x, y) => { const u = loc(s, l); if (u) s.gl.uniform2f(u, x, y); },
+    Uniform3f: (s, l, x, y, z) => { const u = loc(s, l); if (u) s.gl.uniform3f(u, x, y, z); },
+    Uniform4f: (s, l, x, y, z, w) => { const u = loc(s, l); if (u) s.gl.uniform4f(u, x, y, z, w); },
+    Uniform1i: (s, l, x) => { const u = loc(s, l); if (u) s.gl.uniform1i(u, x); },
+    Uniform2i: (s, l, x, y) => { const u = loc(s, l); if (u) s.gl.uniform2i(u, x, y); },
+    Uniform3i: (s, l, x, y, z) => { const u = loc(s, l); if (u) s.gl.uniform3i(u, x, y, z); },
+    Uniform4i: (s, l, x, y, z, w) => { const u = loc(s, l); if (u) s.gl.uniform4i(u, x, y, z, w); },
+    Uniform1fv: (s, l, n, p) => { if (n < 0) glFail(GL_INVALID_VALUE); const u = loc(s, l); if (u) s.gl.uniform1fv(u, f32s(p, n)); },
+    Uniform2fv: (s, l, n, p) => { if (n < 0) glFail(GL_INVALID_VALUE); const u = loc(s, l); if (u) s.gl.uniform2fv(u, f32s(p, 2 * n)); },
+    Uniform3fv: (s, l, n, p) => { if (n < 0) glFail(GL_INVALID_VALUE); const u = loc(s, l); if (u) s.gl.uniform3fv(u, f32s(p, 3 * n)); },
+    Uniform4fv: (s, l, n, p) => { if (n < 0) glFail(GL_INVALID_VALUE); const u = loc(s, l); if (u) s.gl.uniform4fv(u, f32s(p, 4 * n)); },
+    Uniform1iv: (s, l, n, p) => { if (n < 0) glFail(GL_INVALID_VALUE); const u = loc(s, l); if (u) s.gl.uniform1iv(u, i32s(p, n)); },
+    Uniform2iv: (s, l, n, p) => { if (n < 0) glFail(GL_INVALID_VALUE); const u = loc(s, l); if (u) s.gl.uniform2iv(u, i32s(p, 2 * n)); },
+    Uniform3iv: (s, l, n, p) => { if (n < 0) glFail(GL_INVALID_VALUE); const u = loc(s, l); if (u) s.gl.uniform3iv(u, i32s(p, 3 * n)); },
+    Uniform4iv: (s, l, n, p) => { if (n < 0) glFail(GL_INVALID_VALUE); const u = loc(s, l); if (u) s.gl.uniform4iv(u, i32s(p, 4 * n)); },
+    UniformMatrix2fv: (s, l, n, tr, p) => { if (n < 0) glFail(GL_INVALID_VALUE); const u = loc(s, l); if (u) s.gl.uniformMatrix2fv(u, !!tr, f32s(p, 4 * n)); },
+    UniformMatrix3fv: (s, l, n, tr, p) => { if (n < 0) glFail(GL_INVALID_VALUE); const u = loc(s, l); if (u) s.gl.uniformMatrix3fv(u, !!tr, f32s(p, 9 * n)); },
+    UniformMatrix4fv: (s, l, n, tr, p) => { if (n < 0) glFail(GL_INVALID_VALUE); const u = loc(s, l); if (u) s.gl.uniformMatrix4fv(u, !!tr, f32s(p, 16 * n)); },
+    UseProgram: (s, p) => {
+      const q = p ? prog(s, p, false) : null;
+      s.gl.useProgram(q ? q.o : null);
+      s.current = q;
+    },
+    ValidateProgram: (s, p) => s.gl.validateProgram(prog(s, p, false).o),
+    VertexAttrib1f: (s, i, x) => s.gl.vertexAttrib1f(i, x),
+    VertexAttrib2f: (s, i, x, y) => s.gl.vertexAttrib2f(i, x, y),
+    VertexAttrib3f: (s, i, x, y, z) => s.gl.vertexAttrib3f(i, x, y, z),
+    VertexAttrib4f: (s, i, x, y, z, w) => s.gl.vertexAttrib4f(i, x, y, z, w),
+    VertexAttrib1fv: (s, i, p) => s.gl.vertexAttrib1fv(i, f32s(p, 1)),
+    VertexAttrib2fv: (s, i, p) => s.gl.vertexAttrib2fv(i, f32s(p, 2)),
+    VertexAttrib3fv: (s, i, p) => s.gl.vertexAttrib3fv(i, f32s(p, 3)),
+    VertexAttrib4fv: (s, i, p) => s.gl.vertexAttrib4fv(i, f32s(p, 4)),
+    VertexAttribPointer: (s, i, size, type, norm, stride, ptr) => {
+      const clients = s.clients.get(s.vao);
+      if (!s.arrayBuffer && ptr) {
+        // A client-side array: kept, and copied at each draw.
+        if (size < 1 || size > 4 || stride < 0 || stride > 255 || !attribBytes(type)) glFail(GL_INVALID_VALUE);
+        if (i >>> 0 >= 16) glFail(GL_INVALID_VALUE);
+        clients.set(i >>> 0, { size, type, normalized: !!norm, stride, ptr: ptr >>> 0 });
+        return;
+      }
+      clients.delete(i >>> 0);
+      s.gl.vertexAttribPointer(i, size, type, !!norm, stride, ptr >>> 0);
+    },
+    Viewport: (s, x, y, w, h) => s.gl.viewport(x, y, w, h),
+    // PPB_OpenGLES2InstancedArrays, FramebufferBlit, FramebufferMultisample: WebGL 2's own.
+    DrawArraysInstancedANGLE: (s, mode, first, count, n) =>
+      drawArrays(s, first, count, () => s.gl.drawArraysInstanced(mode, first, count, n)),
+    DrawElementsInstancedANGLE: (s, mode, count, type, indices, n) =>
+      drawElements(s, count, type, indices, (at) => s.gl.drawElementsInstanced(mode, count, type, at, n)),
+    VertexAttribDivisorANGLE: (s, i, d) => s.gl.vertexAttribDivisor(i, d),
+    BlitFramebufferEXT: (s, a, b, c, d, e, f, g, h, mask, filter) => s.gl.blitFramebuffer(a, b, c, d, e, f, g, h, mask, filter),
+    RenderbufferStorageMultisampleEXT: (s, t, n, f, w, h) => s.gl.renderbufferStorageMultisample(t, n, f, w, h),
+    // PPB_OpenGLES2Query (EXT_occlusion_query_boolean): WebGL 2's queries.
+    GenQueriesEXT: (s, n, p) => gen(s, 'query', n, p),
+    DeleteQueriesEXT: (s, n, p) => del(s, 'query', n, p),
+    IsQueryEXT: (s, n) => Number(s.names.query.has(n >>> 0)),
+    BeginQueryEXT: (s, t, n) => s.gl.beginQuery(t, obj(s, 'query', n)),
+    EndQueryEXT: (s, t) => s.gl.endQuery(t),
+    GetQueryivEXT: (s, t, pname, out) => putI32s(out, [nameOf(s.gl.getQuery(t, pname))]),
+    GetQueryObjectuivEXT: (s, n, pname, out) =>
+      putI32s(out, [Number(s.gl.getQueryParameter(obj(s, 'query', n, false), pname) ?? 0)]),
+    // PPB_OpenGLES2VertexArrayObject: each array its own client-side arrays.
+    GenVertexArraysOES: (s, n, p) => gen(s, 'vao', n, p),
+    DeleteVertexArraysOES: (s, n, p) => del(s, 'vao', n, p),
+    IsVertexArrayOES: (s, n) => Number(s.names.vao.has(n >>> 0)),
+    BindVertexArrayOES: (s, n) => {
+      s.gl.bindVertexArray(obj(s, 'vao', n));
+      s.vao = n >>> 0;
+      if (!s.clients.has(s.vao)) { s.clients.set(s.vao, new Map()); s.enabled.set(s.vao, new Set()); }
+    },
+    DrawBuffersEXT: (s, n, p) => {
+      if (n < 0 || n > 16) glFail(GL_INVALID_VALUE);
+      s.gl.drawBuffers(Array.from(i32s(p, n), (x) => x >>> 0));
+    },
+  };
+
+  // Each entry: the context looked up (a call on one this worker does not have does
+  // nothing, as on a lost context), its errors kept for GetError, nothing thrown.
+  const warned = new Set();
+  const imports = {};
+  for (const [name, f] of Object.entries(T)) {
+    imports[name] = (c, a, b, d, e, g, h, i, j, k, l) => {
+      const s = contexts.get(c);
+      if (!s) return 0;
+      try {
+        const r = f(s, a, b, d, e, g, h, i, j, k, l);
+        return typeof r === 'number' ? r : 0;
+      } catch (x) {
+        if (!s.err) s.err = x instanceof GLError ? x.code : GL_INVALID_VALUE;
+        if (!(x instanceof GLError) && !warned.has(name)) {
+          warned.add(name);
+          console.warn(`pnacl: gl${name}: ${x && x.message}`);
+        }
+        return 0;
+      }
+    };
+  }
+
+  imports.context_create = (r, w, h, alpha, depth, stencil, antialias, preserve) => {
+    if (typeof OffscreenCanvas === 'undefined') return 0;
+    try {
+      const canvas = new OffscreenCanvas(Math.max(w, 1), Math.max(h, 1));
+      const gl = canvas.getContext('webgl2', {
+        alpha: !!alpha, depth: !!depth, stencil: !!stencil, antialias: !!antialias,
+        preserveDrawingBuffer: !!preserve, premultipliedAlpha: true,
+      });
+      if (!gl) return 0;
+      for (const ext of ['EXT_color_buffer_float', 'EXT_color_buffer_half_float', 'OES_texture_float_linear',
+        'WEBGL_compressed_texture_s3tc', 'WEBGL_compressed_texture_etc1', 'WEBGL_compressed_texture_etc',
+        'EXT_texture_filter_anisotropic']) gl.getExtension(ext);
+      contexts.set(r, newContext(canvas, gl));
+      return 1;
+    } catch {
+      return 0;
+    }
+  };
+  imports.context_resize = (r, w, h) => {
+    const s = contexts.get(r);
+    if (!s) return;
+    s.canvas.width = Math.max(w, 1);
+    s.canvas.height = Math.max(h, 1);
+  };
+  imports.context_swap = (r, shown) => {
+    const s = contexts.get(r);
+    if (!s || !shown) return 0;
+    try {
+      const frame = s.canvas.transferToImageBitmap();
+      post({ frame, device: r }, [frame]);
+      return 1;
+    } catch {
+      return 0;
+    }
+  };
+  imports.context_destroy = (r) => {
+    const s = contexts.get(r);
+    if (!s) return;
+    contexts.delete(r);
+    const lose = s.gl.getExtension('WEBGL_lose_context');
+    if (lose) lose.loseContext();
+  };
+  return imports;
+}
