@@ -548,3 +548,33 @@ fn messages_reach_a_registered_handler_on_its_loop() {
         );
     }
 }
+
+/// glbench (nacl_io: an HTML5 file system mounted at /persistent from DidCreate) finds
+/// PPB_FileSystem, FileRef and FileIO headless too: its mount succeeds (0), and only its
+/// GL, which needs a page, is missing.
+#[test]
+fn glbench_mounts_its_file_system_headless() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::pexes_dir().join("plugins/glbench.pexe");
+    for arch in ["x86-32", "wasm32"] {
+        let command = translate(&pexe, arch, dir.path());
+        let o = run(&command, b"", &[("PNACL_MESSAGES", "json")]);
+        let text = String::from_utf8_lossy(&o.stdout);
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let at = lines
+            .iter()
+            .position(|l| l == "The mount result is: (0 for succes, -1 for failure)")
+            .unwrap_or_else(|| panic!("{arch}: {}", describe(&o)));
+        assert_eq!(lines[at + 1], 0, "{arch}: {}", describe(&o));
+        assert!(
+            lines.iter().any(|l| l == "InitGL failed"),
+            "{arch}: {}",
+            describe(&o)
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("PPB_FileSystem"), "{arch}: {err}");
+    }
+}

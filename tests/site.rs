@@ -110,7 +110,11 @@ fn revived_apps_run_in_chromium() {
         dir.path(),
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/input-echo.ll"),
     );
-    let cases: [(&str, PathBuf, &str, &[&str]); 9] = [
+    let gl = common::prelude_pexe(
+        dir.path(),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/gl-draw.ll"),
+    );
+    let cases: [(&str, PathBuf, &str, &[&str]); 11] = [
         (
             "stockfish",
             shared.join("parse/stockfish.pexe"),
@@ -132,6 +136,13 @@ fn revived_apps_run_in_chromium() {
         ("crash", crasher, "crasher.pexe", &[]),
         ("url_fetch", fetcher, "url-fetch.pexe", &[]),
         ("input", echo, "input-echo.pexe", &[]),
+        ("gl_draw", gl, "gl-draw.pexe", &[]),
+        (
+            "glbench",
+            shared.join("plugins/glbench.pexe"),
+            "glb_nacl.pexe",
+            &[],
+        ),
         (
             "webpenc",
             shared.join("parse/webpenc.pexe"),
@@ -162,7 +173,7 @@ fn revived_apps_run_in_chromium() {
             "input" => Some("#plugin"),
             _ => None,
         };
-        let shots = (*app == "path_tracer").then_some("canvas");
+        let shots = (*app == "path_tracer" || *app == "gl_draw").then_some("canvas");
         let (result, console) = driver(&server.base, 150, click, shots);
         match *app {
             "stockfish" => assert!(
@@ -207,6 +218,39 @@ fn revived_apps_run_in_chromium() {
                 assert!(
                     console.contains("console.warning: input-echo.pexe: 42"),
                     "{console}"
+                );
+            }
+            "gl_draw" => {
+                let r: serde_json::Value = serde_json::from_str(&result)
+                    .unwrap_or_else(|e| panic!("gl_draw: {result}: {e}"));
+                let page: serde_json::Value = serde_json::from_str(r["result"].as_str().unwrap())
+                    .unwrap_or_else(|e| panic!("gl_draw: {result}: {e}"));
+                // What the plugin read back of its own frame, and what the page shows:
+                // the triangle (green), the scissored square (red), the clear (blue).
+                let want =
+                    serde_json::json!([[0, 255, 0, 255], [255, 0, 0, 255], [0, 0, 255, 255]]);
+                assert_eq!(page["gl"], want, "{result}");
+                assert_eq!(page["page"], want, "{result}");
+                assert_eq!(page["error"], 0, "{result}");
+                assert_eq!(page["size"], serde_json::json!([64, 64]), "{result}");
+                assert!(page["frames"].as_u64().unwrap() >= 3, "{result}");
+                let colours = r["colours"].as_array().unwrap();
+                assert!(
+                    colours.iter().all(|c| c.as_u64().unwrap() >= 3),
+                    "the screenshot is not the frame: {result}"
+                );
+            }
+            "glbench" => {
+                let r: serde_json::Value = serde_json::from_str(&result)
+                    .unwrap_or_else(|e| panic!("glbench: {result}: {e}"));
+                assert_eq!(r["status"], "SUCCESS", "{result}");
+                assert_eq!(r["mount"], 0, "its html5fs mounts: {result}");
+                assert_eq!(r["context"], true, "{result}");
+                assert_eq!(r["initialized"], true, "{result}");
+                assert_eq!(r["tests"], "none", "{result}");
+                assert_eq!(
+                    r["lastError"], "NaCl module crashed: the program trapped: unreachable",
+                    "{result}"
                 );
             }
             "url_fetch" => assert_eq!(
@@ -334,4 +378,45 @@ fn a_failed_revival_writes_nothing() {
         "{err}"
     );
     assert_eq!(std::fs::read(out.join("keep")).unwrap(), b"mine");
+}
+
+/// Every OpenGL ES 2 entry the runtime imports (runtime/ppapi_gl.h's lists) is one the
+/// page's worker gives (runtime/host_gl.js), and no other: a missing one would keep every
+/// plugin's module from instantiating in a page.
+#[test]
+fn the_gl_imports_and_the_page_agree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let header = std::fs::read_to_string(root.join("runtime/ppapi_gl.h")).unwrap();
+    let js = std::fs::read_to_string(root.join("runtime/host_gl.js")).unwrap();
+    let mut imported: Vec<&str> = header
+        .split("X(")
+        .skip(1)
+        .filter_map(|x| {
+            let rest = x.strip_prefix("v, ").or_else(|| x.strip_prefix("i, "))?;
+            rest.split(',').next()
+        })
+        .collect();
+    imported.extend([
+        "context_create",
+        "context_resize",
+        "context_swap",
+        "context_destroy",
+    ]);
+    imported.sort();
+    let mut given: Vec<&str> = js
+        .lines()
+        .filter_map(|l| {
+            let name = l.strip_prefix("    ")?.split(": (").next()?;
+            (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric())).then_some(name)
+        })
+        .filter(|n| n.chars().next().unwrap().is_ascii_uppercase())
+        .collect();
+    given.extend(
+        js.lines()
+            .filter_map(|l| l.trim_start().strip_prefix("imports.")?.split(" = ").next()),
+    );
+    given.sort();
+    // 141 of the core 142 (GetString is the host's), 17 of the extensions, the context's 4.
+    assert_eq!(imported.len(), 141 + 17 + 4, "{imported:?}");
+    assert_eq!(imported, given);
 }
