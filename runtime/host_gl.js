@@ -149,8 +149,12 @@ function glImports(memory, post) {
     return p;
   };
   const nameOf = (o) => (o && o.pnaclName) || 0;
+  // At most this many names a call (the rest of a plugin's memory could ask for more
+  // objects than any context holds).
+  const GEN_MAX = 65536;
   const gen = (s, kind, n, out) => {
     if (n < 0) glFail(GL_INVALID_VALUE);
+    if (n > GEN_MAX) glFail(GL_OUT_OF_MEMORY);
     bytes(out, 4 * n);
     const names = [];
     for (let i = 0; i < n; i++) {

@@ -476,15 +476,18 @@ static i32 io_create(i32 instance) {
 static i32 io_is(i32 r) { return pa_resource_kind(r) == RES_FILEIO; }
 
 static i32 io_open(i32 r, i32 ref, i32 flags, const struct PP_CompletionCallback *cb) {
+    /* In Chrome's order: the resource, a blocking call on the main thread, then the
+       arguments. */
     struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
+    if (!io) return PP_ERROR_BADRESOURCE;
+    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     struct pa_fileref *f = pa_resource_data(ref, RES_FILEREF);
-    if (!io || !f) return PP_ERROR_BADRESOURCE;
+    if (!f) return PP_ERROR_BADRESOURCE;
     int bad = !(flags & (PA_OPEN_READ | PA_OPEN_WRITE | PA_OPEN_APPEND)) || (flags & ~63) ||
               ((flags & PA_OPEN_TRUNCATE) && !(flags & PA_OPEN_WRITE)) ||
               ((flags & PA_OPEN_EXCLUSIVE) && !(flags & PA_OPEN_CREATE)) ||
               ((flags & PA_OPEN_WRITE) && (flags & PA_OPEN_APPEND));
     if (bad) return PP_ERROR_BADARGUMENT;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 fs = fs_get_type(f->fs), result = PP_OK;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = pa_fs_find(fs, f->path, f->plen);

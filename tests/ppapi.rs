@@ -578,3 +578,24 @@ fn glbench_mounts_its_file_system_headless() {
         assert!(!err.contains("PPB_FileSystem"), "{arch}: {err}");
     }
 }
+
+/// Files as Chrome gave them (tests/runtime/files.ll): a blocking call on the main thread
+/// is refused; off it, the persistent file system opens, a file cannot be made in a
+/// folder that does not exist, a folder is made once (then FILEEXISTS), a file is written,
+/// named, renamed, queried (its size; the old name is gone), read from an offset, and
+/// still read after it is deleted while open; an empty folder is deleted; a path with
+/// ".." makes no reference. The same on every target.
+#[test]
+fn files_behave_as_chrome_s_on_every_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/files.ll");
+    let pexe = common::prelude_pexe(dir.path(), &src);
+    let want = r#"-13 1 0 -20 0 -21 0 5 "a.txt" "/dir/a.txt" 0 0 5 -20 0 4 1869376613 0 5 0 0 999"#;
+    for arch in TARGETS {
+        let command = translate(&pexe, arch, dir.path());
+        let o = run(&command, b"", &[("PNACL_MESSAGES", "json")]);
+        let text = String::from_utf8_lossy(&o.stdout);
+        let got: Vec<&str> = text.lines().collect();
+        assert_eq!(got.join(" "), want, "{arch}: {}", describe(&o));
+    }
+}
