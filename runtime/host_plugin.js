@@ -30,6 +30,8 @@ const FD_CHANNEL = -4;
 const TO_BIND = 1, TO_FLUSH = 2, TO_URL_OPEN = 3, TO_URL_CLOSE = 4, TO_INPUT = 5;
 const FROM_FLUSHED = 1, FROM_VIEW = 2, FROM_URL_HEADERS = 3, FROM_URL_DATA = 4, FROM_URL_END = 5, FROM_URL_ERROR = 6;
 const FROM_INPUT = 7, TO_CONSOLE = 6;
+const TO_WS_OPEN = 7, TO_WS_SEND = 8, TO_WS_CLOSE = 9;
+const FROM_WS_OPEN = 8, FROM_WS_MESSAGE = 9, FROM_WS_CLOSED = 10, FROM_WS_ERROR = 11;
 const PP_ERROR_FAILED = -2, PP_ERROR_NOACCESS = -7;
 
 const newRing = () => ({
@@ -269,6 +271,42 @@ if (typeof document !== 'undefined') {
         if (!ctrl.signal.aborted) fail(same ? PP_ERROR_FAILED : PP_ERROR_NOACCESS);
       }
     };
+    // WebSockets (PPB_WebSocket): the page's own, with the page's origin; each message
+    // goes to the host in pieces of at most 256 KiB, text as UTF-8.
+    const sockets = new Map();
+    const openSocket = (id, url, protocols) => {
+      let ws;
+      try {
+        ws = new WebSocket(url, protocols ? protocols.split(',') : []);
+      } catch {
+        toHostWith([FROM_WS_ERROR, id], new Uint8Array(0));
+        toHostWith([FROM_WS_CLOSED, id, 1006, 0], new Uint8Array(0));
+        return;
+      }
+      ws.binaryType = 'arraybuffer';
+      sockets.set(id, ws);
+      const enc = new TextEncoder();
+      ws.onopen = () => {
+        const p = enc.encode(ws.protocol), x = enc.encode(ws.extensions);
+        const both = new Uint8Array(p.length + x.length);
+        both.set(p, 0);
+        both.set(x, p.length);
+        toHostWith([FROM_WS_OPEN, id, p.length, x.length], both);
+      };
+      ws.onmessage = (e) => {
+        const binary = typeof e.data !== 'string';
+        const b = binary ? new Uint8Array(e.data) : enc.encode(e.data);
+        for (let i = 0; i === 0 || i < b.length; i += 262144) {
+          const last = i + 262144 >= b.length;
+          toHostWith([FROM_WS_MESSAGE, id, (binary ? 1 : 0) | (last ? 2 : 0)], b.subarray(i, i + 262144));
+        }
+      };
+      ws.onerror = () => { if (ws.readyState !== WebSocket.OPEN) toHostWith([FROM_WS_ERROR, id], new Uint8Array(0)); };
+      ws.onclose = (e) => {
+        sockets.delete(id);
+        toHostWith([FROM_WS_CLOSED, id, e.code, e.wasClean ? 1 : 0], enc.encode(e.reason).slice(0, 123));
+      };
+    };
     el.postMessage = (message) => {
       if (state.ended) return;
       let line;
@@ -288,6 +326,7 @@ if (typeof document !== 'undefined') {
     const stop = () => {
       state.ended = true;
       for (const w of state.workers) w.terminate();
+      for (const ws of sockets.values()) ws.close();
     };
     const fail = (why) => {
       if (state.ended) return;
@@ -524,6 +563,26 @@ if (typeof document !== 'undefined') {
               const text = dec.decode(new Uint8Array(bytes.buffer, at + ns, nt));
               const method = ['info', 'log', 'warn', 'error'][level] || 'log';
               console[method](`${source || name}: ${text}`);
+            }
+          } else if (kind === TO_WS_OPEN || kind === TO_WS_SEND || kind === TO_WS_CLOSE) {
+            // socket, then: the URL's and the protocols' lengths and bytes; binary | length
+            // << 1 and the bytes; the code (0: none) and the reason's bytes
+            const body = new Uint8Array(bytes.buffer, bytes.byteOffset + (i - len) * 4 + 16, Math.max(0, len * 4 - 16));
+            const dec = new TextDecoder();
+            if (kind === TO_WS_OPEN && rec.length >= 3 && 4 + rec[1] + rec[2] <= body.length) {
+              openSocket(rec[0], dec.decode(body.subarray(4, 4 + rec[1])), dec.decode(body.subarray(4 + rec[1], 4 + rec[1] + rec[2])));
+            } else if (kind === TO_WS_SEND && rec.length >= 2) {
+              const ws = sockets.get(rec[0]), n = rec[1] >>> 1;
+              if (ws && ws.readyState === WebSocket.OPEN && n <= body.length) {
+                const data = body.slice(0, n);
+                ws.send(rec[1] & 1 ? data.buffer : dec.decode(data));
+              }
+            } else if (kind === TO_WS_CLOSE && rec.length >= 2) {
+              const ws = sockets.get(rec[0]);
+              const reason = dec.decode(body).replace(/\0+$/, '');
+              if (ws) {
+                try { if (rec[1]) ws.close(rec[1], reason); else ws.close(); } catch { ws.close(); }
+              }
             }
           } else if (kind === TO_INPUT) {
             listen(rec[0], rec[1]);

@@ -70,7 +70,12 @@ struct PP_Point { i32 x, y; };
 #define PP_ERROR_WRONG_THREAD (-52)
 #define PP_ERROR_ABORTED (-3)
 #define PP_ERROR_NOACCESS (-7)
+#define PP_ERROR_NOMEMORY (-8)
 #define PP_COMPLETIONCALLBACK_FLAG_OPTIONAL 1
+
+/* An interface table's entry (each table: these, in the interface's order). */
+typedef void (*pa_fn)(void);
+#define PF(f) ((pa_fn)(f))
 
 /* The limits that keep a plugin's flood of vars or messages from taking memory without
    bound (it gets an error and the program ends, status 134). */
@@ -1509,7 +1514,7 @@ static i32 pa_instance = 0x1001; /* ids as Chrome gave them: small, distinct */
 static i32 pa_module = 0x1000;
 
 enum { RES_VIEW = 1, RES_LOOP, RES_IMAGE, RES_GRAPHICS2D, RES_REQUEST, RES_LOADER, RES_RESPONSE, RES_INPUT,
-       RES_GRAPHICS3D, RES_FILESYSTEM, RES_FILEREF, RES_FILEIO };
+       RES_GRAPHICS3D, RES_FILESYSTEM, RES_FILEREF, RES_FILEIO, RES_WEBSOCKET };
 #define PA_MAX_RESOURCES 4096
 static struct {
     i32 kind, refs;
@@ -1517,6 +1522,8 @@ static struct {
 } pa_resources[PA_MAX_RESOURCES];
 static void pa_resource_gone(i32 kind, void *data); /* the kinds' destructors */
 static void pa_fs_gone(i32 kind, void *data);     /* ppapi_fs.h's */
+struct pa_ws;
+static void pa_ws_gone(struct pa_ws *w);          /* ppapi_ws.h's */
 #ifdef PA_HAVE_GL
 static void g3d_gone(void *data);                 /* ppapi_gl.h's */
 static int g3d_size(i32 r, i32 *w, i32 *h);
@@ -2070,9 +2077,10 @@ static i32 loop_post_quit(i32 r, i32 should_destroy) {
    is on screen; PA_FROM_VIEW (width, height, device scale as float bits, visible): the
    element's new view. */
 enum { PA_TO_BIND = 1, PA_TO_FLUSH = 2, PA_TO_URL_OPEN = 3, PA_TO_URL_CLOSE = 4, PA_TO_INPUT = 5,
-       PA_TO_CONSOLE = 6 };
+       PA_TO_CONSOLE = 6, PA_TO_WS_OPEN = 7, PA_TO_WS_SEND = 8, PA_TO_WS_CLOSE = 9 };
 enum { PA_FROM_FLUSHED = 1, PA_FROM_VIEW = 2, PA_FROM_URL_HEADERS = 3, PA_FROM_URL_DATA = 4,
-       PA_FROM_URL_END = 5, PA_FROM_URL_ERROR = 6, PA_FROM_INPUT = 7 };
+       PA_FROM_URL_END = 5, PA_FROM_URL_ERROR = 6, PA_FROM_INPUT = 7, PA_FROM_WS_OPEN = 8,
+       PA_FROM_WS_MESSAGE = 9, PA_FROM_WS_CLOSED = 10, PA_FROM_WS_ERROR = 11 };
 
 static volatile int pa_channel_lock;
 
@@ -2915,6 +2923,8 @@ static void pa_input_from_page(const u8 *b, u32 n) {
     pa_push(ev);
 }
 
+#include "ppapi_ws.h"
+
 /* Tells the page which classes of events to send (and which the plugin filters). */
 static void pa_input_to_page(void) {
     u32 rec[4] = {16, PA_TO_INPUT, __atomic_load_n(&pa_input_classes, __ATOMIC_RELAXED),
@@ -2958,6 +2968,8 @@ static void pa_resource_gone(i32 kind, void *data) {
 #endif
     } else if (kind == RES_FILESYSTEM || kind == RES_FILEREF || kind == RES_FILEIO) {
         pa_fs_gone(kind, data);
+    } else if (kind == RES_WEBSOCKET) {
+        pa_ws_gone(data);
     } else if (kind == RES_GRAPHICS2D) {
         struct pa_g2d *g = data;
         lock(&pa_g2d_lock);
@@ -2988,6 +3000,7 @@ static void pa_page_reader(void) {
 #endif
         }
         if (head[1] == PA_FROM_INPUT && n >= 64) pa_input_from_page((const u8 *)body, n);
+        if (head[1] >= PA_FROM_WS_OPEN && head[1] <= PA_FROM_WS_ERROR) pa_ws_from_page(head[1], (const u8 *)body, n);
         if (head[1] == PA_FROM_VIEW && n >= 16) {
             /* The view the plugin gets next (DidChangeView, on its main thread). */
             float scale;
@@ -3066,9 +3079,6 @@ static int pa_to_handler(struct pa_event *e) {
 
 /* ----------------------------------------------------------------------------------- */
 /* The interface tables and their lookup (ppapi.md §1.7, §4)                            */
-
-typedef void (*pa_fn)(void);
-#define PF(f) ((pa_fn)(f))
 
 #include "ppapi_fs.h"
 #ifdef PA_HAVE_GL
@@ -3164,6 +3174,7 @@ static const struct {
     {"PPB_WheelInputEvent;1.0", ppb_wheel},
     {"PPB_KeyboardInputEvent;1.0", ppb_key_1_0},
     {"PPB_KeyboardInputEvent;1.2", ppb_key},
+    {"PPB_WebSocket;1.0", ppb_websocket},
 #ifdef PA_HAVE_GL
     {"PPB_Graphics3D;1.0", ppb_g3d},
     {"PPB_OpenGLES2;1.0", ppb_gles2},

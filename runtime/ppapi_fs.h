@@ -14,9 +14,6 @@
  * (PP_OK_COMPLETIONPENDING), or blocks (off the main thread) and returns the result.
  */
 
-#ifndef PP_ERROR_NOMEMORY
-#define PP_ERROR_NOMEMORY (-8)
-#endif
 #define PP_ERROR_NOSPACE (-9)
 #define PP_ERROR_FILENOTFOUND (-20)
 #define PP_ERROR_FILEEXISTS (-21)

@@ -17,9 +17,6 @@
  * imports (names, pointers, sizes) is checked there: its memory is the plugin's.
  */
 
-#ifndef PP_ERROR_NOMEMORY
-#define PP_ERROR_NOMEMORY (-8)
-#endif
 #define PP_ERROR_CONTEXT_LOST (-50)
 
 enum {

@@ -114,7 +114,11 @@ fn revived_apps_run_in_chromium() {
         dir.path(),
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/gl-draw.ll"),
     );
-    let cases: [(&str, PathBuf, &str, &[&str]); 11] = [
+    let ws = common::prelude_pexe(
+        dir.path(),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/ws-echo.ll"),
+    );
+    let cases: [(&str, PathBuf, &str, &[&str]); 12] = [
         (
             "stockfish",
             shared.join("parse/stockfish.pexe"),
@@ -137,6 +141,7 @@ fn revived_apps_run_in_chromium() {
         ("url_fetch", fetcher, "url-fetch.pexe", &[]),
         ("input", echo, "input-echo.pexe", &[]),
         ("gl_draw", gl, "gl-draw.pexe", &[]),
+        ("ws_echo", ws, "ws-echo.pexe", &[]),
         (
             "glbench",
             shared.join("plugins/glbench.pexe"),
@@ -174,7 +179,14 @@ fn revived_apps_run_in_chromium() {
             _ => None,
         };
         let shots = (*app == "path_tracer" || *app == "gl_draw").then_some("canvas");
-        let (result, console) = driver(&server.base, 150, click, shots);
+        // The WebSocket page's server (tests/browser/ws_echo.py), until this case ends.
+        let echo = (*app == "ws_echo").then(EchoServer::start);
+        let url = match &echo {
+            Some(e) => format!("{}?ws={}", server.base, e.port),
+            None => server.base.clone(),
+        };
+        let (result, console) = driver(&url, 150, click, shots);
+        drop(echo);
         match *app {
             "stockfish" => assert!(
                 result.starts_with("bestmove ") && result.len() >= 13,
@@ -253,6 +265,10 @@ fn revived_apps_run_in_chromium() {
                     "{result}"
                 );
             }
+            "ws_echo" => assert_eq!(
+                result, r#"[-1,0,0,0,"hello",-1,0,1000,1,3]"#,
+                "Connect pending, open, sent, received \"hello\", Close pending, closed 1000 cleanly"
+            ),
             "url_fetch" => assert_eq!(
                 result,
                 r#"[200,"The file the server has.\n",-7,404,"not found\n"]"#
@@ -278,6 +294,43 @@ fn revived_apps_run_in_chromium() {
                 assert_eq!(r["pageStillRuns"], true, "{result}");
             }
         }
+    }
+}
+
+/// A WebSocket echo server (tests/browser/ws_echo.py) on a port of its own, ended with
+/// its standard input when dropped.
+struct EchoServer {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl EchoServer {
+    fn start() -> EchoServer {
+        use std::io::BufRead;
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/ws_echo.py");
+        let mut child = Command::new("python3")
+            .arg(script)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("python3 runs the WebSocket echo server");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.as_mut().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line
+            .trim()
+            .parse()
+            .expect("the echo server prints its port");
+        EchoServer { child, port }
+    }
+}
+
+impl Drop for EchoServer {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
