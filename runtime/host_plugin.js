@@ -364,6 +364,9 @@ if (typeof document !== 'undefined') {
       if (!src) throw new Error('the element names no manifest (src or data)');
       readyState = 1;
       fire(el, 'loadstart');
+      // The main thread's worker starts now, while the module is fetched and compiled.
+      const first = new Worker(scriptUrl);
+      state.workers.push(first);
       const manifestUrl = new URL(src[1], document.baseURI);
       const manifest = await (await fetch(manifestUrl)).json();
       const entry = manifest && manifest.program && manifest.program.portable
@@ -641,8 +644,8 @@ if (typeof document !== 'undefined') {
           ...(typeof PNACL_SITE_ENV !== 'undefined' ? PNACL_SITE_ENV : [])],
       };
       const spawn = (tid, arg) => {
-        const worker = new Worker(scriptUrl);
-        state.workers.push(worker);
+        const worker = tid === 0 ? first : new Worker(scriptUrl);
+        if (tid !== 0) state.workers.push(worker);
         worker.onmessage = ({ data: m }) => {
           if (state.ended) return;
           if (m.fd === 1) {

@@ -3,7 +3,13 @@
     python3 ppapi_bench.py search RUNS COMMAND...   nodes per second of `go depth 18` from
                                                      the start position, one thread (median)
     python3 ppapi_bench.py roundtrips N COMMAND...  N isready -> readyok round trips, per
-                                                     second"""
+                                                     second
+    python3 ppapi_bench.py start RUNS COMMAND...     the time from starting the program to
+                                                     its first answer (uciok to uci), ms
+    python3 ppapi_bench.py page RUNS URL             the time from a page's start to its
+                                                     result (benches/page/load.html: the
+                                                     plugin's `load`), ms, in headless
+                                                     Chromium (a new browser each run)"""
 import statistics
 import subprocess
 import sys
@@ -41,11 +47,39 @@ def roundtrips(n, command):
     return n / took
 
 
+def start(runs, command):
+    took = []
+    for _ in range(runs):
+        begin = time.perf_counter()
+        p = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        p.stdin.write(b"uci\n")
+        p.stdin.flush()
+        while p.stdout.readline().strip() not in (b"uciok", b""):
+            pass
+        took.append((time.perf_counter() - begin) * 1000)
+        p.stdin.write(b"quit\n")
+        p.stdin.close()
+        p.wait()
+    return took
+
+
+def page(runs, url):
+    took = []
+    for _ in range(runs):
+        out = subprocess.run(["node", "tests/browser/wait_page.mjs", "chromium", url, "60"],
+                             capture_output=True, check=True).stdout.decode().strip()
+        took.append(float(out))
+    return took
+
+
 def main():
     what, count, command = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     if what == "search":
         nps = search(count, command)
         print(f"  median {statistics.median(nps):>10,.0f} nodes/s   best {max(nps):>10,} ({count} runs)")
+    elif what in ("start", "page"):
+        ms = start(count, command) if what == "start" else page(count, command[0])
+        print(f"  median {statistics.median(ms):8.1f} ms   best {min(ms):8.1f} ms ({count} runs)")
     else:
         print(f"  {roundtrips(count, command):>10,.0f} round trips/s ({count})")
 
