@@ -578,6 +578,10 @@ static void dict_get_keys(struct PP_Var *out, const struct PP_Var *dict) {
 
 static int pa_json; /* PNACL_MESSAGES=json */
 static int pa_page; /* PNACL_PAGE=1: in a page, with its channel (below) */
+/* PNACL_GRAPHICS=headless: 2-D graphics without a page (ImageData, Graphics2D), drawn into
+   buffers no one sees, each Flush done at the display's rate (a plugin that draws runs
+   headless, and its speed can be measured). */
+static int pa_headless_2d;
 static const char *pa_quit = "quit"; /* PNACL_QUIT */
 
 struct pa_text {
@@ -2187,7 +2191,7 @@ struct pa_g2d {
 static volatile int pa_g2d_lock;
 
 static i32 g2d_create(i32 instance, const struct PP_Size *size, i32 opaque) {
-    if (!pa_page || instance != pa_instance || !size) return 0;
+    if (!(pa_page || pa_headless_2d) || instance != pa_instance || !size) return 0;
     struct PP_Size sz = *size;
     if (!pa_size_ok(sz.width, sz.height)) return 0;
     struct pa_g2d *g = pa_alloc(sizeof *g);
@@ -2343,7 +2347,7 @@ static i32 g2d_flush(i32 r, const struct PP_CompletionCallback *cbp) {
     g->flushed = 0;
     g->cb = cb;
     g->cb_loop = loop_get_current();
-    int shown = pa_bound_device == r;
+    int shown = pa_page && pa_bound_device == r;
     unlock(&pa_g2d_lock);
     if (shown) {
         u32 rec[8] = {32, PA_TO_FLUSH, (u32)r, (u32)(uptr)g->store, (u32)g->w, (u32)g->h, (u32)g->w * 4,
@@ -3224,6 +3228,10 @@ static const void *pa_get_interface(const char *name) {
         if (streq(name, pa_interfaces[i].name)) return pa_interfaces[i].table;
     for (unsigned i = 0; pa_page && i < sizeof pa_page_interfaces / sizeof pa_page_interfaces[0]; i++)
         if (streq(name, pa_page_interfaces[i].name)) return pa_page_interfaces[i].table;
+    if (pa_headless_2d && !pa_page) {
+        if (streq(name, "PPB_ImageData;1.0")) return ppb_image;
+        if (streq(name, "PPB_Graphics2D;1.0") || streq(name, "PPB_Graphics2D;1.1")) return ppb_g2d;
+    }
     if (pa_report_missing) pa_missing(name);
     return NULL;
 }
@@ -3539,6 +3547,11 @@ static int ppapi_setting(const char *e) {
     }
     if ((v = pa_setting_value(e, "PNACL_PAGE="))) {
         pa_page = streq(v, "1");
+        return 1;
+    }
+    if ((v = pa_setting_value(e, "PNACL_GRAPHICS="))) {
+        if (!streq(v, "headless") && *v) fatal("PNACL_GRAPHICS is headless (or empty)");
+        pa_headless_2d = *v != 0;
         return 1;
     }
     if ((v = pa_setting_value(e, "PNACL_DEVICE_SCALE="))) {

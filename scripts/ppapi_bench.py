@@ -9,7 +9,12 @@
     python3 ppapi_bench.py page RUNS URL             the time from a page's start to its
                                                      result (benches/page/load.html: the
                                                      plugin's `load`), ms, in headless
-                                                     Chromium (a new browser each run)"""
+                                                     Chromium (a new browser each run)
+    python3 ppapi_bench.py frames SECONDS COMMAND... messages a plugin posts per second
+                                                     (each one a frame: path_tracer's
+                                                     iterations), between its first and its
+                                                     last in SECONDS; with PAGE=URL also the
+                                                     page's own count (benches/page/frames.html)"""
 import statistics
 import subprocess
 import sys
@@ -72,11 +77,35 @@ def page(runs, url):
     return took
 
 
+def frames(seconds, command):
+    p = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    times = []
+    while True:
+        line = p.stdout.readline()
+        if not line:
+            break
+        times.append(time.perf_counter())
+        if times[-1] - times[0] >= seconds:
+            break
+    p.kill()
+    p.wait()
+    if len(times) < 2:
+        raise SystemExit("fewer than two frames")
+    return (len(times) - 1) / (times[-1] - times[0])
+
+
 def main():
     what, count, command = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     if what == "search":
         nps = search(count, command)
         print(f"  median {statistics.median(nps):>10,.0f} nodes/s   best {max(nps):>10,} ({count} runs)")
+    elif what == "frames":
+        print(f"  {frames(count, command):8.3f} frames/s ({count} s)")
+    elif what == "page-frames":
+        out = subprocess.run(["node", "tests/browser/wait_page.mjs", "chromium",
+                              f"{command[0]}?seconds={count}", str(count * 3 + 60)],
+                             capture_output=True, check=True).stdout.decode().strip()
+        print(f"  {float(out):8.3f} frames/s ({count} s)")
     elif what in ("start", "page"):
         ms = start(count, command) if what == "start" else page(count, command[0])
         print(f"  median {statistics.median(ms):8.1f} ms   best {min(ms):8.1f} ms ({count} runs)")

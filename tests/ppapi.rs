@@ -599,3 +599,34 @@ fn files_behave_as_chrome_s_on_every_target() {
         assert_eq!(got.join(" "), want, "{arch}: {}", describe(&o));
     }
 }
+
+/// With PNACL_GRAPHICS=headless a plugin that draws in 2-D runs without a page:
+/// path_tracer (ImageData, Graphics2D on its view's size, a render thread) finishes
+/// iterations 1 and 2, each flushed; without the setting it gets no Graphics2D.
+#[test]
+fn a_plugin_draws_headless_with_pnacl_graphics() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::pexes_dir().join("parse/path_tracer.pexe");
+    let command = translate(&pexe, "x86-32", dir.path());
+    let mut child = Command::new(&command[0])
+        .env_clear()
+        .envs([("PNACL_GRAPHICS", "headless"), ("PNACL_VIEW", "128x96")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let first: Vec<String> = (0..2).map_while(|_| lines.next()?.ok()).collect();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(first, ["1", "2"]);
+    let o = run(
+        &command,
+        b"",
+        &[("PNACL_VIEW", "128x96"), ("PNACL_PPAPI_MISSING", "1")],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("PPB_Graphics2D;1.0, which this host does not provide"), "{err}");
+}
