@@ -404,6 +404,7 @@ if (typeof document !== 'undefined') {
       let classes = 0, filtering = 0, listening = false;
       const MOUSE = { mousedown: 0, mouseup: 1, mousemove: 2, mouseenter: 3, mouseleave: 4, contextmenu: 10 };
       const KEYS = { keydown: 7, keyup: 8, keypress: 9 };
+      const TOUCH = { touchstart: 15, touchmove: 16, touchend: 17, touchcancel: 18 };
       const modifiers = (e) => {
         let m = (e.shiftKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.altKey ? 4 : 0) | (e.metaKey ? 8 : 0);
         if (e.buttons !== undefined) m |= (e.buttons & 1 ? 64 : 0) | (e.buttons & 4 ? 128 : 0) | (e.buttons & 2 ? 256 : 0);
@@ -414,8 +415,8 @@ if (typeof document !== 'undefined') {
       };
       const f32 = (v) => new Uint32Array(new Float32Array([v]).buffer)[0];
       const sendInput = (e) => {
-        const type = MOUSE[e.type] ?? KEYS[e.type] ?? (e.type === 'wheel' ? 5 : -1);
-        const cls = type === 5 ? 4 : KEYS[e.type] !== undefined ? 2 : 1;
+        const type = MOUSE[e.type] ?? KEYS[e.type] ?? TOUCH[e.type] ?? (e.type === 'wheel' ? 5 : -1);
+        const cls = type === 5 ? 4 : KEYS[e.type] !== undefined ? 2 : TOUCH[e.type] !== undefined ? 8 : 1;
         if (type < 0 || !(classes & cls)) return;
         if (!(filtering & cls)) e.preventDefault();
         if (e.type === 'mousedown' && screen().focus) screen().focus();
@@ -435,11 +436,30 @@ if (typeof document !== 'undefined') {
         const enc = new TextEncoder();
         const text = enc.encode(type === 9 && e.key && e.key.length <= 4 ? e.key : '').slice(0, 64);
         const code = enc.encode(cls === 2 ? e.code || '' : '').slice(0, 64);
-        const tail = new Uint8Array(8 + text.length + code.length);
-        new DataView(tail.buffer).setUint32(0, text.length, true);
-        new DataView(tail.buffer).setUint32(4, code.length, true);
+        // A touch event's lists (touches, changed, target: at most 16 points each), each
+        // point relative to the element: id, x, y, radius x, y, angle, pressure, tilt x, y
+        // (touch events carry no tilt: 0).
+        const lists = cls === 8 ? [e.touches, e.changedTouches, e.targetTouches].map((l) => Array.from(l || []).slice(0, 16)) : [];
+        const points = lists.reduce((n, l) => n + l.length, 0);
+        const tail = new Uint8Array(8 + text.length + code.length + (cls === 8 ? 12 + 36 * points : 0));
+        const dv = new DataView(tail.buffer);
+        dv.setUint32(0, text.length, true);
+        dv.setUint32(4, code.length, true);
         tail.set(text, 8);
         tail.set(code, 8 + text.length);
+        if (cls === 8) {
+          let at = 8 + text.length + code.length;
+          lists.forEach((l, k) => dv.setUint32(at + 4 * k, l.length, true));
+          at += 12;
+          for (const l of lists) {
+            for (const t of l) {
+              dv.setUint32(at, t.identifier >>> 0, true);
+              [t.clientX - r.left, t.clientY - r.top, t.radiusX || 0, t.radiusY || 0, t.rotationAngle || 0,
+                t.force || 0, 0, 0].forEach((v, i) => dv.setFloat32(at + 4 + 4 * i, v, true));
+              at += 36;
+            }
+          }
+        }
         toHostWith(words, tail);
       };
       const screen = () => canvas || el;
@@ -448,7 +468,7 @@ if (typeof document !== 'undefined') {
         filtering = f;
         if (listening || !c) return;
         listening = true;
-        for (const type of [...Object.keys(MOUSE), ...Object.keys(KEYS), 'wheel']) {
+        for (const type of [...Object.keys(MOUSE), ...Object.keys(KEYS), ...Object.keys(TOUCH), 'wheel']) {
           for (const target of [el, () => canvas]) {
             const add = (t) => t.addEventListener(type, (e) => { if (e.currentTarget === screen()) sendInput(e); }, { passive: false });
             if (typeof target === 'function') state.onCanvas = (state.onCanvas || []).concat([add]);

@@ -1734,12 +1734,31 @@ static void input_clear(i32 instance, u32 classes) {
 
 struct PP_FloatPoint { float x, y; };
 
+/* A touch point (PP_TouchPoint, 28 bytes, then its tilt). */
+struct PP_TouchPoint {
+    u32 id;
+    struct PP_FloatPoint position, radius;
+    float rotation_angle, pressure;
+};
+#define PA_MAX_TOUCHES 16
+struct pa_touches {
+    u32 count[3]; /* TOUCHES, CHANGEDTOUCHES, TARGETTOUCHES */
+    struct PP_TouchPoint point[3][PA_MAX_TOUCHES];
+    struct PP_FloatPoint tilt[3][PA_MAX_TOUCHES];
+};
+/* An IME event's segments (byte offsets into its text). */
+#define PA_MAX_SEGMENTS 64
+
 struct pa_input {
     i32 type, modifiers, button, click_count, key_code, by_page;
     double time;
     struct PP_Point position, movement;
     struct PP_FloatPoint delta, ticks;
     struct PP_Var text, code; /* the event's own references */
+    struct pa_touches *touches; /* touch events' own */
+    u32 *segments;              /* IME events': segment_number + 1 offsets */
+    u32 nsegments, sel_start, sel_end;
+    i32 target_segment;
 };
 
 static struct pa_input *pa_input_of(i32 r) { return pa_resource_data(r, RES_INPUT); }
@@ -1765,17 +1784,31 @@ static u32 input_get_modifiers(i32 r) {
    CHAR 9 (keyboard). */
 static int pa_is_mouse(i32 t) { return (t >= 0 && t <= 4) || t == 10; }
 static int pa_is_key(i32 t) { return t >= 6 && t <= 9; }
+static int pa_is_touch(i32 t) { return t >= 15 && t <= 18; }
+static int pa_is_ime(i32 t) { return t >= 11 && t <= 14; }
 
+/* An input event's own state released (its vars, touches, segments). */
+static void pa_input_free(struct pa_input *e) {
+    var_release(&e->text);
+    var_release(&e->code);
+    pa_release_block(e->touches);
+    pa_release_block(e->segments);
+    pa_release_block(e);
+}
+
+/* A resource for event `src` (whose references it takes), or 0. */
 static i32 pa_new_input(struct pa_input *src) {
     struct pa_input *e = pa_alloc(sizeof *e);
-    if (!e) return 0;
+    if (!e) {
+        var_release(&src->text);
+        var_release(&src->code);
+        pa_release_block(src->touches);
+        pa_release_block(src->segments);
+        return 0;
+    }
     *e = *src;
     i32 r = pa_new_resource_with(RES_INPUT, e);
-    if (!r) {
-        var_release(&e->text);
-        var_release(&e->code);
-        pa_release_block(e);
-    }
+    if (!r) pa_input_free(e);
     return r;
 }
 
@@ -1885,13 +1918,125 @@ static u32 key_code(i32 r) {
 static void pa_input_var(struct PP_Var *out, i32 r, int code) {
     struct pa_input *e = pa_input_of(r);
     pa_zero(out, sizeof *out);
-    if (!e || !pa_is_key(e->type)) return;
+    if (!e || !(pa_is_key(e->type) || (pa_is_ime(e->type) && !code))) return;
     *out = code ? e->code : e->text;
     var_addref(out);
 }
 
 static void key_text(struct PP_Var *out, i32 r) { pa_input_var(out, r, 0); }
 static void key_dom_code(struct PP_Var *out, i32 r) { pa_input_var(out, r, 1); }
+
+/* PPB_TouchInputEvent 1.0 and 1.4: points in three lists, at most PA_MAX_TOUCHES each. */
+static i32 touch_create(i32 instance, i32 type, double time, u32 modifiers) {
+    if (instance != pa_instance || !pa_is_touch(type)) return 0;
+    struct pa_input e;
+    pa_zero(&e, sizeof e);
+    e.type = type, e.time = time, e.modifiers = (i32)modifiers;
+    e.touches = pa_alloc(sizeof *e.touches);
+    if (!e.touches) return 0;
+    pa_zero(e.touches, sizeof *e.touches);
+    return pa_new_input(&e);
+}
+
+static struct pa_touches *pa_touches_of(i32 r, i32 list) {
+    struct pa_input *e = pa_input_of(r);
+    return e && e->touches && list >= 0 && list < 3 ? e->touches : NULL;
+}
+
+static void touch_add_point(i32 r, i32 list, const struct PP_TouchPoint *point) {
+    struct pa_touches *t = pa_touches_of(r, list);
+    if (!t || !point || t->count[list] >= PA_MAX_TOUCHES) return;
+    struct PP_TouchPoint p = *point;
+    for (u32 k = 0; k < t->count[list]; k++)
+        if (t->point[list][k].id == p.id) return; /* an id once a list, as Chrome kept them */
+    t->point[list][t->count[list]++] = p;
+}
+
+static i32 touch_is(i32 r) {
+    struct pa_input *e = pa_input_of(r);
+    return e && e->touches != NULL;
+}
+
+static u32 touch_count(i32 r, i32 list) {
+    struct pa_touches *t = pa_touches_of(r, list);
+    return t ? t->count[list] : 0;
+}
+
+/* The point at `index` of `list` (or with `id`, when by_id), and its tilt; zeros if none. */
+static void pa_touch_find(struct PP_TouchPoint *out, struct PP_FloatPoint *tilt, i32 r, i32 list, u32 key, int by_id) {
+    struct pa_touches *t = pa_touches_of(r, list);
+    if (out) pa_zero(out, sizeof *out);
+    if (tilt) pa_zero(tilt, sizeof *tilt);
+    if (!t) return;
+    for (u32 k = 0; k < t->count[list]; k++) {
+        if (by_id ? t->point[list][k].id != key : k != key) continue;
+        if (out) *out = t->point[list][k];
+        if (tilt) *tilt = t->tilt[list][k];
+        return;
+    }
+}
+
+static void touch_by_index(struct PP_TouchPoint *out, i32 r, i32 list, u32 index) {
+    pa_touch_find(out, NULL, r, list, index, 0);
+}
+static void touch_by_id(struct PP_TouchPoint *out, i32 r, i32 list, u32 id) { pa_touch_find(out, NULL, r, list, id, 1); }
+static void touch_tilt_by_index(struct PP_FloatPoint *out, i32 r, i32 list, u32 index) {
+    pa_touch_find(NULL, out, r, list, index, 0);
+}
+static void touch_tilt_by_id(struct PP_FloatPoint *out, i32 r, i32 list, u32 id) {
+    pa_touch_find(NULL, out, r, list, id, 1);
+}
+
+/* PPB_IMEInputEvent 1.0: composition text, its segments, the target one, the selection
+   (byte offsets into the text). */
+static i32 ime_create(i32 instance, i32 type, double time, const struct PP_Var *text, u32 nsegments,
+                      const u32 *offsets, i32 target, u32 sel_start, u32 sel_end) {
+    if (instance != pa_instance || !pa_is_ime(type) || nsegments > PA_MAX_SEGMENTS || (nsegments && !offsets))
+        return 0;
+    struct pa_input e;
+    pa_zero(&e, sizeof e);
+    e.type = type, e.time = time, e.target_segment = target, e.sel_start = sel_start, e.sel_end = sel_end;
+    if (text && text->type == PP_VARTYPE_STRING) {
+        e.text = *text;
+        var_addref(&e.text);
+    }
+    e.segments = pa_alloc(sizeof(u32) * (nsegments + 1));
+    if (!e.segments) {
+        var_release(&e.text);
+        return 0;
+    }
+    if (nsegments) copy(e.segments, offsets, sizeof(u32) * (nsegments + 1));
+    e.nsegments = nsegments;
+    return pa_new_input(&e);
+}
+
+static struct pa_input *pa_ime_of(i32 r) {
+    struct pa_input *e = pa_input_of(r);
+    return e && pa_is_ime(e->type) && e->segments ? e : NULL;
+}
+
+static i32 ime_is(i32 r) { return pa_ime_of(r) != NULL; }
+static void ime_text(struct PP_Var *out, i32 r) {
+    pa_zero(out, sizeof *out);
+    if (pa_ime_of(r)) pa_input_var(out, r, 0);
+}
+static u32 ime_segment_number(i32 r) {
+    struct pa_input *e = pa_ime_of(r);
+    return e ? e->nsegments : 0;
+}
+static u32 ime_segment_offset(i32 r, u32 index) {
+    struct pa_input *e = pa_ime_of(r);
+    return e && index <= e->nsegments ? e->segments[index] : 0;
+}
+static i32 ime_target_segment(i32 r) {
+    struct pa_input *e = pa_ime_of(r);
+    return e ? e->target_segment : -1;
+}
+static void ime_selection(i32 r, u32 *start, u32 *end) {
+    struct pa_input *e = pa_ime_of(r);
+    if (start) *start = e ? e->sel_start : 0;
+    if (end) *end = e ? e->sel_end : 0;
+}
 
 /* Message loops for the plugin's own threads: a queue each, run by Run. */
 struct pa_loop {
@@ -2910,15 +3055,56 @@ static void pa_input_from_page(const u8 *b, u32 n) {
     copy(&e.delta.x, &w[8], 4), copy(&e.delta.y, &w[9], 4), copy(&e.ticks.x, &w[10], 4), copy(&e.ticks.y, &w[11], 4);
     e.by_page = w[12] != 0, e.key_code = (i32)w[13];
     copy(&e.time, &w[14], 8);
-    u32 class = pa_is_mouse(e.type) ? 1 : pa_is_key(e.type) ? 2 : e.type == 5 ? 4 : 0;
+    u32 class = pa_is_mouse(e.type) ? 1 : pa_is_key(e.type) ? 2 : e.type == 5 ? 4 : pa_is_touch(e.type) ? 8
+              : pa_is_ime(e.type) ? 16 : 0;
     if (!class || !(__atomic_load_n(&pa_input_classes, __ATOMIC_RELAXED) & class)) return;
+    u32 at = 72;
     if (n >= 72) {
         u32 nt, nc;
         copy(&nt, b + 64, 4), copy(&nc, b + 68, 4);
-        if ((u64)72 + nt + nc <= n && nt <= 64 && nc <= 64) {
+        if ((u64)72 + nt + nc <= n && nt <= 1024 && nc <= 64) {
             if (nt && pa_utf8(b + 72, nt)) var_from_utf8(&e.text, (const char *)b + 72, nt);
             if (nc && pa_utf8(b + 72 + nt, nc)) var_from_utf8(&e.code, (const char *)b + 72 + nt, nc);
+            at = 72 + nt + nc;
+        } else {
+            at = n;
         }
+    }
+    if (class == 8 && (e.touches = pa_alloc(sizeof *e.touches))) {
+        /* Then: the three lists' counts, and each point: id, x, y, radius x, y, angle,
+           pressure, tilt x, y (floats but the id). */
+        pa_zero(e.touches, sizeof *e.touches);
+        u32 c[3] = {0, 0, 0};
+        if ((u64)at + 12 <= n) copy(c, b + at, 12);
+        at += 12;
+        for (int l = 0; l < 3; l++) {
+            for (u32 k = 0; k < c[l] && (u64)at + 36 <= n; k++, at += 36) {
+                if (e.touches->count[l] >= PA_MAX_TOUCHES) continue;
+                struct PP_TouchPoint p;
+                struct PP_FloatPoint tilt;
+                copy(&p.id, b + at, 4), copy(&p.position, b + at + 4, 8), copy(&p.radius, b + at + 12, 8);
+                copy(&p.rotation_angle, b + at + 20, 4), copy(&p.pressure, b + at + 24, 4), copy(&tilt, b + at + 28, 8);
+                e.touches->tilt[l][e.touches->count[l]] = tilt;
+                e.touches->point[l][e.touches->count[l]++] = p;
+            }
+        }
+    }
+    if (class == 16 && (e.segments = pa_alloc(sizeof(u32) * 2))) {
+        /* The composition as one segment, the whole text, its caret at the end; its
+           selection from the page (words 1 and 2 of the mouse's place). */
+        u32 len = 0;
+        if (e.text.type == PP_VARTYPE_STRING) var_to_utf8(&e.text, &len);
+        e.segments[0] = 0, e.segments[1] = len;
+        e.nsegments = len ? 1 : 0;
+        e.target_segment = len ? 0 : -1;
+        e.sel_start = (u32)e.position.x <= len ? (u32)e.position.x : len;
+        e.sel_end = (u32)e.position.y <= len ? (u32)e.position.y : len;
+        pa_zero(&e.position, sizeof e.position);
+    }
+    if ((class == 8 && !e.touches) || (class == 16 && !e.segments)) {
+        var_release(&e.text);
+        var_release(&e.code);
+        return;
     }
     i32 r = pa_new_input(&e);
     if (!r) return;
@@ -2944,10 +3130,7 @@ static void pa_resource_gone(i32 kind, void *data) {
         pa_release_block(im->pixels);
         pa_release_block(im);
     } else if (kind == RES_INPUT) {
-        struct pa_input *e = data;
-        var_release(&e->text);
-        var_release(&e->code);
-        pa_release_block(e);
+        pa_input_free(data);
     } else if (kind == RES_REQUEST) {
         struct pa_request *q = data;
         pa_field_free(&q->url), pa_field_free(&q->method), pa_field_free(&q->headers), pa_field_free(&q->body);
@@ -3113,6 +3296,11 @@ static const pa_fn ppb_mouse_1_0[] = {PF(mouse_create_1_0), PF(mouse_is), PF(mou
 static const pa_fn ppb_wheel[] = {PF(wheel_create), PF(wheel_is), PF(wheel_delta), PF(wheel_ticks),
                                   PF(wheel_by_page)};
 static const pa_fn ppb_key[] = {PF(key_create), PF(key_is), PF(key_code), PF(key_text), PF(key_dom_code)};
+static const pa_fn ppb_touch[] = {PF(touch_create),   PF(touch_add_point), PF(touch_is),
+                                  PF(touch_count),    PF(touch_by_index),  PF(touch_by_id),
+                                  PF(touch_tilt_by_index), PF(touch_tilt_by_id)};
+static const pa_fn ppb_ime[] = {PF(ime_create),         PF(ime_is),           PF(ime_text), PF(ime_segment_number),
+                                PF(ime_segment_offset), PF(ime_target_segment), PF(ime_selection)};
 static const pa_fn ppb_key_1_0[] = {PF(key_create_1_0), PF(key_is), PF(key_code), PF(key_text)};
 static const pa_fn ppb_input[] = {PF(input_request),   PF(input_request_filtering), PF(input_clear),
                                   PF(input_is_event),  PF(input_get_type),       PF(input_get_time_stamp),
@@ -3178,6 +3366,9 @@ static const struct {
     {"PPB_WheelInputEvent;1.0", ppb_wheel},
     {"PPB_KeyboardInputEvent;1.0", ppb_key_1_0},
     {"PPB_KeyboardInputEvent;1.2", ppb_key},
+    {"PPB_TouchInputEvent;1.0", ppb_touch},
+    {"PPB_TouchInputEvent;1.4", ppb_touch},
+    {"PPB_IMEInputEvent;1.0", ppb_ime},
     {"PPB_WebSocket;1.0", ppb_websocket},
 #ifdef PA_HAVE_GL
     {"PPB_Graphics3D;1.0", ppb_g3d},

@@ -628,5 +628,8 @@ fn a_plugin_draws_headless_with_pnacl_graphics() {
         &[("PNACL_VIEW", "128x96"), ("PNACL_PPAPI_MISSING", "1")],
     );
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("PPB_Graphics2D;1.0, which this host does not provide"), "{err}");
+    assert!(
+        err.contains("PPB_Graphics2D;1.0, which this host does not provide"),
+        "{err}"
+    );
 }

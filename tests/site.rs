@@ -21,7 +21,7 @@
 //!   plugin did not allow (PP_ERROR_NOACCESS), a file the server lacks (404, its body);
 //! - input events (tests/runtime/input-echo.ll asks for them): a real click on the
 //!   element's centre reaches the plugin as a MOUSEDOWN at (100, 50) of its 200 x 100,
-//!   one click; what it logs through PPB_Console reaches the browser's console at its
+//!   one click, and a touch a quarter of the way in as a TOUCHSTART at (50, 25); what it logs through PPB_Console reaches the browser's console at its
 //!   level, prefixed with its name;
 //! - a plugin that exits after `load`: `crash` fires, `lastError` and `exitStatus` say
 //!   so, and the page goes on working; `lastError` is the host's words, never what the
@@ -73,11 +73,23 @@ fn result_of(url: &str, seconds: u32, click: Option<&str>, shots: Option<&str>) 
 
 /// The page driver's result and what it says of the page's console.
 fn driver(url: &str, seconds: u32, click: Option<&str>, shots: Option<&str>) -> (String, String) {
+    driver_with(url, seconds, click, shots, &[])
+}
+
+/// The same, with settings for the driver (`PNACL_TOUCH`).
+fn driver_with(
+    url: &str,
+    seconds: u32,
+    click: Option<&str>,
+    shots: Option<&str>,
+    env: &[(&str, &str)],
+) -> (String, String) {
     let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/wait_page.mjs");
     let mut cmd = Command::new(pnacl::tools::NODE);
     if let Some(s) = shots {
         cmd.env("PNACL_SHOTS", s);
     }
+    cmd.envs(env.iter().copied());
     let out = cmd
         .arg(&driver)
         .arg(pnacl::tools::CHROMIUM)
@@ -227,6 +239,18 @@ fn revived_apps_run_in_chromium() {
             "star" => assert_eq!(result, r#"{"array":[0, 3, 4]}"#),
             "input" => {
                 assert_eq!(result, "1100050", "1000000 x clicks + 1000 x x + y");
+                // A touch a quarter of the way in: TOUCHSTART at (50, 25), one changed touch.
+                let (touched, _) = driver_with(
+                    &format!("{}?touch", server.base),
+                    150,
+                    Some("#plugin"),
+                    None,
+                    &[("PNACL_TOUCH", "1")],
+                );
+                assert_eq!(
+                    touched, "1100050 2150025",
+                    "2000000 + 100000 x changed + 1000 x x + y"
+                );
                 assert!(
                     console.contains("console.warning: input-echo.pexe: 42"),
                     "{console}"

@@ -1,7 +1,8 @@
 // Opens a page in headless Chromium and waits until it has a result: until the page's
 // `document.body.dataset.result` is set, which it prints (or "timeout"). With SELECTOR,
 // once the page says it is ready (`document.body.dataset.ready`), the element SELECTOR
-// names is clicked, as a user would: the mouse pressed and released at its centre. The
+// names is clicked, as a user would: the mouse pressed and released at its centre (and,
+// with PNACL_TOUCH=1, then touched a quarter of the way in from its top left). The
 // page's console goes to standard error. With PNACL_SHOTS=SELECTOR in the environment,
 // the result is followed by two screenshots of the element SELECTOR names: one when the
 // result is first set, one once it has changed twice more; what is printed is then
@@ -79,6 +80,15 @@ try {
         return [r.left + r.width / 2, r.top + r.height / 2]; })()`);
       for (const type of ['mousePressed', 'mouseReleased']) {
         await send('Input.dispatchMouseEvent', { type, x: box[0], y: box[1], button: 'left', clickCount: 1 }, sessionId);
+      }
+      // Then a touch at the same place, a quarter of the way right and down from it
+      // (PNACL_TOUCH=1): pressed and lifted.
+      if (process.env.PNACL_TOUCH) {
+        const at = await value(`(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect();
+          return [r.left + r.width / 4, r.top + r.height / 4]; })()`);
+        await send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 2 }, sessionId);
+        await send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: at[0], y: at[1], id: 7 }] }, sessionId);
+        await send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] }, sessionId);
       }
       clicked = true;
     }

@@ -1,13 +1,16 @@
 ; A plugin that reports the mouse: with the tests/attacks prelude. In DidCreate it asks
-; for mouse, keyboard and wheel events (RequestInputEvents); for each MOUSEDOWN it posts
-; 1000 * x + y of the event's position (PPB_MouseInputEvent GetPosition) plus 1000000 *
-; its click count, and for each KEYDOWN minus its key code; it handles every event. In
+; for mouse, keyboard, wheel and touch events (RequestInputEvents); for each MOUSEDOWN it
+; posts 1000 * x + y of the event's position (PPB_MouseInputEvent GetPosition) plus
+; 1000000 * its click count, for each KEYDOWN minus its key code, and for each TOUCHSTART
+; 2000000 + 1000 * x + y of its first touch (PPB_TouchInputEvent GetTouchByIndex) plus
+; 100000 * the number of changed touches; it handles every event. In
 ; DidCreate it also logs the number 42 to the console at level WARNING (PPB_Console).
 @ppp_instance_name = internal constant [17 x i8] c"PPP_Instance;1.1\00"
 @ppp_input_name = internal constant [19 x i8] c"PPP_InputEvent;0.1\00"
 @input_name = internal constant [19 x i8] c"PPB_InputEvent;1.0\00"
 @mouse_name = internal constant [24 x i8] c"PPB_MouseInputEvent;1.1\00"
 @key_name = internal constant [27 x i8] c"PPB_KeyboardInputEvent;1.2\00"
+@touch_name = internal constant [24 x i8] c"PPB_TouchInputEvent;1.0\00"
 @messaging_name = internal constant [18 x i8] c"PPB_Messaging;1.0\00"
 @console_name = internal constant [16 x i8] c"PPB_Console;1.0\00"
 @hook_name = internal constant [23 x i8] c"nacl-irt-ppapihook-0.1\00"
@@ -15,11 +18,11 @@
 @starts = internal global [12 x i8] zeroinitializer, align 4
 @ppp_instance = internal global [20 x i8] zeroinitializer, align 4
 @ppp_input = internal global [4 x i8] zeroinitializer, align 4
-; get_browser_interface, instance, input, mouse, keyboard, messaging tables
-@state = internal global [24 x i8] zeroinitializer, align 4
+; get_browser_interface, instance, input, mouse, keyboard, messaging, touch tables
+@state = internal global [28 x i8] zeroinitializer, align 4
 
 define internal i32 @state_at(i32 %k) {
-  %s = ptrtoint [24 x i8]* @state to i32
+  %s = ptrtoint [28 x i8]* @state to i32
   %o = mul i32 %k, 4
   %a = add i32 %s, %o
   %v = call i32 @load32(i32 %a)
@@ -27,7 +30,7 @@ define internal i32 @state_at(i32 %k) {
 }
 
 define internal void @set_state(i32 %k, i32 %v) {
-  %s = ptrtoint [24 x i8]* @state to i32
+  %s = ptrtoint [28 x i8]* @state to i32
   %o = mul i32 %k, 4
   %a = add i32 %s, %o
   call void @store32(i32 %a, i32 %v)
@@ -86,7 +89,34 @@ mouse:
   ret i32 1
 other:
   %kd = icmp eq i32 %type, 7
-  br i1 %kd, label %key, label %done
+  br i1 %kd, label %key, label %touch.check
+touch.check:
+  %td = icmp eq i32 %type, 15
+  br i1 %td, label %touch, label %done
+touch:
+  %tp = alloca i8, i32 28, align 4
+  %tpp = ptrtoint i8* %tp to i32
+  %fb = call i32 @fn(i32 6, i32 4)
+  %by_index = inttoptr i32 %fb to void (i32, i32, i32, i32)*
+  call void %by_index(i32 %tpp, i32 %event, i32 0, i32 0)
+  %txp = add i32 %tpp, 4
+  %txi = call i32 @load32(i32 %txp)
+  %typ = add i32 %tpp, 8
+  %tyi = call i32 @load32(i32 %typ)
+  %txf = bitcast i32 %txi to float
+  %tyf = bitcast i32 %tyi to float
+  %tx = fptosi float %txf to i32
+  %ty = fptosi float %tyf to i32
+  %fcount = call i32 @fn(i32 6, i32 3)
+  %count.f = inttoptr i32 %fcount to i32 (i32, i32)*
+  %changed = call i32 %count.f(i32 %event, i32 1)
+  %tx1000 = mul i32 %tx, 1000
+  %txy = add i32 %tx1000, %ty
+  %tc = mul i32 %changed, 100000
+  %tv0 = add i32 %txy, %tc
+  %tv = add i32 %tv0, 2000000
+  call void @post_int(i32 %tv)
+  ret i32 1
 key:
   %fk = call i32 @fn(i32 4, i32 2)
   %code.f = inttoptr i32 %fk to i32 (i32)*
@@ -114,9 +144,12 @@ define internal i32 @did_create(i32 %inst, i32 %argc, i32 %argn, i32 %argv) {
   %n5 = ptrtoint [18 x i8]* @messaging_name to i32
   %t5 = call i32 %get(i32 %n5)
   call void @set_state(i32 5, i32 %t5)
+  %n6 = ptrtoint [24 x i8]* @touch_name to i32
+  %t6 = call i32 %get(i32 %n6)
+  call void @set_state(i32 6, i32 %t6)
   %fr = call i32 @fn(i32 2, i32 0)
   %request = inttoptr i32 %fr to i32 (i32, i32)*
-  %r = call i32 %request(i32 %inst, i32 7)
+  %r = call i32 %request(i32 %inst, i32 15)
   %cn = ptrtoint [16 x i8]* @console_name to i32
   %console = call i32 %get(i32 %cn)
   %logp = call i32 @load32(i32 %console)
