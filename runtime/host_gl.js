@@ -1,9 +1,9 @@
 // 3-D graphics for a plugin in a page: the `gl` imports of runtime/ppapi_gl.h, which is
 // PPB_Graphics3D;1.0 and PPB_OpenGLES2;1.0 (with its extensions) onto WebGL 2 (ppapi.md
-// §4.14, §4.15, §7). Each of the plugin's workers has its own: a context lives in the
-// worker of the thread that made it, drawing into an OffscreenCanvas there; SwapBuffers
-// hands the frame to the page as an ImageBitmap (`post({ frame, device })`), which shows
-// it in the element's canvas and answers when it is on screen.
+// §4.14, §4.15, §7). Each of the plugin's workers has its own: a context's WebGL lives in
+// the worker of the first thread that draws with it, in an OffscreenCanvas there;
+// SwapBuffers hands the frame to the page as an ImageBitmap (`post({ frame, device })`),
+// which shows it in the element's canvas and answers when it is on screen.
 //
 // OpenGL ES 2 as Chrome's command buffer gave it, on WebGL 2: object names are the
 // plugin's integers (mapped to WebGL's objects per context; binding a name not yet made
@@ -34,8 +34,21 @@ class GLError extends Error {
 }
 const glFail = (code) => { throw new GLError(code); };
 
-// The imports for one worker; `post(message, transfer)` reaches the page.
-function glImports(memory, post) {
+// The plugin's contexts as all its workers see them (shared memory, made by the page):
+// for each resource slot, [the worker that draws it (its thread id + 1; 0: none yet),
+// width, height, attributes (ALPHA 1, DEPTH 2, STENCIL 4, ANTIALIAS 8, PRESERVE 16,
+// LIVE 32), generation]. A context is made (the host's Create) in one thread and drawn
+// in the first that calls GL on it, which makes its WebGL there: a plugin may create its
+// context on the main thread and draw on one of its own, as Chrome allowed.
+const GL_SLOTS = 4096, GL_WORDS = 5, GL_FIRST_RESOURCE = 0x2000;
+const GL_OWNER = 0, GL_WIDTH = 1, GL_HEIGHT = 2, GL_ATTRS = 3, GL_GEN = 4, GL_LIVE = 32;
+function glContexts() {
+  return new Int32Array(new SharedArrayBuffer(4 * GL_SLOTS * GL_WORDS));
+}
+
+// The imports for one worker (the thread `tid`'s); `post(message, transfer)` reaches the
+// page; `shared` is glContexts()'s table.
+function glImports(memory, post, shared, tid) {
   const contexts = new Map();
   let H8 = new Uint8Array(memory.buffer);
   const heap = () => {
@@ -695,13 +708,63 @@ function glImports(memory, post) {
     },
   };
 
-  // Each entry: the context looked up (a call on one this worker does not have does
-  // nothing, as on a lost context), its errors kept for GetError, nothing thrown.
+  // The WebGL of context `r` in this worker: made here if no worker draws it yet, kept
+  // to the size the host last gave it; null if another worker draws it or it is gone.
+  const slot = (r) => {
+    const i = r - GL_FIRST_RESOURCE;
+    return i > 0 && i < GL_SLOTS ? i * GL_WORDS : -1;
+  };
+  const make = (r, at) => {
+    const attrs = Atomics.load(shared, at + GL_ATTRS);
+    const w = Math.max(Atomics.load(shared, at + GL_WIDTH), 1), h = Math.max(Atomics.load(shared, at + GL_HEIGHT), 1);
+    try {
+      const canvas = new OffscreenCanvas(w, h);
+      const gl = canvas.getContext('webgl2', {
+        alpha: !!(attrs & 1), depth: !!(attrs & 2), stencil: !!(attrs & 4), antialias: !!(attrs & 8),
+        preserveDrawingBuffer: !!(attrs & 16), premultipliedAlpha: true,
+      });
+      if (!gl) return null;
+      for (const ext of ['EXT_color_buffer_float', 'EXT_color_buffer_half_float', 'OES_texture_float_linear',
+        'WEBGL_compressed_texture_s3tc', 'WEBGL_compressed_texture_etc1', 'WEBGL_compressed_texture_etc',
+        'EXT_texture_filter_anisotropic']) gl.getExtension(ext);
+      const s = newContext(canvas, gl);
+      s.gen = Atomics.load(shared, at + GL_GEN);
+      contexts.set(r, s);
+      return s;
+    } catch {
+      return null;
+    }
+  };
+  const contextOf = (r) => {
+    const at = slot(r);
+    if (at < 0) return null;
+    let s = contexts.get(r);
+    if (s && (s.gen !== Atomics.load(shared, at + GL_GEN) || !(Atomics.load(shared, at + GL_ATTRS) & GL_LIVE))) {
+      // Gone (or its slot is another context's now): its WebGL goes.
+      contexts.delete(r);
+      const lose = s.gl.getExtension('WEBGL_lose_context');
+      if (lose) lose.loseContext();
+      s = null;
+    }
+    if (!s) {
+      if (!(Atomics.load(shared, at + GL_ATTRS) & GL_LIVE)) return null;
+      if (Atomics.compareExchange(shared, at + GL_OWNER, 0, tid + 1) !== 0) return null;
+      s = make(r, at);
+      if (!s) return null;
+    }
+    const w = Math.max(Atomics.load(shared, at + GL_WIDTH), 1), h = Math.max(Atomics.load(shared, at + GL_HEIGHT), 1);
+    if (s.canvas.width !== w) s.canvas.width = w;
+    if (s.canvas.height !== h) s.canvas.height = h;
+    return s;
+  };
+
+  // Each entry: the context looked up (a call on one another worker draws does nothing,
+  // as on a lost context), its errors kept for GetError, nothing thrown.
   const warned = new Set();
   const imports = {};
   for (const [name, f] of Object.entries(T)) {
     imports[name] = (c, a, b, d, e, g, h, i, j, k, l) => {
-      const s = contexts.get(c);
+      const s = contextOf(c);
       if (!s) return 0;
       try {
         const r = f(s, a, b, d, e, g, h, i, j, k, l);
@@ -717,32 +780,39 @@ function glImports(memory, post) {
     };
   }
 
-  imports.context_create = (r, w, h, alpha, depth, stencil, antialias, preserve) => {
-    if (typeof OffscreenCanvas === 'undefined') return 0;
-    try {
-      const canvas = new OffscreenCanvas(Math.max(w, 1), Math.max(h, 1));
-      const gl = canvas.getContext('webgl2', {
-        alpha: !!alpha, depth: !!depth, stencil: !!stencil, antialias: !!antialias,
-        preserveDrawingBuffer: !!preserve, premultipliedAlpha: true,
-      });
-      if (!gl) return 0;
-      for (const ext of ['EXT_color_buffer_float', 'EXT_color_buffer_half_float', 'OES_texture_float_linear',
-        'WEBGL_compressed_texture_s3tc', 'WEBGL_compressed_texture_etc1', 'WEBGL_compressed_texture_etc',
-        'EXT_texture_filter_anisotropic']) gl.getExtension(ext);
-      contexts.set(r, newContext(canvas, gl));
-      return 1;
-    } catch {
-      return 0;
+  // WebGL 2 at all, asked once a worker.
+  let available = null;
+  const haveWebGL = () => {
+    if (available === null) {
+      try {
+        const gl = new OffscreenCanvas(1, 1).getContext('webgl2');
+        available = !!gl;
+        if (gl && gl.getExtension('WEBGL_lose_context')) gl.getExtension('WEBGL_lose_context').loseContext();
+      } catch {
+        available = false;
+      }
     }
+    return available;
+  };
+  imports.context_create = (r, w, h, alpha, depth, stencil, antialias, preserve) => {
+    const at = slot(r);
+    if (at < 0 || typeof OffscreenCanvas === 'undefined' || !haveWebGL()) return 0;
+    Atomics.store(shared, at + GL_OWNER, 0);
+    Atomics.store(shared, at + GL_WIDTH, w);
+    Atomics.store(shared, at + GL_HEIGHT, h);
+    Atomics.add(shared, at + GL_GEN, 1);
+    Atomics.store(shared, at + GL_ATTRS,
+      (alpha ? 1 : 0) | (depth ? 2 : 0) | (stencil ? 4 : 0) | (antialias ? 8 : 0) | (preserve ? 16 : 0) | GL_LIVE);
+    return 1;
   };
   imports.context_resize = (r, w, h) => {
-    const s = contexts.get(r);
-    if (!s) return;
-    s.canvas.width = Math.max(w, 1);
-    s.canvas.height = Math.max(h, 1);
+    const at = slot(r);
+    if (at < 0) return;
+    Atomics.store(shared, at + GL_WIDTH, w);
+    Atomics.store(shared, at + GL_HEIGHT, h);
   };
   imports.context_swap = (r, shown) => {
-    const s = contexts.get(r);
+    const s = contextOf(r);
     if (!s || !shown) return 0;
     try {
       const frame = s.canvas.transferToImageBitmap();
@@ -753,11 +823,10 @@ function glImports(memory, post) {
     }
   };
   imports.context_destroy = (r) => {
-    const s = contexts.get(r);
-    if (!s) return;
-    contexts.delete(r);
-    const lose = s.gl.getExtension('WEBGL_lose_context');
-    if (lose) lose.loseContext();
+    const at = slot(r);
+    if (at < 0) return;
+    Atomics.store(shared, at + GL_ATTRS, 0);
+    contextOf(r);
   };
   return imports;
 }

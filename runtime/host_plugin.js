@@ -394,6 +394,8 @@ if (typeof document !== 'undefined') {
       state.ring = ring;
       const channel = newRing();
       state.channel = channel;
+      // The plugin's 3-D contexts, shared by its workers (host_gl.js).
+      const contexts = glContexts();
       // The element's screen: a canvas in its place once the plugin binds a device.
       let canvas = null, ctx2d = null, bitmaps = null, canvas3d = false, bound = 0;
       // The canvas takes the element's place, look and size (a percentage stays one; a
@@ -711,7 +713,7 @@ if (typeof document !== 'undefined') {
           if (state.loaded) crash(-1, e.message);
           else fail(e.message);
         };
-        worker.postMessage({ module, memory, fds, pos, ctl, ctx, tid, arg, ring, channel });
+        worker.postMessage({ module, memory, fds, pos, ctl, ctx, tid, arg, ring, channel, contexts });
       };
       spawn(0, 0);
       flush();
@@ -747,10 +749,10 @@ if (typeof document !== 'undefined') {
   // One of the plugin's threads. Standard input is the ring the page writes messages
   // into; standard output and error go to the page.
   self.onmessage = async ({ data }) => {
-    const { module, memory, fds, pos, ctl, ctx, tid, arg, ring, channel } = data;
+    const { module, memory, fds, pos, ctl, ctx, tid, arg, ring, channel, contexts } = data;
     const post = (m, transfer) => self.postMessage(m, transfer || []);
     const io = {
-      gl: (memory) => glImports(memory, post),
+      gl: (memory) => glImports(memory, post, contexts, tid),
       ...webIo(post),
       // Blocks until the page has written something: messages (the host's message
       // reader), or the page's records (the host's channel reader).

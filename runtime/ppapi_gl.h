@@ -10,8 +10,9 @@
  * the way. The few entries that need the plugin's memory from the host's side
  * (GetString's text, ChromiumMapSub's buffers, EnableFeatureCHROMIUM) are C here.
  *
- * A context's WebGL lives in the worker of the thread that created it (an
- * OffscreenCanvas there); SwapBuffers hands its frame to the page as an ImageBitmap
+ * A context's WebGL lives in the worker of the first thread that draws with it (an
+ * OffscreenCanvas there; the context may be made on another, as Chrome allowed);
+ * SwapBuffers hands its frame to the page as an ImageBitmap
  * (PA_TO_BIND says the device is 3-D), and the page answers PA_FROM_FLUSHED when it is on
  * screen, at the display's rate, as for Graphics2D. Everything the plugin hands the
  * imports (names, pointers, sizes) is checked there: its memory is the plugin's.
@@ -46,8 +47,9 @@ static volatile int pa_g3d_lock;
 
 #define GL_IMPORT(name) __attribute__((import_module("gl"), import_name(#name)))
 
-/* The context's side in the calling worker (host_gl.js): made (0 when the browser gives
-   no WebGL 2), resized, its frame handed to the page (1 if it was), gone. */
+/* The context's side (host_gl.js): made (its attributes kept for the worker that will
+   draw with it; 0 when the browser gives no WebGL 2), resized, its frame handed to the
+   page (1 if it was), gone. */
 GL_IMPORT(context_create) i32 gl_context_create(i32 r, i32 w, i32 h, i32 alpha, i32 depth, i32 stencil,
                                                 i32 antialias, i32 preserve);
 GL_IMPORT(context_resize) void gl_context_resize(i32 r, i32 w, i32 h);
@@ -127,8 +129,8 @@ static int g3d_size(i32 r, i32 *w, i32 *h) {
 
 static void gl_maps_gone(i32 c);
 
-/* A context is gone: its WebGL (if this thread's worker has it: a context's worker is
-   the one that made it), its mappings, its state. A pending SwapBuffers never completes. */
+/* A context is gone: its WebGL (at once if this thread's worker draws it, else at that
+   worker's next GL call), its mappings, its state. A pending SwapBuffers never completes. */
 static void g3d_gone(void *data) {
     struct pa_g3d *g = data;
     gl_context_destroy(g->resource);

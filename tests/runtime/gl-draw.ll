@@ -1,18 +1,23 @@
 ; A plugin that draws with OpenGL ES 2 (PPB_Graphics3D, PPB_OpenGLES2): with the
-; tests/attacks prelude. In DidCreate it makes a 64 x 64 context, binds it, and draws a
-; frame: cleared blue, a red square (a scissored clear of 32 x 32 at (16, 16)), and a green
-; triangle over the lower-left quarter from a shader pair and a client-side vertex array
-; (no buffer bound: copied by the host at the draw). It reads back the pixels at (2, 2),
-; (32, 32) and (60, 60) (ReadPixels; RGBA bytes as a little-endian int32 each) and
-; GetError, and posts the four numbers; then it swaps, and at each swap's completion
-; posts 1000 + the frames shown so far, draws the frame again and swaps again, for as long
-; as it runs.
+; tests/attacks prelude. In DidCreate (the main thread) it makes a 64 x 64 context, binds
+; it, and starts a thread of its own, which draws with it (as Chrome allowed: a context
+; made on one thread, used on another) a frame: cleared blue, a red square (a scissored
+; clear of 32 x 32 at (16, 16)), and a green triangle over the lower-left quarter from a
+; shader pair and a client-side vertex array (no buffer bound: copied by the host at the
+; draw). It reads back the pixels at (2, 2), (32, 32) and (60, 60) (ReadPixels; RGBA
+; bytes as a little-endian int32 each) and GetError, and posts the four numbers; then,
+; for as long as it runs, it swaps (blocking, off the main thread), posts 1000 + the
+; frames shown so far, and draws the frame again.
 @ppp_instance_name = internal constant [17 x i8] c"PPP_Instance;1.1\00"
 @g3d_name = internal constant [19 x i8] c"PPB_Graphics3D;1.0\00"
 @gles_name = internal constant [18 x i8] c"PPB_OpenGLES2;1.0\00"
 @instance_name = internal constant [17 x i8] c"PPB_Instance;1.0\00"
 @messaging_name = internal constant [18 x i8] c"PPB_Messaging;1.0\00"
 @hook_name = internal constant [23 x i8] c"nacl-irt-ppapihook-0.1\00"
+@thread_name = internal constant [20 x i8] c"nacl-irt-thread-0.1\00"
+@thread = internal global [12 x i8] zeroinitializer, align 4
+@stack = internal global [65536 x i8] zeroinitializer, align 16
+@blocking = internal global [12 x i8] zeroinitializer, align 4
 @vs = internal constant [59 x i8] c"attribute vec2 p;void main(){gl_Position=vec4(p,0.0,1.0);}\00"
 @fs = internal constant [73 x i8] c"precision mediump float;void main(){gl_FragColor=vec4(0.0,1.0,0.0,1.0);}\00"
 @attr = internal constant [2 x i8] c"p\00"
@@ -168,31 +173,33 @@ define internal i32 @pixel(i32 %ctx, i32 %x, i32 %y) {
   ret i32 %v
 }
 
-define internal void @swap(i32 %ctx) {
-  %cb = alloca i8, i32 12, align 4
-  %c = ptrtoint i8* %cb to i32
-  %f = ptrtoint void (i32, i32)* @swapped to i32
-  call void @store32(i32 %c, i32 %f)
-  %c4 = add i32 %c, 4
-  call void @store32(i32 %c4, i32 0)
-  %c8 = add i32 %c, 8
-  call void @store32(i32 %c8, i32 0)
+define internal void @thread_main() {
+entry:
+  %ctx = call i32 @state_at(i32 5)
+  call void @setup(i32 %ctx)
+  call void @draw(i32 %ctx)
+  %p0 = call i32 @pixel(i32 %ctx, i32 2, i32 2)
+  call void @post_int(i32 %p0)
+  %p1 = call i32 @pixel(i32 %ctx, i32 32, i32 32)
+  call void @post_int(i32 %p1)
+  %p2 = call i32 @pixel(i32 %ctx, i32 60, i32 60)
+  call void @post_int(i32 %p2)
+  %fg = call i32 @gl(i32 60)
+  %get_error = inttoptr i32 %fg to i32 (i32)*
+  %err = call i32 %get_error(i32 %ctx)
+  call void @post_int(i32 %err)
+  br label %loop
+loop:
+  %n = phi i32 [ 0, %entry ], [ %n1, %loop ]
   %fs = call i32 @fn(i32 2, i32 7)
   %swapf = inttoptr i32 %fs to i32 (i32, i32)*
-  %r = call i32 %swapf(i32 %ctx, i32 %c)
-  ret void
-}
-
-define internal void @swapped(i32 %data, i32 %result) {
-  %n = call i32 @state_at(i32 7)
+  %cb = ptrtoint [12 x i8]* @blocking to i32
+  %r = call i32 %swapf(i32 %ctx, i32 %cb)
   %n1 = add i32 %n, 1
-  call void @set_state(i32 7, i32 %n1)
   %v = add i32 %n1, 1000
   call void @post_int(i32 %v)
-  %ctx = call i32 @state_at(i32 5)
   call void @draw(i32 %ctx)
-  call void @swap(i32 %ctx)
-  ret void
+  br label %loop
 }
 
 define internal i32 @did_create(i32 %inst, i32 %argc, i32 %argn, i32 %argv) {
@@ -230,19 +237,17 @@ define internal i32 @did_create(i32 %inst, i32 %argc, i32 %argn, i32 %argv) {
   %fb = call i32 @fn(i32 6, i32 0)
   %bind = inttoptr i32 %fb to i32 (i32, i32)*
   %bound = call i32 %bind(i32 %inst, i32 %ctx)
-  call void @setup(i32 %ctx)
-  call void @draw(i32 %ctx)
-  %p0 = call i32 @pixel(i32 %ctx, i32 2, i32 2)
-  call void @post_int(i32 %p0)
-  %p1 = call i32 @pixel(i32 %ctx, i32 32, i32 32)
-  call void @post_int(i32 %p1)
-  %p2 = call i32 @pixel(i32 %ctx, i32 60, i32 60)
-  call void @post_int(i32 %p2)
-  %fg = call i32 @gl(i32 60)
-  %get_error = inttoptr i32 %fg to i32 (i32)*
-  %err = call i32 %get_error(i32 %ctx)
-  call void @post_int(i32 %err)
-  call void @swap(i32 %ctx)
+  %q = call i32 @query_addr()
+  %query = inttoptr i32 %q to i32 (i32, i32, i32)*
+  %tn = ptrtoint [20 x i8]* @thread_name to i32
+  %tt = ptrtoint [12 x i8]* @thread to i32
+  %got = call i32 %query(i32 %tn, i32 %tt, i32 12)
+  %tc = call i32 @load32(i32 %tt)
+  %thread_create = inttoptr i32 %tc to i32 (i32, i32, i32)*
+  %tm = ptrtoint void ()* @thread_main to i32
+  %st = ptrtoint [65536 x i8]* @stack to i32
+  %top = add i32 %st, 65536
+  %e = call i32 %thread_create(i32 %tm, i32 %top, i32 0)
   ret i32 1
 }
 
