@@ -23,6 +23,13 @@
 //!   element's centre reaches the plugin as a MOUSEDOWN at (100, 50) of its 200 x 100,
 //!   one click, and a touch a quarter of the way in as a TOUCHSTART at (50, 25); what it logs through PPB_Console reaches the browser's console at its
 //!   level, prefixed with its name;
+//! - 3-D graphics (tests/runtime/gl-draw.ll: a context made on the main thread, drawn on
+//!   another): what the plugin reads back of its frame and what the page shows are the
+//!   same three colours; GL calls with what the plugin's memory cannot hold
+//!   (tests/runtime/gl-attack.ll) are GL errors, and the context draws on; glbench mounts
+//!   its file system and makes its context (it has no data to draw);
+//! - WebSockets (tests/runtime/ws-echo.ll against tests/browser/ws_echo.py): connect,
+//!   send, receive, close;
 //! - a plugin that exits after `load`: `crash` fires, `lastError` and `exitStatus` say
 //!   so, and the page goes on working; `lastError` is the host's words, never what the
 //!   plugin printed (HTML, which a page such as the SDK's showed as HTML).
@@ -130,7 +137,11 @@ fn revived_apps_run_in_chromium() {
         dir.path(),
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/ws-echo.ll"),
     );
-    let cases: [(&str, PathBuf, &str, &[&str]); 12] = [
+    let gl_attack = common::prelude_pexe(
+        dir.path(),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/gl-attack.ll"),
+    );
+    let cases: [(&str, PathBuf, &str, &[&str]); 13] = [
         (
             "stockfish",
             shared.join("parse/stockfish.pexe"),
@@ -154,6 +165,7 @@ fn revived_apps_run_in_chromium() {
         ("input", echo, "input-echo.pexe", &[]),
         ("gl_draw", gl, "gl-draw.pexe", &[]),
         ("ws_echo", ws, "ws-echo.pexe", &[]),
+        ("gl_attack", gl_attack, "gl-attack.pexe", &[]),
         (
             "glbench",
             shared.join("plugins/glbench.pexe"),
@@ -288,6 +300,17 @@ fn revived_apps_run_in_chromium() {
                     r["lastError"], "NaCl module crashed: the program trapped: unreachable",
                     "{result}"
                 );
+            }
+            "gl_attack" => {
+                // Each hostile call a GL error (INVALID_VALUE 1281, OUT_OF_MEMORY 1285,
+                // INVALID_OPERATION 1282), none on a resource that is no context, and the
+                // context still clears to green (0xff00ff00) without an error; the page
+                // runs on, and no call threw inside the host.
+                assert_eq!(
+                    result,
+                    "1281 1281 1285 1281 1281 1281 1285 1281 1281 1282 0 0 -16711936 0 function"
+                );
+                assert!(!console.contains("pnacl: gl"), "{console}");
             }
             "ws_echo" => assert_eq!(
                 result, r#"[-1,0,0,0,"hello",-1,0,1000,1,3]"#,
