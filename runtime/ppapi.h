@@ -2189,6 +2189,54 @@ static void pa_complete_on(i32 loop, struct PP_CompletionCallback cb, i32 result
     pa_loop_push(l, e);
 }
 
+/* A call that waits for the page (a frame shown, a socket's answer): its callback on the
+   caller's loop, or the caller blocked (off the main thread) until it ends. The one way
+   such a call waits. */
+struct pa_wait { volatile int done; i32 result; };
+struct pa_pending {
+    int active;
+    struct PP_CompletionCallback cb;
+    i32 loop;
+    struct pa_wait *wait;
+};
+
+/* Starts `p` (under its owner's lock): the callback kept, or `w` to block on. */
+static void pa_pending_start(struct pa_pending *p, const struct PP_CompletionCallback *cbp, struct pa_wait *w) {
+    p->active = 1;
+    p->cb = cbp ? *cbp : (struct PP_CompletionCallback){0, 0, 0};
+    p->loop = loop_get_current();
+    p->wait = p->cb.func ? NULL : w;
+    if (w) w->done = 0;
+}
+
+/* Ends `p` with `result` (under its owner's lock): a blocked caller wakes at once, a
+   callback runs after `delay_ms`. */
+static void pa_pending_end(struct pa_pending *p, i32 result, i64 delay_ms) {
+    if (!p->active) return;
+    p->active = 0;
+    if (p->wait) {
+        p->wait->result = result;
+        __atomic_store_n(&p->wait->done, 1, __ATOMIC_RELEASE);
+        int n;
+        irt_futex_wake(&p->wait->done, 1, &n);
+        p->wait = NULL;
+    } else {
+        pa_complete_on(p->loop, p->cb, result, delay_ms);
+    }
+}
+
+/* What a call returns: pending, or (blocking) the result once it comes. */
+static i32 pa_pending_return(const struct PP_CompletionCallback *cbp, struct pa_wait *w) {
+    if (cbp && cbp->func) return PP_OK_COMPLETIONPENDING;
+    while (!__atomic_load_n(&w->done, __ATOMIC_ACQUIRE)) irt_futex_wait_abs(&w->done, 0, NULL);
+    return w->result;
+}
+
+/* Whether a call with `cbp` may go on: not a blocking call on the main thread. */
+static int pa_may_block(const struct PP_CompletionCallback *cbp) {
+    return (cbp && cbp->func) || !core_is_main_thread();
+}
+
 static i32 loop_post_work(i32 r, const struct PP_CompletionCallback *cb, i64 delay_ms) {
     if (!cb || !cb->func) return PP_ERROR_BADARGUMENT;
     if (r != pa_main_loop) {
@@ -2327,10 +2375,7 @@ struct pa_g2d {
     u8 *store;
     struct pa_g2d_op ops[G2D_MAX_OPS];
     i32 nops;
-    int flushing;              /* a Flush is on its way to the screen */
-    struct PP_CompletionCallback cb;
-    i32 cb_loop;               /* the loop of the thread that called Flush */
-    volatile int flushed;      /* futex word of a blocking Flush */
+    struct pa_pending flush;   /* a Flush on its way to the screen */
 };
 
 static volatile int pa_g2d_lock;
@@ -2468,11 +2513,9 @@ static void g2d_scroll_store(struct pa_g2d *g, struct PP_Rect clip, struct PP_Po
 static i32 g2d_flush(i32 r, const struct PP_CompletionCallback *cbp) {
     struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
     if (!g) return PP_ERROR_BADRESOURCE;
-    struct PP_CompletionCallback cb = {0, 0, 0};
-    if (cbp) cb = *cbp;
-    if (!cb.func && core_is_main_thread()) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cbp)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     lock(&pa_g2d_lock);
-    if (g->flushing) {
+    if (g->flush.active) {
         unlock(&pa_g2d_lock);
         return PP_ERROR_INPROGRESS;
     }
@@ -2488,33 +2531,18 @@ static i32 g2d_flush(i32 r, const struct PP_CompletionCallback *cbp) {
         core_release_resource(op.image);
     }
     g->nops = 0;
-    g->flushing = 1;
-    g->flushed = 0;
-    g->cb = cb;
-    g->cb_loop = loop_get_current();
+    struct pa_wait wait;
+    pa_pending_start(&g->flush, cbp, &wait);
     int shown = pa_page && pa_bound_device == r;
+    /* Not on screen: done at the display's rate all the same. */
+    if (!shown) pa_pending_end(&g->flush, PP_OK, 16);
     unlock(&pa_g2d_lock);
     if (shown) {
         u32 rec[8] = {32, PA_TO_FLUSH, (u32)r, (u32)(uptr)g->store, (u32)g->w, (u32)g->h, (u32)g->w * 4,
                       PP_IMAGEDATAFORMAT_BGRA_PREMUL};
         pa_to_page(rec, sizeof rec);
     }
-    if (!cb.func) {
-        /* Blocking, off the main thread: until the page has shown it (or at once, unbound). */
-        while (shown && !__atomic_load_n(&g->flushed, __ATOMIC_ACQUIRE)) irt_futex_wait_abs(&g->flushed, 0, NULL);
-        lock(&pa_g2d_lock);
-        g->flushing = 0;
-        unlock(&pa_g2d_lock);
-        return PP_OK;
-    }
-    if (!shown) {
-        /* Not on screen: done at the display's rate all the same. */
-        lock(&pa_g2d_lock);
-        g->flushing = 0;
-        unlock(&pa_g2d_lock);
-        pa_complete_on(g->cb_loop, cb, PP_OK, 16);
-    }
-    return PP_OK_COMPLETIONPENDING;
+    return pa_pending_return(cbp, &wait);
 }
 
 /* The page has shown device `r`'s frame. */
@@ -2522,22 +2550,8 @@ static void g2d_flushed(i32 r) {
     struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
     if (!g) return;
     lock(&pa_g2d_lock);
-    if (!g->flushing) {
-        unlock(&pa_g2d_lock);
-        return;
-    }
-    struct PP_CompletionCallback cb = g->cb;
-    i32 loop = g->cb_loop;
-    int blocking = !cb.func;
-    if (!blocking) g->flushing = 0;
+    pa_pending_end(&g->flush, PP_OK, 0);
     unlock(&pa_g2d_lock);
-    if (blocking) {
-        __atomic_store_n(&g->flushed, 1, __ATOMIC_RELEASE);
-        int n;
-        irt_futex_wake(&g->flushed, 1, &n);
-    } else {
-        pa_complete_on(loop, cb, PP_OK, 0);
-    }
 }
 
 static i32 g2d_set_scale(i32 r, float scale) {

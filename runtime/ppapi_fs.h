@@ -59,11 +59,6 @@ static u32 pa_fs_count;
 static u64 pa_fs_bytes;
 static volatile int pa_fs_lock;
 
-/* Whether a call with `cb` may go on: not a blocking call on the main thread. */
-static int pa_fs_may(const struct PP_CompletionCallback *cb) {
-    return (cb && cb->func) || !core_is_main_thread();
-}
-
 /* The end of a call: `result` through the callback on this thread's loop, or returned. */
 static i32 pa_fs_done(const struct PP_CompletionCallback *cb, i32 result) {
     if (!cb || !cb->func) return result;
@@ -200,7 +195,7 @@ static i32 fs_open(i32 r, i64 expected_size, const struct PP_CompletionCallback 
     (void)expected_size; /* quota: the host's own bound */
     struct pa_filesystem *f = pa_resource_data(r, RES_FILESYSTEM);
     if (!f) return PP_ERROR_BADRESOURCE;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     lock(&pa_fs_lock);
     i32 result = f->opened ? PP_ERROR_FAILED : PP_OK;
     f->opened = 1;
@@ -292,7 +287,7 @@ static i32 ref_get_parent(i32 r) {
 static i32 ref_make_directory_flags(i32 r, i32 flags, const struct PP_CompletionCallback *cb) {
     struct pa_fileref *f = pa_resource_data(r, RES_FILEREF);
     if (!f) return PP_ERROR_BADRESOURCE;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 fs = fs_get_type(f->fs), result = PP_OK;
     lock(&pa_fs_lock);
     if (f->plen == 1 || pa_fs_find(fs, f->path, f->plen)) {
@@ -323,7 +318,7 @@ static i32 ref_make_directory(i32 r, i32 make_ancestors, const struct PP_Complet
 static i32 ref_touch(i32 r, double atime, double mtime, const struct PP_CompletionCallback *cb) {
     struct pa_fileref *f = pa_resource_data(r, RES_FILEREF);
     if (!f) return PP_ERROR_BADRESOURCE;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = pa_fs_find(fs_get_type(f->fs), f->path, f->plen);
     if (e) e->atime = atime, e->mtime = mtime;
@@ -334,7 +329,7 @@ static i32 ref_touch(i32 r, double atime, double mtime, const struct PP_Completi
 static i32 ref_delete(i32 r, const struct PP_CompletionCallback *cb) {
     struct pa_fileref *f = pa_resource_data(r, RES_FILEREF);
     if (!f) return PP_ERROR_BADRESOURCE;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 fs = fs_get_type(f->fs), result = PP_OK;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = pa_fs_find(fs, f->path, f->plen);
@@ -349,7 +344,7 @@ static i32 ref_delete(i32 r, const struct PP_CompletionCallback *cb) {
 static i32 ref_rename(i32 r, i32 to, const struct PP_CompletionCallback *cb) {
     struct pa_fileref *f = pa_resource_data(r, RES_FILEREF), *t = pa_resource_data(to, RES_FILEREF);
     if (!f || !t) return PP_ERROR_BADRESOURCE;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 fs = fs_get_type(f->fs), result = PP_OK;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = pa_fs_find(fs, f->path, f->plen);
@@ -390,7 +385,7 @@ static i32 ref_query(i32 r, struct PP_FileInfo *info, const struct PP_Completion
     struct pa_fileref *f = pa_resource_data(r, RES_FILEREF);
     if (!f) return PP_ERROR_BADRESOURCE;
     if (!info) return PP_ERROR_BADARGUMENT;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 fs = fs_get_type(f->fs);
     struct PP_FileInfo got;
     lock(&pa_fs_lock);
@@ -408,7 +403,7 @@ static i32 ref_read_entries(i32 r, const struct PP_ArrayOutput *output, const st
     struct pa_fileref *f = pa_resource_data(r, RES_FILEREF);
     if (!f) return PP_ERROR_BADRESOURCE;
     if (!output || !output->get_data_buffer) return PP_ERROR_BADARGUMENT;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     struct PP_ArrayOutput out = *output;
     i32 fs = fs_get_type(f->fs);
     /* The entries' paths are copied out under the lock, their references made after. */
@@ -477,7 +472,7 @@ static i32 io_open(i32 r, i32 ref, i32 flags, const struct PP_CompletionCallback
        arguments. */
     struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     struct pa_fileref *f = pa_resource_data(ref, RES_FILEREF);
     if (!f) return PP_ERROR_BADRESOURCE;
     int bad = !(flags & (PA_OPEN_READ | PA_OPEN_WRITE | PA_OPEN_APPEND)) || (flags & ~63) ||
@@ -508,7 +503,7 @@ static i32 io_query(i32 r, struct PP_FileInfo *info, const struct PP_CompletionC
     struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
     if (!info) return PP_ERROR_BADARGUMENT;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     struct PP_FileInfo got;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = io->node;
@@ -522,7 +517,7 @@ static i32 io_query(i32 r, struct PP_FileInfo *info, const struct PP_CompletionC
 static i32 io_touch(i32 r, double atime, double mtime, const struct PP_CompletionCallback *cb) {
     struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = io->node;
     if (e) e->atime = atime, e->mtime = mtime;
@@ -569,7 +564,7 @@ static i32 io_read(i32 r, i64 offset, char *buf, i32 n, const struct PP_Completi
     struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
     if (n > 0 && !buf) return PP_ERROR_BADARGUMENT;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     return pa_fs_done(cb, pa_io_read(io, offset, buf, n, NULL));
 }
 
@@ -578,7 +573,7 @@ static i32 io_read_to_array(i32 r, i64 offset, i32 max, const struct PP_ArrayOut
     struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
     if (!output || !output->get_data_buffer) return PP_ERROR_BADARGUMENT;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     struct PP_ArrayOutput out = *output;
     return pa_fs_done(cb, pa_io_read(io, offset, NULL, max, &out));
 }
@@ -587,7 +582,7 @@ static i32 io_write(i32 r, i64 offset, const char *buf, i32 n, const struct PP_C
     struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
     if (n < 0 || offset < 0 || (n > 0 && !buf)) return PP_ERROR_FAILED;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 result;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = io->node;
@@ -610,7 +605,7 @@ static i32 io_set_length(i32 r, i64 length, const struct PP_CompletionCallback *
     struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
     if (length < 0) return PP_ERROR_FAILED;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 result;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = io->node;
@@ -624,7 +619,7 @@ static i32 io_set_length(i32 r, i64 length, const struct PP_CompletionCallback *
 static i32 io_flush(i32 r, const struct PP_CompletionCallback *cb) {
     struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
-    if (!pa_fs_may(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     return pa_fs_done(cb, io->node ? PP_OK : PP_ERROR_FAILED);
 }
 

@@ -37,10 +37,7 @@ static const i32 pa_g3d_names[G3D_NATTRS] = {G3D_ALPHA_SIZE, G3D_BLUE_SIZE,   G3
 struct pa_g3d {
     i32 resource;
     i32 attrs[G3D_NATTRS];
-    int swapping;              /* a SwapBuffers is on its way to the screen */
-    struct PP_CompletionCallback cb;
-    i32 cb_loop;               /* the loop of the thread that called SwapBuffers */
-    volatile int swapped;      /* futex word of a blocking SwapBuffers */
+    struct pa_pending swap;    /* a SwapBuffers on its way to the screen */
 };
 
 static volatile int pa_g3d_lock;
@@ -180,33 +177,23 @@ static i32 g3d_resize_buffers(i32 r, i32 w, i32 h) {
 static i32 g3d_swap_buffers(i32 r, const struct PP_CompletionCallback *cbp) {
     struct pa_g3d *g = pa_resource_data(r, RES_GRAPHICS3D);
     if (!g) return PP_ERROR_BADRESOURCE;
-    struct PP_CompletionCallback cb = {0, 0, 0};
-    if (cbp) cb = *cbp;
-    if (!cb.func && core_is_main_thread()) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    if (!pa_may_block(cbp)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     lock(&pa_g3d_lock);
-    if (g->swapping) {
+    if (g->swap.active) {
         unlock(&pa_g3d_lock);
         return PP_ERROR_INPROGRESS;
     }
-    g->swapping = 1;
-    g->swapped = 0;
-    g->cb = cb;
-    g->cb_loop = loop_get_current();
+    struct pa_wait wait;
+    pa_pending_start(&g->swap, cbp, &wait);
     int bound = pa_bound_device == r;
     unlock(&pa_g3d_lock);
-    int shown = gl_context_swap(r, bound);
-    if (shown && !cb.func) {
-        while (!__atomic_load_n(&g->swapped, __ATOMIC_ACQUIRE)) irt_futex_wait_abs(&g->swapped, 0, NULL);
-    }
-    if (!shown || !cb.func) {
-        lock(&pa_g3d_lock);
-        g->swapping = 0;
-        unlock(&pa_g3d_lock);
-        if (!cb.func) return PP_OK;
+    if (!gl_context_swap(r, bound)) {
         /* Not on screen: done at the display's rate all the same. */
-        pa_complete_on(g->cb_loop, cb, PP_OK, 16);
+        lock(&pa_g3d_lock);
+        pa_pending_end(&g->swap, PP_OK, 16);
+        unlock(&pa_g3d_lock);
     }
-    return PP_OK_COMPLETIONPENDING;
+    return pa_pending_return(cbp, &wait);
 }
 
 /* The page has shown context `r`'s frame. */
@@ -214,22 +201,8 @@ static void g3d_swapped(i32 r) {
     struct pa_g3d *g = pa_resource_data(r, RES_GRAPHICS3D);
     if (!g) return;
     lock(&pa_g3d_lock);
-    if (!g->swapping) {
-        unlock(&pa_g3d_lock);
-        return;
-    }
-    struct PP_CompletionCallback cb = g->cb;
-    i32 loop = g->cb_loop;
-    int blocking = !cb.func;
-    if (!blocking) g->swapping = 0;
+    pa_pending_end(&g->swap, PP_OK, 0);
     unlock(&pa_g3d_lock);
-    if (blocking) {
-        __atomic_store_n(&g->swapped, 1, __ATOMIC_RELEASE);
-        int n;
-        irt_futex_wake(&g->swapped, 1, &n);
-    } else {
-        pa_complete_on(loop, cb, PP_OK, 0);
-    }
 }
 
 /* ----------------------------------------------------------------------------------- */

@@ -23,15 +23,6 @@ enum { WS_INVALID = -1, WS_CONNECTING = 0, WS_OPEN = 1, WS_CLOSING = 2, WS_CLOSE
 #define PA_WS_MAX_QUEUED (64u << 20)
 #define PA_WS_MAX_URL 8192
 
-/* A call waiting for the page: a callback on the caller's loop, or a blocked caller. */
-struct pa_wait { volatile int done; i32 result; };
-struct pa_pending {
-    int active;
-    struct PP_CompletionCallback cb;
-    i32 loop;
-    struct pa_wait *wait;
-};
-
 struct pa_ws_message {
     struct PP_Var var;
     u32 size;
@@ -52,41 +43,6 @@ struct pa_ws {
 };
 
 static volatile int pa_ws_lock;
-
-/* Starts `p` (pa_ws_lock held): the callback kept, or `w` to block on. */
-static void pa_pending_start(struct pa_pending *p, const struct PP_CompletionCallback *cbp, struct pa_wait *w) {
-    p->active = 1;
-    p->cb = cbp ? *cbp : (struct PP_CompletionCallback){0, 0, 0};
-    p->loop = loop_get_current();
-    p->wait = p->cb.func ? NULL : w;
-    if (w) w->done = 0;
-}
-
-/* Ends `p` with `result` (pa_ws_lock held). */
-static void pa_pending_end(struct pa_pending *p, i32 result) {
-    if (!p->active) return;
-    p->active = 0;
-    if (p->wait) {
-        p->wait->result = result;
-        __atomic_store_n(&p->wait->done, 1, __ATOMIC_RELEASE);
-        int n;
-        irt_futex_wake(&p->wait->done, 1, &n);
-        p->wait = NULL;
-    } else {
-        pa_complete_on(p->loop, p->cb, result, 0);
-    }
-}
-
-/* What a call returns: pending, or (blocking) the result once it comes. */
-static i32 pa_pending_return(const struct PP_CompletionCallback *cbp, struct pa_wait *w) {
-    if (cbp && cbp->func) return PP_OK_COMPLETIONPENDING;
-    while (!__atomic_load_n(&w->done, __ATOMIC_ACQUIRE)) irt_futex_wait_abs(&w->done, 0, NULL);
-    return w->result;
-}
-
-static int pa_may_block(const struct PP_CompletionCallback *cbp) {
-    return (cbp && cbp->func) || !core_is_main_thread();
-}
 
 static i32 ws_create(i32 instance) {
     if (instance != pa_instance) return 0;
@@ -192,7 +148,7 @@ static i32 ws_close(i32 r, i32 code, const struct PP_Var *reason, const struct P
         unlock(&pa_ws_lock);
         return PP_OK;
     }
-    if (w->state == WS_CONNECTING) pa_pending_end(&w->connect, PP_ERROR_ABORTED);
+    if (w->state == WS_CONNECTING) pa_pending_end(&w->connect, PP_ERROR_ABORTED, 0);
     w->state = WS_CLOSING;
     pa_pending_start(&w->close, cb, &wait);
     unlock(&pa_ws_lock);
@@ -221,9 +177,9 @@ static void pa_ws_deliver(struct pa_ws *w) {
         w->queued -= m->size;
         *w->receive_out = m->var; /* the reference passes to the plugin */
         pa_release_block(m);
-        pa_pending_end(&w->receive, PP_OK);
+        pa_pending_end(&w->receive, PP_OK, 0);
     } else if (w->state == WS_CLOSED) {
-        pa_pending_end(&w->receive, PP_ERROR_FAILED);
+        pa_pending_end(&w->receive, PP_ERROR_FAILED, 0);
     }
 }
 
@@ -350,7 +306,7 @@ static void pa_ws_from_page(u32 kind, const u8 *body, u32 n) {
             pa_field_set(&w->extensions, body + 12 + a, b, 4096);
         }
         w->state = WS_OPEN;
-        pa_pending_end(&w->connect, PP_OK);
+        pa_pending_end(&w->connect, PP_OK, 0);
     } else if (kind == PA_FROM_WS_MESSAGE && n >= 12 && (w->state == WS_OPEN || w->state == WS_CLOSING)) {
         int binary = pa_word(body + 4) & 1, last = (pa_word(body + 4) >> 1) & 1;
         u32 m = n - 8;
@@ -405,12 +361,12 @@ static void pa_ws_from_page(u32 kind, const u8 *body, u32 n) {
         w->clean = pa_word(body + 8) != 0;
         pa_field_set(&w->reason, body + 12, n - 12 > 123 ? 123 : n - 12, 123);
         w->state = WS_CLOSED;
-        pa_pending_end(&w->connect, PP_ERROR_FAILED);
-        pa_pending_end(&w->close, PP_OK);
+        pa_pending_end(&w->connect, PP_ERROR_FAILED, 0);
+        pa_pending_end(&w->close, PP_OK, 0);
         pa_ws_deliver(w);
     } else if (kind == PA_FROM_WS_ERROR && w->state == WS_CONNECTING) {
         /* The close record follows; the Connect fails now. */
-        pa_pending_end(&w->connect, PP_ERROR_FAILED);
+        pa_pending_end(&w->connect, PP_ERROR_FAILED, 0);
     }
     unlock(&pa_ws_lock);
 }
@@ -421,9 +377,9 @@ static void pa_ws_gone(struct pa_ws *w) {
     u32 rec[4] = {16, PA_TO_WS_CLOSE, (u32)w->resource, 1001};
     if (w->state != WS_INVALID && w->state != WS_CLOSED) pa_to_page(rec, sizeof rec);
     lock(&pa_ws_lock);
-    pa_pending_end(&w->connect, PP_ERROR_ABORTED);
-    pa_pending_end(&w->close, PP_ERROR_ABORTED);
-    pa_pending_end(&w->receive, PP_ERROR_ABORTED);
+    pa_pending_end(&w->connect, PP_ERROR_ABORTED, 0);
+    pa_pending_end(&w->close, PP_ERROR_ABORTED, 0);
+    pa_pending_end(&w->receive, PP_ERROR_ABORTED, 0);
     for (struct pa_ws_message *m = w->head, *next; m; m = next) {
         next = m->next;
         var_release(&m->var);
