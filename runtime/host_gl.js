@@ -35,13 +35,13 @@ class GLError extends Error {
 const glFail = (code) => { throw new GLError(code); };
 
 // The plugin's contexts as all its workers see them (shared memory, made by the page):
-// for each resource slot, [the worker that draws it (its thread id + 1; 0: none yet),
-// width, height, attributes (ALPHA 1, DEPTH 2, STENCIL 4, ANTIALIAS 8, PRESERVE 16,
-// LIVE 32), generation]. A context is made (the host's Create) in one thread and drawn
+// for each resource slot (the id's low 12 bits above 0x2000), [the worker that draws it
+// (its thread id + 1; 0: none yet), width, height, attributes (ALPHA 1, DEPTH 2,
+// STENCIL 4, ANTIALIAS 8, PRESERVE 16, LIVE 32), generation, the resource's id]. A context is made (the host's Create) in one thread and drawn
 // in the first that calls GL on it, which makes its WebGL there: a plugin may create its
 // context on the main thread and draw on one of its own, as Chrome allowed.
-const GL_SLOTS = 4096, GL_WORDS = 5, GL_FIRST_RESOURCE = 0x2000;
-const GL_OWNER = 0, GL_WIDTH = 1, GL_HEIGHT = 2, GL_ATTRS = 3, GL_GEN = 4, GL_LIVE = 32;
+const GL_SLOTS = 4096, GL_WORDS = 6, GL_FIRST_RESOURCE = 0x2000;
+const GL_OWNER = 0, GL_WIDTH = 1, GL_HEIGHT = 2, GL_ATTRS = 3, GL_GEN = 4, GL_ID = 5, GL_LIVE = 32;
 function glContexts() {
   return new Int32Array(new SharedArrayBuffer(4 * GL_SLOTS * GL_WORDS));
 }
@@ -711,8 +711,8 @@ function glImports(memory, post, shared, tid) {
   // The WebGL of context `r` in this worker: made here if no worker draws it yet, kept
   // to the size the host last gave it; null if another worker draws it or it is gone.
   const slot = (r) => {
-    const i = r - GL_FIRST_RESOURCE;
-    return i > 0 && i < GL_SLOTS ? i * GL_WORDS : -1;
+    const i = (r - GL_FIRST_RESOURCE) % GL_SLOTS;
+    return r > GL_FIRST_RESOURCE && i > 0 ? i * GL_WORDS : -1;
   };
   const make = (r, at) => {
     const attrs = Atomics.load(shared, at + GL_ATTRS);
@@ -738,16 +738,17 @@ function glImports(memory, post, shared, tid) {
   const contextOf = (r) => {
     const at = slot(r);
     if (at < 0) return null;
+    const live = Atomics.load(shared, at + GL_ID) === r && (Atomics.load(shared, at + GL_ATTRS) & GL_LIVE) !== 0;
     let s = contexts.get(r);
-    if (s && (s.gen !== Atomics.load(shared, at + GL_GEN) || !(Atomics.load(shared, at + GL_ATTRS) & GL_LIVE))) {
+    if (s && (!live || s.gen !== Atomics.load(shared, at + GL_GEN))) {
       // Gone (or its slot is another context's now): its WebGL goes.
       contexts.delete(r);
       const lose = s.gl.getExtension('WEBGL_lose_context');
       if (lose) lose.loseContext();
       s = null;
     }
+    if (!live) return null;
     if (!s) {
-      if (!(Atomics.load(shared, at + GL_ATTRS) & GL_LIVE)) return null;
       if (Atomics.compareExchange(shared, at + GL_OWNER, 0, tid + 1) !== 0) return null;
       s = make(r, at);
       if (!s) return null;
@@ -798,6 +799,7 @@ function glImports(memory, post, shared, tid) {
     const at = slot(r);
     if (at < 0 || typeof OffscreenCanvas === 'undefined' || !haveWebGL()) return 0;
     Atomics.store(shared, at + GL_OWNER, 0);
+    Atomics.store(shared, at + GL_ID, r);
     Atomics.store(shared, at + GL_WIDTH, w);
     Atomics.store(shared, at + GL_HEIGHT, h);
     Atomics.add(shared, at + GL_GEN, 1);
@@ -807,7 +809,7 @@ function glImports(memory, post, shared, tid) {
   };
   imports.context_resize = (r, w, h) => {
     const at = slot(r);
-    if (at < 0) return;
+    if (at < 0 || Atomics.load(shared, at + GL_ID) !== r) return;
     Atomics.store(shared, at + GL_WIDTH, w);
     Atomics.store(shared, at + GL_HEIGHT, h);
   };
@@ -824,9 +826,9 @@ function glImports(memory, post, shared, tid) {
   };
   imports.context_destroy = (r) => {
     const at = slot(r);
-    if (at < 0) return;
+    if (at < 0 || Atomics.load(shared, at + GL_ID) !== r) return;
     Atomics.store(shared, at + GL_ATTRS, 0);
-    contextOf(r);
+    contextOf(r); // this worker's WebGL of it, if it has one, goes now
   };
   return imports;
 }

@@ -1520,8 +1520,14 @@ static i32 pa_module = 0x1000;
 enum { RES_VIEW = 1, RES_LOOP, RES_IMAGE, RES_GRAPHICS2D, RES_REQUEST, RES_LOADER, RES_RESPONSE, RES_INPUT,
        RES_GRAPHICS3D, RES_FILESYSTEM, RES_FILEREF, RES_FILEIO, RES_WEBSOCKET };
 #define PA_MAX_RESOURCES 4096
+/* A resource's id: 0x2000 + its slot + 4096 x the slot's generation, which each new
+   resource in the slot takes one further: an id the plugin kept after releasing it names
+   nothing, not the slot's next resource. */
+#define PA_RESOURCE_BASE 0x2000
+#define PA_RESOURCE_GENS (1u << 18)
 static struct {
     i32 kind, refs;
+    u32 gen;
     void *data; /* the kind's own state (an image, a 2-D device), released with it */
 } pa_resources[PA_MAX_RESOURCES];
 static void pa_resource_gone(i32 kind, void *data); /* the kinds' destructors */
@@ -1542,41 +1548,48 @@ static i32 pa_new_resource(i32 kind) {
         if (!pa_resources[i].refs) {
             pa_resources[i].kind = kind;
             pa_resources[i].refs = 1;
+            u32 gen = pa_resources[i].gen;
             unlock(&pa_res_lock);
-            return 0x2000 + i;
+            return PA_RESOURCE_BASE + (i32)(gen * PA_MAX_RESOURCES) + i;
         }
     }
     unlock(&pa_res_lock);
     return 0;
 }
 
+/* The slot of live resource `r` (pa_res_lock held), or 0. */
+static i32 pa_slot_locked(i32 r) {
+    u32 v = (u32)r - PA_RESOURCE_BASE;
+    if (r < PA_RESOURCE_BASE || v >= PA_RESOURCE_GENS * PA_MAX_RESOURCES) return 0;
+    i32 i = (i32)(v % PA_MAX_RESOURCES);
+    return i && pa_resources[i].refs && pa_resources[i].gen == v / PA_MAX_RESOURCES ? i : 0;
+}
+
 static i32 pa_resource_kind(i32 r) {
-    i32 i = r - 0x2000;
-    if (i <= 0 || i >= PA_MAX_RESOURCES) return 0;
     lock(&pa_res_lock);
-    i32 k = pa_resources[i].refs ? pa_resources[i].kind : 0;
+    i32 i = pa_slot_locked(r);
+    i32 k = i ? pa_resources[i].kind : 0;
     unlock(&pa_res_lock);
     return k;
 }
 
 static void core_addref_resource(i32 r) {
-    i32 i = r - 0x2000;
-    if (i <= 0 || i >= PA_MAX_RESOURCES) return;
     lock(&pa_res_lock);
-    if (pa_resources[i].refs > 0 && pa_resources[i].refs < 0x7fffffff) pa_resources[i].refs++;
+    i32 i = pa_slot_locked(r);
+    if (i && pa_resources[i].refs < 0x7fffffff) pa_resources[i].refs++;
     unlock(&pa_res_lock);
 }
 
 static void core_release_resource(i32 r) {
-    i32 i = r - 0x2000;
-    if (i <= 0 || i >= PA_MAX_RESOURCES) return;
     lock(&pa_res_lock);
+    i32 i = pa_slot_locked(r);
     i32 kind = 0;
     void *data = NULL;
-    if (pa_resources[i].refs > 0 && --pa_resources[i].refs == 0) {
+    if (i && --pa_resources[i].refs == 0) {
         kind = pa_resources[i].kind;
         data = pa_resources[i].data;
         pa_resources[i].data = NULL;
+        pa_resources[i].gen = (pa_resources[i].gen + 1) % PA_RESOURCE_GENS;
     }
     unlock(&pa_res_lock);
     if (data) pa_resource_gone(kind, data);
@@ -1584,10 +1597,9 @@ static void core_release_resource(i32 r) {
 
 /* The state of resource `r` if it is a live one of `kind`, else NULL. */
 static void *pa_resource_data(i32 r, i32 kind) {
-    i32 i = r - 0x2000;
-    if (i <= 0 || i >= PA_MAX_RESOURCES) return NULL;
     lock(&pa_res_lock);
-    void *d = pa_resources[i].refs && pa_resources[i].kind == kind ? pa_resources[i].data : NULL;
+    i32 i = pa_slot_locked(r);
+    void *d = i && pa_resources[i].kind == kind ? pa_resources[i].data : NULL;
     unlock(&pa_res_lock);
     return d;
 }
@@ -1597,7 +1609,7 @@ static i32 pa_new_resource_with(i32 kind, void *data) {
     i32 r = pa_new_resource(kind);
     if (r) {
         lock(&pa_res_lock);
-        pa_resources[r - 0x2000].data = data;
+        pa_resources[pa_slot_locked(r)].data = data;
         unlock(&pa_res_lock);
     }
     return r;

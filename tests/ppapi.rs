@@ -580,7 +580,8 @@ fn glbench_mounts_its_file_system_headless() {
 }
 
 /// Files as Chrome gave them (tests/runtime/files.ll): a blocking call on the main thread
-/// is refused; off it, the persistent file system opens, a file cannot be made in a
+/// is refused; a released resource's id names nothing, not the next resource in its
+/// slot; off the main thread, the persistent file system opens, a file cannot be made in a
 /// folder that does not exist, a folder is made once (then FILEEXISTS), a file is written,
 /// named, renamed, queried (its size; the old name is gone), read from an offset, and
 /// still read after it is deleted while open; an empty folder is deleted; a path with
@@ -590,7 +591,8 @@ fn files_behave_as_chrome_s_on_every_target() {
     let dir = tempfile::tempdir().unwrap();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/files.ll");
     let pexe = common::prelude_pexe(dir.path(), &src);
-    let want = r#"-13 1 0 -20 0 -21 0 5 "a.txt" "/dir/a.txt" 0 0 5 -20 0 4 1869376613 0 5 0 0 999"#;
+    let want =
+        r#"-13 1 0 3 1 0 -20 0 -21 0 5 "a.txt" "/dir/a.txt" 0 0 5 -20 0 4 1869376613 0 5 0 0 999"#;
     for arch in TARGETS {
         let command = translate(&pexe, arch, dir.path());
         let o = run(&command, b"", &[("PNACL_MESSAGES", "json")]);

@@ -1,6 +1,9 @@
 ; A plugin that uses files (PPB_FileSystem, PPB_FileRef;1.1, PPB_FileIO;1.0), with the
 ; tests/attacks prelude. In DidCreate it posts what a blocking FileIO Open on the main
-; thread gets (PP_ERROR_BLOCKS_MAIN_THREAD, -13), then starts a thread that makes the
+; thread gets (PP_ERROR_BLOCKS_MAIN_THREAD, -13); makes a file system, releases it
+; (PPB_Core), makes a temporary one, and posts whether the two ids differ (1), the type
+; the released id now has (0: none, its slot is the new one's) and the new one's (3);
+; then starts a thread that makes the
 ; persistent file system and, with blocking calls, posts each result in turn:
 ;   1 (a file system was made), Open 0,
 ;   opening /dir/a.txt to write (CREATE) before /dir exists: -20 (FILENOTFOUND),
@@ -16,6 +19,7 @@
 @ref_name = internal constant [16 x i8] c"PPB_FileRef;1.1\00"
 @io_name = internal constant [15 x i8] c"PPB_FileIO;1.0\00"
 @messaging_name = internal constant [18 x i8] c"PPB_Messaging;1.0\00"
+@core_name = internal constant [13 x i8] c"PPB_Core;1.0\00"
 @hook_name = internal constant [23 x i8] c"nacl-irt-ppapihook-0.1\00"
 @thread_name = internal constant [20 x i8] c"nacl-irt-thread-0.1\00"
 @dir = internal constant [5 x i8] c"/dir\00"
@@ -228,6 +232,25 @@ define internal i32 @did_create(i32 %inst, i32 %argc, i32 %argn, i32 %argv) {
   %io = call i32 @io_new()
   %r = call i32 @io_open(i32 %io, i32 0, i32 1)
   call void @post_int(i32 %r)
+  %fc = call i32 @fn(i32 2, i32 0)
+  %fs_create = inttoptr i32 %fc to i32 (i32, i32)*
+  %fs_a = call i32 %fs_create(i32 %inst, i32 2)
+  %cn = ptrtoint [13 x i8]* @core_name to i32
+  %core = call i32 %get(i32 %cn)
+  %core_release.p = add i32 %core, 4
+  %core_release = call i32 @load32(i32 %core_release.p)
+  %release = inttoptr i32 %core_release to void (i32)*
+  call void %release(i32 %fs_a)
+  %fs_b = call i32 %fs_create(i32 %inst, i32 3)
+  %differ = icmp ne i32 %fs_a, %fs_b
+  %differ.i = zext i1 %differ to i32
+  call void @post_int(i32 %differ.i)
+  %ft = call i32 @fn(i32 2, i32 3)
+  %get_type = inttoptr i32 %ft to i32 (i32)*
+  %type_a = call i32 %get_type(i32 %fs_a)
+  call void @post_int(i32 %type_a)
+  %type_b = call i32 %get_type(i32 %fs_b)
+  call void @post_int(i32 %type_b)
   %q = call i32 @query_addr()
   %query = inttoptr i32 %q to i32 (i32, i32, i32)*
   %tn = ptrtoint [20 x i8]* @thread_name to i32
