@@ -660,7 +660,7 @@ if (typeof document !== 'undefined') {
       const name = pexeUrl.pathname.split('/').pop();
       const ctx = {
         args: [name, ...args.map(([n, v]) => `${n}=${v}`)],
-        env: ['PNACL_MESSAGES=json', 'PNACL_PAGE=1', `PNACL_VIEW=${Math.min(w, 32767)}x${Math.min(h, 32767)}`,
+        env: ['PNACL_MESSAGES=json', 'PNACL_PAGE=1', 'PNACL_PPAPI_MISSING=1', `PNACL_VIEW=${Math.min(w, 32767)}x${Math.min(h, 32767)}`,
           `PNACL_DEVICE_SCALE=${view.scale.toFixed(2)}`,
           `PNACL_NPROCS=${navigator.hardwareConcurrency || 1}`,
           ...(typeof PNACL_SITE_ENV !== 'undefined' ? PNACL_SITE_ENV : [])],

@@ -296,6 +296,10 @@ fn revived_apps_run_in_chromium() {
                 assert_eq!(r["context"], true, "{result}");
                 assert_eq!(r["initialized"], true, "{result}");
                 assert_eq!(r["tests"], "none", "{result}");
+                // What the page host lacks (sockets, which no browser gives a page) is
+                // named once in the console.
+                let named = "PPB_TCPSocket;1.1, which this host does not provide (NULL)";
+                assert_eq!(console.matches(named).count(), 1, "{console}");
                 assert_eq!(
                     r["lastError"], "NaCl module crashed: the program trapped: unreachable",
                     "{result}"
