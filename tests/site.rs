@@ -348,6 +348,28 @@ fn revived_apps_run_in_chromium() {
     }
 }
 
+/// The page's GL under hostile arguments (fuzz/ppapi/gl.mjs, in node on a stand-in
+/// WebGL): 300,000 calls of every import, with sizes at the limits, pointers past the
+/// plugin's memory and names it never made: none throws, into the plugin or inside the
+/// host, every result is a number, every view the host hands WebGL is within memory.
+#[test]
+fn the_gl_imports_are_fuzzed() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for seed in ["1", "2"] {
+        let o = Command::new(pnacl::tools::NODE)
+            .arg(root.join("fuzz/ppapi/gl.mjs"))
+            .args(["300000", seed])
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "seed {seed}: {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
 /// A WebSocket echo server (tests/browser/ws_echo.py) on a port of its own, ended with
 /// its standard input when dropped.
 struct EchoServer {
