@@ -407,6 +407,7 @@ if (typeof document !== 'undefined') {
       const MOUSE = { mousedown: 0, mouseup: 1, mousemove: 2, mouseenter: 3, mouseleave: 4, contextmenu: 10 };
       const KEYS = { keydown: 7, keyup: 8, keypress: 9 };
       const TOUCH = { touchstart: 15, touchmove: 16, touchend: 17, touchcancel: 18 };
+      const IME = { compositionstart: 11, compositionupdate: 12, compositionend: 13 };
       const modifiers = (e) => {
         let m = (e.shiftKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.altKey ? 4 : 0) | (e.metaKey ? 8 : 0);
         if (e.buttons !== undefined) m |= (e.buttons & 1 ? 64 : 0) | (e.buttons & 4 ? 128 : 0) | (e.buttons & 2 ? 256 : 0);
@@ -417,11 +418,12 @@ if (typeof document !== 'undefined') {
       };
       const f32 = (v) => new Uint32Array(new Float32Array([v]).buffer)[0];
       const sendInput = (e) => {
+        if (IME[e.type] !== undefined) { sendIme(e); return; }
         const type = MOUSE[e.type] ?? KEYS[e.type] ?? TOUCH[e.type] ?? (e.type === 'wheel' ? 5 : -1);
         const cls = type === 5 ? 4 : KEYS[e.type] !== undefined ? 2 : TOUCH[e.type] !== undefined ? 8 : 1;
         if (type < 0 || !(classes & cls)) return;
         if (!(filtering & cls)) e.preventDefault();
-        if (e.type === 'mousedown' && screen().focus) screen().focus();
+        if (e.type === 'mousedown') focusScreen();
         const r = screen().getBoundingClientRect();
         const mouse = cls === 1;
         const time = new Float64Array([performance.now() / 1000]);
@@ -465,9 +467,54 @@ if (typeof document !== 'undefined') {
         toHostWith(words, tail);
       };
       const screen = () => canvas || el;
+      // IME composition (class 16): composition events come only to an editable element,
+      // so a plugin that asks for them has one of its own over its screen, invisible,
+      // which takes the focus the screen would (its keys are the screen's).
+      let ime = null;
+      const focusScreen = () => {
+        if (ime) ime.focus({ preventScroll: true });
+        else if (screen().focus) screen().focus();
+      };
+      const enc8 = (t) => new TextEncoder().encode(t || '');
+      const sendIme = (e) => {
+        if (!(classes & 16)) return;
+        const text = enc8(e.data).slice(0, 1024);
+        const time = new Float64Array([performance.now() / 1000]);
+        const tw = new Uint32Array(time.buffer);
+        // type, modifiers, -, -, selection start and end (bytes), ..., time; the text
+        const send = (type, bytes) => {
+          const tail = new Uint8Array(8 + bytes.length);
+          new DataView(tail.buffer).setUint32(0, bytes.length, true);
+          tail.set(bytes, 8);
+          toHostWith([FROM_INPUT, type, 0, 0xffffffff, 0, bytes.length, bytes.length, 0, 0, 0, 0, 0, 0, 0, 0,
+            tw[0], tw[1]], tail);
+        };
+        if (e.type === 'compositionend') {
+          // The text it makes, then the end (Chrome's order); the editable starts over.
+          send(14, text);
+          send(13, new Uint8Array(0));
+          ime.value = '';
+        } else {
+          send(IME[e.type], e.type === 'compositionstart' ? new Uint8Array(0) : text);
+        }
+      };
+      const listenIme = () => {
+        if (ime || !(classes & 16)) return;
+        ime = document.createElement('textarea');
+        ime.setAttribute('aria-hidden', 'true');
+        ime.style.cssText = 'position:absolute;opacity:0;width:1px;height:1px;border:0;padding:0;'
+          + 'resize:none;overflow:hidden;pointer-events:none';
+        const r = screen().getBoundingClientRect();
+        ime.style.left = `${r.left + window.scrollX}px`;
+        ime.style.top = `${r.top + window.scrollY}px`;
+        document.body.appendChild(ime);
+        for (const type of [...Object.keys(IME), ...Object.keys(KEYS)]) ime.addEventListener(type, sendInput);
+        screen().addEventListener('focus', focusScreen);
+      };
       const listen = (c, f) => {
         classes = c;
         filtering = f;
+        listenIme();
         if (listening || !c) return;
         listening = true;
         for (const type of [...Object.keys(MOUSE), ...Object.keys(KEYS), ...Object.keys(TOUCH), 'wheel']) {

@@ -21,7 +21,8 @@
 //!   plugin did not allow (PP_ERROR_NOACCESS), a file the server lacks (404, its body);
 //! - input events (tests/runtime/input-echo.ll asks for them): a real click on the
 //!   element's centre reaches the plugin as a MOUSEDOWN at (100, 50) of its 200 x 100,
-//!   one click, and a touch a quarter of the way in as a TOUCHSTART at (50, 25); what it logs through PPB_Console reaches the browser's console at its
+//!   one click, a touch a quarter of the way in as a TOUCHSTART at (50, 25), and an input
+//!   method's composition as IME updates and text; what it logs through PPB_Console reaches the browser's console at its
 //!   level, prefixed with its name;
 //! - 3-D graphics (tests/runtime/gl-draw.ll: a context made on the main thread, drawn on
 //!   another): what the plugin reads back of its frame and what the page shows are the
@@ -263,6 +264,16 @@ fn revived_apps_run_in_chromium() {
                     touched, "1100050 2150025",
                     "2000000 + 100000 x changed + 1000 x x + y"
                 );
+                // A composition ("ni", then "你"): two updates and the text it made, each
+                // 3000000 + 1000 x type + its bytes.
+                let (composed, _) = driver_with(
+                    &format!("{}?ime", server.base),
+                    150,
+                    Some("#plugin"),
+                    None,
+                    &[("PNACL_IME", "1")],
+                );
+                assert_eq!(composed, "1100050 3012002 3012003 3014003");
                 assert!(
                     console.contains("console.warning: input-echo.pexe: 42"),
                     "{console}"

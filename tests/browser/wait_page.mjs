@@ -2,7 +2,8 @@
 // `document.body.dataset.result` is set, which it prints (or "timeout"). With SELECTOR,
 // once the page says it is ready (`document.body.dataset.ready`), the element SELECTOR
 // names is clicked, as a user would: the mouse pressed and released at its centre (and,
-// with PNACL_TOUCH=1, then touched a quarter of the way in from its top left). The
+// with PNACL_TOUCH=1, then touched a quarter of the way in from its top left; with
+// PNACL_IME=1, then given a composition, "ni" and then "你"). The
 // page's console goes to standard error. With PNACL_SHOTS=SELECTOR in the environment,
 // the result is followed by two screenshots of the element SELECTOR names: one when the
 // result is first set, one once it has changed twice more; what is printed is then
@@ -89,6 +90,11 @@ try {
         await send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 2 }, sessionId);
         await send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: at[0], y: at[1], id: 7 }] }, sessionId);
         await send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] }, sessionId);
+      }
+      // Then (PNACL_IME=1) a composition, as an input method makes one: "ni", then "你".
+      if (process.env.PNACL_IME) {
+        await send('Input.imeSetComposition', { text: 'ni', selectionStart: 2, selectionEnd: 2 }, sessionId);
+        await send('Input.insertText', { text: '你' }, sessionId);
       }
       clicked = true;
     }

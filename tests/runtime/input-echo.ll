@@ -3,7 +3,10 @@
 ; posts 1000 * x + y of the event's position (PPB_MouseInputEvent GetPosition) plus
 ; 1000000 * its click count, for each KEYDOWN minus its key code, and for each TOUCHSTART
 ; 2000000 + 1000 * x + y of its first touch (PPB_TouchInputEvent GetTouchByIndex) plus
-; 100000 * the number of changed touches; it handles every event. In
+; 100000 * the number of changed touches, and (it asks for IME events too) for each
+; IME_COMPOSITION_UPDATE and IME_TEXT 3000000 + 1000 * its type + the end of its first
+; segment (PPB_IMEInputEvent GetSegmentOffset 1: the text's bytes); it handles every
+; event. In
 ; DidCreate it also logs the number 42 to the console at level WARNING (PPB_Console).
 @ppp_instance_name = internal constant [17 x i8] c"PPP_Instance;1.1\00"
 @ppp_input_name = internal constant [19 x i8] c"PPP_InputEvent;0.1\00"
@@ -11,6 +14,7 @@
 @mouse_name = internal constant [24 x i8] c"PPB_MouseInputEvent;1.1\00"
 @key_name = internal constant [27 x i8] c"PPB_KeyboardInputEvent;1.2\00"
 @touch_name = internal constant [24 x i8] c"PPB_TouchInputEvent;1.0\00"
+@ime_name = internal constant [22 x i8] c"PPB_IMEInputEvent;1.0\00"
 @messaging_name = internal constant [18 x i8] c"PPB_Messaging;1.0\00"
 @console_name = internal constant [16 x i8] c"PPB_Console;1.0\00"
 @hook_name = internal constant [23 x i8] c"nacl-irt-ppapihook-0.1\00"
@@ -18,11 +22,11 @@
 @starts = internal global [12 x i8] zeroinitializer, align 4
 @ppp_instance = internal global [20 x i8] zeroinitializer, align 4
 @ppp_input = internal global [4 x i8] zeroinitializer, align 4
-; get_browser_interface, instance, input, mouse, keyboard, messaging, touch tables
-@state = internal global [28 x i8] zeroinitializer, align 4
+; get_browser_interface, instance, input, mouse, keyboard, messaging, touch, IME tables
+@state = internal global [32 x i8] zeroinitializer, align 4
 
 define internal i32 @state_at(i32 %k) {
-  %s = ptrtoint [28 x i8]* @state to i32
+  %s = ptrtoint [32 x i8]* @state to i32
   %o = mul i32 %k, 4
   %a = add i32 %s, %o
   %v = call i32 @load32(i32 %a)
@@ -30,7 +34,7 @@ define internal i32 @state_at(i32 %k) {
 }
 
 define internal void @set_state(i32 %k, i32 %v) {
-  %s = ptrtoint [28 x i8]* @state to i32
+  %s = ptrtoint [32 x i8]* @state to i32
   %o = mul i32 %k, 4
   %a = add i32 %s, %o
   call void @store32(i32 %a, i32 %v)
@@ -92,7 +96,21 @@ other:
   br i1 %kd, label %key, label %touch.check
 touch.check:
   %td = icmp eq i32 %type, 15
-  br i1 %td, label %touch, label %done
+  br i1 %td, label %touch, label %ime.check
+ime.check:
+  %iu = icmp eq i32 %type, 12
+  %it = icmp eq i32 %type, 14
+  %ie = or i1 %iu, %it
+  br i1 %ie, label %ime, label %done
+ime:
+  %fo = call i32 @fn(i32 7, i32 4)
+  %offset.f = inttoptr i32 %fo to i32 (i32, i32)*
+  %end = call i32 %offset.f(i32 %event, i32 1)
+  %t1000 = mul i32 %type, 1000
+  %iv0 = add i32 %t1000, %end
+  %iv = add i32 %iv0, 3000000
+  call void @post_int(i32 %iv)
+  ret i32 1
 touch:
   %tp = alloca i8, i32 28, align 4
   %tpp = ptrtoint i8* %tp to i32
@@ -149,7 +167,10 @@ define internal i32 @did_create(i32 %inst, i32 %argc, i32 %argn, i32 %argv) {
   call void @set_state(i32 6, i32 %t6)
   %fr = call i32 @fn(i32 2, i32 0)
   %request = inttoptr i32 %fr to i32 (i32, i32)*
-  %r = call i32 %request(i32 %inst, i32 15)
+  %n7 = ptrtoint [22 x i8]* @ime_name to i32
+  %t7 = call i32 %get(i32 %n7)
+  call void @set_state(i32 7, i32 %t7)
+  %r = call i32 %request(i32 %inst, i32 31)
   %cn = ptrtoint [16 x i8]* @console_name to i32
   %console = call i32 %get(i32 %cn)
   %logp = call i32 @load32(i32 %console)
