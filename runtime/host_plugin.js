@@ -30,7 +30,7 @@ const FD_CHANNEL = -4;
 const TO_BIND = 1, TO_FLUSH = 2, TO_URL_OPEN = 3, TO_URL_CLOSE = 4, TO_INPUT = 5;
 const FROM_FLUSHED = 1, FROM_VIEW = 2, FROM_URL_HEADERS = 3, FROM_URL_DATA = 4, FROM_URL_END = 5, FROM_URL_ERROR = 6;
 const FROM_INPUT = 7, TO_CONSOLE = 6;
-const TO_WS_OPEN = 7, TO_WS_SEND = 8, TO_WS_CLOSE = 9;
+const TO_WS_OPEN = 7, TO_WS_SEND = 8, TO_WS_CLOSE = 9, TO_AUDIO_START = 10, TO_AUDIO_STOP = 11;
 const FROM_WS_OPEN = 8, FROM_WS_MESSAGE = 9, FROM_WS_CLOSED = 10, FROM_WS_ERROR = 11;
 const PP_ERROR_FAILED = -2, PP_ERROR_NOACCESS = -7;
 
@@ -197,6 +197,53 @@ if (typeof document !== 'undefined') {
 
   const plugins = new Map();
 
+  // Sound (PPB_Audio): a worklet that plays from the ring the host's audio thread fills
+  // (runtime/ppapi_audio.h: [written, read] frame counts, then 16-bit stereo samples),
+  // reading the plugin's memory (shared), and wakes that thread as it reads on.
+  const AUDIO_WORKLET = `registerProcessor('pnacl-audio', class extends AudioWorkletProcessor {
+    constructor(o) {
+      super();
+      const { buffer, ring, frames } = o.processorOptions;
+      this.counts = new Int32Array(buffer, ring, 2);
+      this.samples = new Int16Array(buffer, ring + 16, frames * 2);
+      this.frames = frames;
+      this.port.onmessage = () => { this.stopped = true; };
+    }
+    process(_inputs, outputs) {
+      if (this.stopped) return false;
+      const [left, right] = outputs[0];
+      const written = Atomics.load(this.counts, 0) >>> 0, read = Atomics.load(this.counts, 1) >>> 0;
+      const have = Math.min((written - read) >>> 0, left.length);
+      for (let i = 0; i < left.length; i++) {
+        const at = ((read + i) % this.frames) * 2;
+        left[i] = i < have ? this.samples[at] / 32768 : 0;
+        if (right) right[i] = i < have ? this.samples[at + 1] / 32768 : 0;
+      }
+      if (have) {
+        Atomics.store(this.counts, 1, (read + have) | 0);
+        Atomics.notify(this.counts, 1);
+      }
+      return true;
+    }
+  });`;
+  let audioModule = null;
+  const audioContexts = new Map(); // rate → AudioContext
+  const audioContext = async (rate) => {
+    let c = audioContexts.get(rate);
+    if (!c) {
+      c = new AudioContext({ sampleRate: rate });
+      audioContexts.set(rate, c);
+      // Browsers start sound only after the user does something on the page.
+      const resume = () => { if (c.state === 'suspended') c.resume(); };
+      for (const type of ['pointerdown', 'keydown', 'touchstart']) document.addEventListener(type, resume, { capture: true });
+      resume();
+    }
+    if (!audioModule) audioModule = URL.createObjectURL(new Blob([AUDIO_WORKLET], { type: 'text/javascript' }));
+    if (!c.pnaclModule) c.pnaclModule = c.audioWorklet.addModule(audioModule);
+    await c.pnaclModule;
+    return c;
+  };
+
   const attach = (el) => {
     if (plugins.has(el)) return;
     const state = { workers: [], ended: false, loaded: false, queue: [], ring: null, lastLine: '' };
@@ -327,6 +374,7 @@ if (typeof document !== 'undefined') {
       state.ended = true;
       for (const w of state.workers) w.terminate();
       for (const ws of sockets.values()) ws.close();
+      for (const node of (state.sounds || new Map()).values()) if (node) { node.port.postMessage('stop'); node.disconnect(); }
     };
     const fail = (why) => {
       if (state.ended) return;
@@ -396,6 +444,9 @@ if (typeof document !== 'undefined') {
       state.channel = channel;
       // The plugin's 3-D contexts, shared by its workers (host_gl.js).
       const contexts = glContexts();
+      // The plugin's sounds: audio resource → its worklet node.
+      const sounds = new Map();
+      state.sounds = sounds;
       // The element's screen: a canvas in its place once the plugin binds a device.
       let canvas = null, ctx2d = null, bitmaps = null, canvas3d = false, bound = 0;
       // The canvas takes the element's place, look and size (a percentage stays one; a
@@ -656,6 +707,27 @@ if (typeof document !== 'undefined') {
                 try { if (rec[1]) ws.close(rec[1], reason); else ws.close(); } catch { ws.close(); }
               }
             }
+          } else if (kind === TO_AUDIO_START && rec.length >= 4) {
+            // audio, the ring's address, its frames, the rate
+            const [id, ring, frames, rate] = rec;
+            const fits = frames > 0 && frames <= 4 * 32768 && ring % 4 === 0
+              && ring + 16 + frames * 4 <= memory.buffer.byteLength && (rate === 44100 || rate === 48000);
+            if (fits && !sounds.has(id)) {
+              sounds.set(id, null);
+              audioContext(rate).then((c) => {
+                if (!sounds.has(id) || state.ended) return;
+                const node = new AudioWorkletNode(c, 'pnacl-audio', {
+                  numberOfInputs: 0, outputChannelCount: [2],
+                  processorOptions: { buffer: memory.buffer, ring, frames },
+                });
+                node.connect(c.destination);
+                sounds.set(id, node);
+              }).catch((e) => console.error(`NaCl module: no sound: ${e.message}`));
+            }
+          } else if (kind === TO_AUDIO_STOP && rec.length >= 1) {
+            const node = sounds.get(rec[0]);
+            sounds.delete(rec[0]);
+            if (node) { node.port.postMessage('stop'); node.disconnect(); }
           } else if (kind === TO_INPUT) {
             listen(rec[0], rec[1]);
           } else if (kind === TO_URL_CLOSE) {

@@ -1518,7 +1518,7 @@ static i32 pa_instance = 0x1001; /* ids as Chrome gave them: small, distinct */
 static i32 pa_module = 0x1000;
 
 enum { RES_VIEW = 1, RES_LOOP, RES_IMAGE, RES_GRAPHICS2D, RES_REQUEST, RES_LOADER, RES_RESPONSE, RES_INPUT,
-       RES_GRAPHICS3D, RES_FILESYSTEM, RES_FILEREF, RES_FILEIO, RES_WEBSOCKET };
+       RES_GRAPHICS3D, RES_FILESYSTEM, RES_FILEREF, RES_FILEIO, RES_WEBSOCKET, RES_AUDIO_CONFIG, RES_AUDIO };
 #define PA_MAX_RESOURCES 4096
 /* A resource's id: 0x2000 + its slot + 4096 x the slot's generation, which each new
    resource in the slot takes one further: an id the plugin kept after releasing it names
@@ -1534,6 +1534,8 @@ static void pa_resource_gone(i32 kind, void *data); /* the kinds' destructors */
 static void pa_fs_gone(i32 kind, void *data);     /* ppapi_fs.h's */
 struct pa_ws;
 static void pa_ws_gone(struct pa_ws *w);          /* ppapi_ws.h's */
+struct pa_audio;
+static void pa_audio_gone(struct pa_audio *a);    /* ppapi_audio.h's */
 #ifdef PA_HAVE_GL
 static void g3d_gone(void *data);                 /* ppapi_gl.h's */
 static int g3d_size(i32 r, i32 *w, i32 *h);
@@ -2286,7 +2288,8 @@ static i32 loop_post_quit(i32 r, i32 should_destroy) {
    is on screen; PA_FROM_VIEW (width, height, device scale as float bits, visible): the
    element's new view. */
 enum { PA_TO_BIND = 1, PA_TO_FLUSH = 2, PA_TO_URL_OPEN = 3, PA_TO_URL_CLOSE = 4, PA_TO_INPUT = 5,
-       PA_TO_CONSOLE = 6, PA_TO_WS_OPEN = 7, PA_TO_WS_SEND = 8, PA_TO_WS_CLOSE = 9 };
+       PA_TO_CONSOLE = 6, PA_TO_WS_OPEN = 7, PA_TO_WS_SEND = 8, PA_TO_WS_CLOSE = 9, PA_TO_AUDIO_START = 10,
+       PA_TO_AUDIO_STOP = 11 };
 enum { PA_FROM_FLUSHED = 1, PA_FROM_VIEW = 2, PA_FROM_URL_HEADERS = 3, PA_FROM_URL_DATA = 4,
        PA_FROM_URL_END = 5, PA_FROM_URL_ERROR = 6, PA_FROM_INPUT = 7, PA_FROM_WS_OPEN = 8,
        PA_FROM_WS_MESSAGE = 9, PA_FROM_WS_CLOSED = 10, PA_FROM_WS_ERROR = 11 };
@@ -3140,6 +3143,7 @@ static void pa_input_from_page(const u8 *b, u32 n) {
 }
 
 #include "ppapi_ws.h"
+#include "ppapi_audio.h"
 
 /* Tells the page which classes of events to send (and which the plugin filters). */
 static void pa_input_to_page(void) {
@@ -3183,6 +3187,10 @@ static void pa_resource_gone(i32 kind, void *data) {
         pa_fs_gone(kind, data);
     } else if (kind == RES_WEBSOCKET) {
         pa_ws_gone(data);
+    } else if (kind == RES_AUDIO_CONFIG) {
+        pa_release_block(data);
+    } else if (kind == RES_AUDIO) {
+        pa_audio_gone(data);
     } else if (kind == RES_GRAPHICS2D) {
         struct pa_g2d *g = data;
         lock(&pa_g2d_lock);
@@ -3396,6 +3404,10 @@ static const struct {
     {"PPB_TouchInputEvent;1.4", ppb_touch},
     {"PPB_IMEInputEvent;1.0", ppb_ime},
     {"PPB_WebSocket;1.0", ppb_websocket},
+    {"PPB_AudioConfig;1.0", ppb_audio_config_1_0},
+    {"PPB_AudioConfig;1.1", ppb_audio_config_1_1},
+    {"PPB_Audio;1.0", ppb_audio_1_0},
+    {"PPB_Audio;1.1", ppb_audio_1_1},
 #ifdef PA_HAVE_GL
     {"PPB_Graphics3D;1.0", ppb_g3d},
     {"PPB_OpenGLES2;1.0", ppb_gles2},
@@ -3718,8 +3730,6 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
     ppapi_stdout_flush();
     exit_process(0);
 }
-
-static void ppapi_register_thread_creator(const void *functions) { (void)functions; }
 
 static const pa_fn ppapi_hook[] = {PF(ppapi_start), PF(ppapi_register_thread_creator)};
 

@@ -31,6 +31,8 @@
 //!   its file system and makes its context (it has no data to draw);
 //! - WebSockets (tests/runtime/ws-echo.ll against tests/browser/ws_echo.py): connect,
 //!   send, receive, close;
+//! - sound (tests/runtime/audio-tone.ll): the page's worklet plays the plugin's buffers at
+//!   the rate it asked for;
 //! - a plugin that exits after `load`: `crash` fires, `lastError` and `exitStatus` say
 //!   so, and the page goes on working; `lastError` is the host's words, never what the
 //!   plugin printed (HTML, which a page such as the SDK's showed as HTML).
@@ -142,7 +144,11 @@ fn revived_apps_run_in_chromium() {
         dir.path(),
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/gl-attack.ll"),
     );
-    let cases: [(&str, PathBuf, &str, &[&str]); 13] = [
+    let tone = common::prelude_pexe(
+        dir.path(),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/audio-tone.ll"),
+    );
+    let cases: [(&str, PathBuf, &str, &[&str]); 14] = [
         (
             "stockfish",
             shared.join("parse/stockfish.pexe"),
@@ -167,6 +173,7 @@ fn revived_apps_run_in_chromium() {
         ("gl_draw", gl, "gl-draw.pexe", &[]),
         ("ws_echo", ws, "ws-echo.pexe", &[]),
         ("gl_attack", gl_attack, "gl-attack.pexe", &[]),
+        ("audio", tone, "audio-tone.pexe", &[]),
         (
             "glbench",
             shared.join("plugins/glbench.pexe"),
@@ -315,6 +322,17 @@ fn revived_apps_run_in_chromium() {
                     r["lastError"], "NaCl module crashed: the program trapped: unreachable",
                     "{result}"
                 );
+            }
+            "audio" => {
+                // Started (1), then the buffers filled at 1 s and at 2 s: the page's worklet
+                // plays them at 48,000 frames a second, 512 a buffer (93.75 a second).
+                let n: Vec<i64> = result
+                    .split(' ')
+                    .map(|x| x.parse().unwrap_or_else(|_| panic!("audio: {result}")))
+                    .collect();
+                assert_eq!(n[0], 1, "{result}");
+                let rate = n[2] - n[1];
+                assert!((60..=130).contains(&rate), "{rate} buffers a second: {result}");
             }
             "gl_attack" => {
                 // Each hostile call a GL error (INVALID_VALUE 1281, OUT_OF_MEMORY 1285,

@@ -27,6 +27,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("ppapi_fs.h", include_str!("../../runtime/ppapi_fs.h")),
     ("ppapi_gl.h", include_str!("../../runtime/ppapi_gl.h")),
     ("ppapi_ws.h", include_str!("../../runtime/ppapi_ws.h")),
+    ("ppapi_audio.h", include_str!("../../runtime/ppapi_audio.h")),
     ("irt.c", include_str!("../../runtime/irt.c")),
     ("sandbox.h", include_str!("../../runtime/sandbox.h")),
     ("sandbox.c", include_str!("../../runtime/sandbox.c")),

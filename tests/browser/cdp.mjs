@@ -14,6 +14,8 @@ export function launch(chromium) {
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     // WebGL 2 on the CPU (Graphics3D's pages): SwiftShader through ANGLE.
     '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+    // Sound without a click first (PPB_Audio's page).
+    '--autoplay-policy=no-user-gesture-required',
     '--disable-background-networking', '--disable-component-update', '--disable-sync',
     '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank',
   ], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
