@@ -134,15 +134,16 @@ pub fn display_name(input: &str) -> String {
     }
 }
 
-/// Reads the whole input, `-` meaning standard input.
+/// Reads the whole input, `-` meaning standard input. An error says why as the other
+/// messages do ("No such file or directory"), without Rust's "(os error N)".
 pub fn read_input(input: &str) -> io::Result<Vec<u8>> {
-    if input == "-" {
+    let read = if input == "-" {
         let mut v = Vec::new();
-        io::stdin().lock().read_to_end(&mut v)?;
-        Ok(v)
+        io::stdin().lock().read_to_end(&mut v).map(|_| v)
     } else {
         fs::read(input)
-    }
+    };
+    read.map_err(|e| io::Error::new(e.kind(), io_reason(&e)))
 }
 
 /// Reads the input named `input` (`-`: standard input) with its display name, or reports

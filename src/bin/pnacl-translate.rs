@@ -248,6 +248,7 @@ fn site(args: &Args, app: &std::path::Path, out: &std::path::Path) -> ExitCode {
 
 /// Serves `dir` on the loopback interface (`translate::serve`).
 fn serve(dir: &std::path::Path, port: u16) -> ExitCode {
+    use std::io::Write;
     if !dir.is_dir() {
         cli::report_msg(TOOL, format!("{}: not a directory", dir.display()));
         return ExitCode::from(1);
@@ -262,7 +263,66 @@ fn serve(dir: &std::path::Path, port: u16) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    println!("serving {} at http://{addr}/", dir.display());
+    // What is said goes to standard output, which its reader may close once it has the
+    // first line (the address): nothing more is then said, and the server goes on.
+    let say = |line: String| {
+        let _ = writeln!(std::io::stdout(), "{line}");
+    };
+    say(format!("serving {} at http://{addr}/", dir.display()));
+    // What to open: the folder's index.html, or else each page at its top (or one folder
+    // down), so that the address printed is never one that shows "not found".
+    if dir.join("index.html").is_file() {
+        say(format!("open http://{addr}/"));
+    } else {
+        let mut pages = Vec::new();
+        let mut look = |sub: &std::path::Path| {
+            let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
+                return Vec::new();
+            };
+            let mut folders = Vec::new();
+            for e in entries.flatten() {
+                let path = sub.join(e.file_name());
+                let name = e.file_name().to_string_lossy().to_string();
+                if e.path().is_dir() {
+                    folders.push(path);
+                } else if name.ends_with(".html") || name.ends_with(".htm") {
+                    pages.push(path);
+                }
+            }
+            folders
+        };
+        for folder in look(std::path::Path::new("")) {
+            look(&folder);
+        }
+        pages.sort();
+        if pages.is_empty() {
+            say(format!(
+                "(no page in it: open a file by its name under http://{addr}/)"
+            ));
+        }
+        for p in pages.iter().take(20) {
+            // Each name percent-encoded but for what a URL's path keeps as it is.
+            let url: Vec<String> = p
+                .components()
+                .map(|c| {
+                    c.as_os_str()
+                        .to_string_lossy()
+                        .bytes()
+                        .map(|b| match b {
+                            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                                (b as char).to_string()
+                            }
+                            _ => format!("%{b:02X}"),
+                        })
+                        .collect()
+                })
+                .collect();
+            say(format!("open http://{addr}/{}", url.join("/")));
+        }
+        if pages.len() > 20 {
+            say(format!("(and {} more pages)", pages.len() - 20));
+        }
+    }
     let _ = std::io::Write::flush(&mut std::io::stdout());
     match translate::serve::serve(listener, dir) {
         Ok(()) => ExitCode::SUCCESS,
