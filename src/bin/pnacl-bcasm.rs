@@ -32,6 +32,11 @@ fn main() -> ExitCode {
         let data = cli::read_input(&args.input).map_err(|e| format!("{name}: {e}"))?;
         let src = String::from_utf8(data).map_err(|_| format!("{name}: not UTF-8 text"))?;
         let recs = text::parse(&src).map_err(|e| format!("{name}: {e}"))?;
+        if recs.is_empty() {
+            return Err(format!(
+                "{name}: no records (an empty file): pnacl-bcdis's record text was expected"
+            ));
+        }
         text::assemble(&recs, args.abbrev_quirks).map_err(|e| format!("{name}: {e}"))
     };
     let bytes = match run() {

@@ -43,7 +43,7 @@ struct Args {
     #[arg(long, requires = "site")]
     stdout_messages: bool,
     /// x86-32, arm or wasm32 (default: this machine's family; an object's own).
-    #[arg(long)]
+    #[arg(long, value_parser = runnable_target)]
     arch: Option<Target>,
     /// Serve the pages in DIR on 127.0.0.1 with the headers their threads need
     /// (cross-origin isolation), until interrupted; prints the address.
@@ -90,13 +90,6 @@ fn main() -> ExitCode {
         cli::report_msg(
             TOOL,
             "cannot write an executable to standard output (-o -): give it a file name",
-        );
-        return ExitCode::from(1);
-    }
-    if args.arch == Some(Target::Le32) {
-        cli::report_msg(
-            TOOL,
-            "le32 is the neutral module's target, not one that runs (x86-32, arm or wasm32)",
         );
         return ExitCode::from(1);
     }
@@ -247,6 +240,18 @@ fn site(args: &Args, app: &std::path::Path, out: &std::path::Path) -> ExitCode {
 }
 
 /// Serves `dir` on the loopback interface (`translate::serve`).
+/// A target a translated program runs on: le32 is the neutral module's, and is refused
+/// as every other unknown one is, with the list of those that run.
+fn runnable_target(s: &str) -> Result<Target, String> {
+    match s.parse::<Target>() {
+        Ok(Target::Le32) => Err(
+            "le32 is the neutral module's target, not one that runs (x86-32, arm or wasm32)".into(),
+        ),
+        Ok(t) => Ok(t),
+        Err(_) => Err(format!("unknown target '{s}' (x86-32, arm or wasm32)")),
+    }
+}
+
 fn serve(dir: &std::path::Path, port: u16) -> ExitCode {
     use std::io::Write;
     if !dir.is_dir() {
