@@ -237,8 +237,7 @@ static i32 ws_send(i32 r, const struct PP_Var *message) {
     i32 state = w->state;
     if (state == WS_CLOSING || state == WS_CLOSED) w->sent_after_close += n;
     unlock(&pa_ws_lock);
-    if (state == WS_INVALID || state == WS_CONNECTING) return PP_ERROR_FAILED;
-    if (state != WS_OPEN) return PP_ERROR_FAILED;
+    if (state != WS_OPEN) return PP_ERROR_FAILED; /* not yet open, or closing or closed */
     if (n > PA_MAX_BYTES - 32) return PP_ERROR_NOMEMORY;
     u32 size = (16 + n + 3) & ~3u;
     u8 *rec = pa_alloc(size);
