@@ -14,6 +14,7 @@
 typedef u8 block16 __attribute__((vector_size(16), aligned(1), may_alias));
 typedef u32 word __attribute__((aligned(1), may_alias));
 
+#ifndef __wasm__ /* WebAssembly's are memory.copy and memory.fill (arch_wasm32.S) */
 /* Blocks from the start, then the block that ends at the last byte (it may overlap the one
    before it), loaded before anything is stored: each block is loaded before it is stored,
    in increasing addresses, which is also what memmove needs when the destination comes
@@ -65,6 +66,7 @@ void *memset(void *dst, int c, size_t n) {
     while (n--) *d++ = (u8)c;
     return dst;
 }
+#endif
 
 int memcmp(const void *a, const void *b, size_t n) {
     const u8 *x = a, *y = b;

@@ -35,6 +35,19 @@ const FD_FREE = -1, FD_ROOT = -2, FD_STREAM = -3, MAX_FDS = 1024;
 const CTL_NEXT_TID = 0, CTL_EXIT = 1, CTL_LIVE = 2, CTL_MAX = 3, CTL_WARNED = 4, CTL_WORDS = 5;
 const DEFAULT_MAX_THREADS = 256, THREAD_SLOTS = 4096;
 
+// The program's memory as a buffer that reaches at least to `end` (if the memory does).
+// Another thread's growth of the shared memory reaches this thread's buffer late (V8
+// brings each thread's view up to date when it next stops to look); growing the memory by
+// nothing brings it up to date at once.
+function memoryTo(memory, end) {
+  let b = memory.buffer;
+  if (end > b.byteLength) {
+    memory.grow(0);
+    b = memory.buffer;
+  }
+  return b;
+}
+
 class ProcExit extends Error {
   constructor(code) { super(`exit ${code}`); this.code = code; }
 }
@@ -43,11 +56,12 @@ class ProcExit extends Error {
 // `ctl` the shared tables, `io` the host's (node's or the browser's) operations, `ctx`
 // what the program was given (args, env).
 function makeImports({ memory, fds, pos, ctl, io, ctx }) {
-  const view = () => new DataView(memory.buffer);
-  const bytes = (p, n) => new Uint8Array(memory.buffer, p, n);
+  // The memory to at least `end`, as a DataView; `n` bytes of it at `p`.
+  const view = (end) => new DataView(memoryTo(memory, end));
+  const bytes = (p, n) => new Uint8Array(memoryTo(memory, p + n), p, n);
   const text = (p, n) => new TextDecoder().decode(bytes(p, n).slice());
-  const put64 = (p, v) => view().setBigUint64(p, BigInt(v), true);
-  const put32 = (p, v) => view().setUint32(p, v >>> 0, true);
+  const put64 = (p, v) => view(p + 8).setBigUint64(p, BigInt(v), true);
+  const put32 = (p, v) => view(p + 4).setUint32(p, v >>> 0, true);
   const hostFd = (fd) => (fd >= 0 && fd < MAX_FDS ? Atomics.load(fds, fd) : FD_FREE);
   const guard = (f) => (...a) => {
     try {
@@ -59,7 +73,8 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
   };
   const iovs = (p, n) => {
     const out = [];
-    for (let i = 0; i < n; i++) out.push([view().getUint32(p + 8 * i, true), view().getUint32(p + 8 * i + 4, true)]);
+    const v = view(p + 8 * n);
+    for (let i = 0; i < n; i++) out.push([v.getUint32(p + 8 * i, true), v.getUint32(p + 8 * i + 4, true)]);
     return out;
   };
   const strings = (list, ptrs, buf) => {
@@ -81,7 +96,7 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
   };
   const filestat = (p, st) => {
     put64(p, st.dev); put64(p + 8, st.ino);
-    view().setUint8(p + 16, st.filetype);
+    view(p + 17).setUint8(p + 16, st.filetype);
     put64(p + 24, st.nlink); put64(p + 32, st.size);
     put64(p + 40, st.atim); put64(p + 48, st.mtim); put64(p + 56, st.ctim);
     return 0;
@@ -108,8 +123,8 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
       const h = hostFd(fd);
       if (h === FD_FREE) return ERRNO.EBADF;
       const type = h === FD_ROOT ? FILETYPE.DIR : io.filetype(h);
-      view().setUint8(p, type.filetype);
-      view().setUint16(p + 2, 0, true);
+      view(p + 4).setUint8(p, type.filetype);
+      view(p + 4).setUint16(p + 2, 0, true);
       put64(p + 8, type.seekable ? RIGHTS_ALL : RIGHTS_ALL & ~RIGHTS_SEEK);
       put64(p + 16, RIGHTS_ALL);
       return 0;
@@ -121,13 +136,13 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
     }),
     fd_prestat_get: (fd, p) => {
       if (hostFd(fd) !== FD_ROOT) return ERRNO.EBADF;
-      view().setUint8(p, 0);
+      view(p + 1).setUint8(p, 0);
       put32(p + 4, 1);
       return 0;
     },
     fd_prestat_dir_name: (fd, p, n) => {
       if (hostFd(fd) !== FD_ROOT) return ERRNO.EBADF;
-      if (n >= 1) view().setUint8(p, 0x2f);
+      if (n >= 1) view(p + 1).setUint8(p, 0x2f);
       return 0;
     },
     fd_read: guard((fd, iov, n, nread) => {

@@ -51,18 +51,21 @@ function glContexts() {
 function glImports(memory, post, shared, tid) {
   const contexts = new Map();
   let H8 = new Uint8Array(memory.buffer);
-  const heap = () => {
-    if (H8.byteLength !== memory.buffer.byteLength) H8 = new Uint8Array(memory.buffer);
+  // The plugin's memory, reaching to `end` if the memory does (host_core.js's memoryTo).
+  const heap = (end) => {
+    const b = memoryTo(memory, end);
+    if (H8.byteLength !== b.byteLength) H8 = new Uint8Array(b);
     return H8;
   };
   // `n` bytes of the plugin's memory at `p` (a view, not a copy), or INVALID_VALUE.
   const bytes = (p, n) => {
-    const h = heap();
     p >>>= 0;
-    if (n < 0 || n > GL_MAX_BYTES || p + n > h.byteLength) glFail(GL_INVALID_VALUE);
+    if (n < 0 || n > GL_MAX_BYTES) glFail(GL_INVALID_VALUE);
+    const h = heap(p + n);
+    if (p + n > h.byteLength) glFail(GL_INVALID_VALUE);
     return h.subarray(p, p + n);
   };
-  const dv = () => new DataView(heap().buffer);
+  const dv = () => new DataView(H8.buffer); // after bytes(), which brought H8 up to date
   const i32s = (p, n) => {
     const b = bytes(p, 4 * n), d = dv(), out = new Int32Array(n);
     for (let i = 0; i < n; i++) out[i] = d.getInt32(b.byteOffset + 4 * i, true);
@@ -85,10 +88,13 @@ function glImports(memory, post, shared, tid) {
   };
   // A NUL-ended string of the plugin's (at most 1 MiB).
   const cstr = (p) => {
-    const h = heap();
     p >>>= 0;
+    let h = heap(p + 1);
     if (!p || p >= h.byteLength) glFail(GL_INVALID_VALUE);
     let e = p;
+    while (e < h.byteLength && e < p + (1 << 20) && h[e]) e++;
+    // The memory's end as this thread last saw it: it may have grown since.
+    if (e === h.byteLength) h = heap(p + (1 << 20));
     const end = Math.min(h.byteLength, p + (1 << 20));
     while (e < end && h[e]) e++;
     if (e === end) glFail(GL_INVALID_VALUE);

@@ -711,7 +711,8 @@ if (typeof document !== 'undefined') {
             // audio, the ring's address, its frames, the rate
             const [id, ring, frames, rate] = rec;
             const fits = frames > 0 && frames <= 4 * 32768 && ring % 4 === 0
-              && ring + 16 + frames * 4 <= memory.buffer.byteLength && (rate === 44100 || rate === 48000);
+              && ring + 16 + frames * 4 <= memoryTo(memory, ring + 16 + frames * 4).byteLength
+              && (rate === 44100 || rate === 48000);
             if (fits && !sounds.has(id)) {
               sounds.set(id, null);
               audioContext(rate).then((c) => {
@@ -735,11 +736,12 @@ if (typeof document !== 'undefined') {
             if (c) { c.abort(); loads.delete(rec[0]); }
           } else if (kind === TO_FLUSH) {
             const [device, ptr, w, h, stride, format] = rec;
+            const end = ptr + stride * (h - 1) + w * 4;
             const fits = sane(w, h) && stride >= w * 4 && stride <= 65536 * 4
-              && ptr + stride * (h - 1) + w * 4 <= memory.buffer.byteLength;
+              && end <= memoryTo(memory, end).byteLength;
             if (ctx2d && fits && w === canvas.width && h === canvas.height) {
               // One copy, from the plugin's memory into the canvas's pixels (BGRA → RGBA).
-              const src = new Uint8Array(memory.buffer, ptr, stride * (h - 1) + w * 4);
+              const src = new Uint8Array(memory.buffer, ptr, end - ptr);
               const image = ctx2d.createImageData(w, h);
               const dst = image.data;
               for (let y = 0; y < h; y++) {

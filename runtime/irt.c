@@ -180,7 +180,9 @@ static void thread_main(void *arg) {
     t->start();
 }
 
-static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr) {
+/* A thread that runs `start`: for the pexe (irt_thread_create), or for the PPAPI host's
+   own use, where no pexe code runs (its readers). */
+static int host_thread_create(void (*start)(void), void *stack, void *thread_ptr) {
     (void)stack; /* the pexe's stack is not used: its code runs on a host stack */
     lock(&thread_lock);
     reap();
@@ -219,6 +221,16 @@ static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr)
         return -r;
     }
     return 0;
+}
+
+/* 0 until the pexe's code may run on a second thread, then 1 for good: the pexe's atomic
+   operations take a plain path while it is 0 (llvm::export::one_thread). Set before the
+   thread starts, by the only thread there is. */
+u32 __pnacl_threads;
+
+static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr) {
+    __atomic_store_n(&__pnacl_threads, 1, __ATOMIC_SEQ_CST);
+    return host_thread_create(start, stack, thread_ptr);
 }
 
 static void irt_thread_exit(i32 *stack_flag) {

@@ -3,7 +3,8 @@
  * finds instead of Chrome, headless. One implementation for every target; each backend
  * (irt.c natively, wasi.c for WebAssembly) defines, before including this file:
  *   fatal, streq, slen, copy, lock, unlock, raw_write, irt_read, irt_futex_wait_abs,
- *   irt_futex_wake, irt_thread_create, irt_clock_gettime, host_pages(len) (zeroed memory,
+ *   irt_futex_wake, irt_thread_create (a thread that may run plugin code),
+ *   host_thread_create (one that runs only the host's), irt_clock_gettime, host_pages(len) (zeroed memory,
  *   or NULL), host_thread_id() (the calling thread, never 0), exit_process,
  *   irt_thread_exit, write_str, ppapi_ready() (the instance is made: where a page fires
  *   `load`), host_channel_write/host_channel_read (the channel to a page; only used with
@@ -3608,11 +3609,11 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
     struct PPP_Instance pi = *inst;
     /* The reader starts first, so that input is queued while the instance is made. */
     static u8 reader_stack[65536] __attribute__((aligned(16)));
-    if (irt_thread_create(pa_reader, reader_stack + sizeof reader_stack, NULL))
+    if (host_thread_create(pa_reader, reader_stack + sizeof reader_stack, NULL))
         pa_fail("cannot start the thread that reads messages");
     if (pa_page) {
         static u8 page_stack[65536] __attribute__((aligned(16)));
-        if (irt_thread_create(pa_page_reader, page_stack + sizeof page_stack, NULL))
+        if (host_thread_create(pa_page_reader, page_stack + sizeof page_stack, NULL))
             pa_fail("cannot start the thread that reads the page's channel");
     }
     if (!pi.did_create || !pi.did_create(pa_instance, pa_argc, pa_argn, pa_argv))

@@ -286,31 +286,36 @@ void *realloc(void *p, size_t n) {
 struct thread {
     uptr stack_top;     /* read by wasi_thread_start (arch_wasm32.S) before anything */
     void (*start)(void);
-    u32 tp;             /* the pexe's thread pointer */
+    u32 tp;             /* the pexe's thread pointer it starts with */
+    struct { void *env; int val; } thrown; /* what its longjmp throws (below) */
 };
 
-static _Thread_local struct thread *current;
+/* What is each thread's own lives in WebAssembly globals, which each thread's instance
+   has its own of (arch_wasm32.S): the calling thread's record, and the pexe's thread
+   pointer (whose reader, llvm.nacl.read.tp, is arch_wasm32.S's __pnacl_read_tp). Not C's
+   thread-local data: clang keeps that only for code compiled with bulk memory, which the
+   runtime is not (arch_wasm32.S says why). */
+struct thread *__pnacl_thread(void);
+void __pnacl_set_thread(struct thread *t);
+u32 __pnacl_read_tp(void);
+void __pnacl_set_tp(u32 tp);
 static struct thread main_thread;
 
-/* The pexe's llvm.nacl.read.tp. */
-u32 __pnacl_read_tp(void) { return current->tp; }
-
-void __wasm_init_tls(void *block);
 void __pnacl_thread_unwind(void) __attribute__((noreturn)); /* arch_wasm32.S */
 
 /* A new thread, on its instance: wasi_thread_start has set its stack pointer. */
 void __pnacl_thread_main(int tid, struct thread *t) {
     (void)tid;
-    void *tls = malloc(__builtin_wasm_tls_size() + __builtin_wasm_tls_align());
-    if (!tls) fatal("out of memory for a thread's local storage");
-    __wasm_init_tls((void *)round_up((uptr)tls, __builtin_wasm_tls_align()));
-    current = t;
+    __pnacl_set_thread(t);
+    __pnacl_set_tp(t->tp);
     t->start();
     /* A thread's start function never returns (it calls thread_exit). */
     fatal("a thread's start function returned");
 }
 
-static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr) {
+/* A thread that runs `start`: for the pexe (irt_thread_create), or for the PPAPI host's
+   own use, where no pexe code runs (its readers). */
+static int host_thread_create(void (*start)(void), void *stack, void *thread_ptr) {
     struct thread *t = malloc(sizeof *t);
     if (!t) return NACL_ENOMEM;
     /* The pexe's stack: its code keeps its locals in linear memory, below this. */
@@ -323,6 +328,16 @@ static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr)
         return NACL_EAGAIN;
     }
     return 0;
+}
+
+/* 0 until the pexe's code may run on a second thread, then 1 for good: the pexe's atomic
+   operations take a plain path while it is 0 (llvm::export::one_thread). Set before the
+   thread starts, by the only thread there is. */
+u32 __pnacl_threads;
+
+static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr) {
+    __atomic_store_n(&__pnacl_threads, 1, __ATOMIC_SEQ_CST);
+    return host_thread_create(start, stack, thread_ptr);
 }
 
 static void irt_thread_exit(i32 *stack_flag) {
@@ -340,11 +355,11 @@ static int irt_thread_nice(int nice) {
 }
 
 static int irt_tls_init(void *thread_ptr) {
-    current->tp = (u32)(uptr)thread_ptr;
+    __pnacl_set_tp((u32)(uptr)thread_ptr);
     return 0;
 }
 
-static void *irt_tls_get(void) { return (void *)(uptr)current->tp; }
+static void *irt_tls_get(void) { return (void *)(uptr)__pnacl_read_tp(); }
 
 /* ----------------------------------------------------------------------------------- */
 /* setjmp/longjmp, as LLVM's WebAssembly lowering (-wasm-enable-sjlj) calls them: each
@@ -355,11 +370,7 @@ static void *irt_tls_get(void) { return (void *)(uptr)current->tp; }
 
 struct setjmp_entry { u32 id, label; };
 static u32 setjmp_ids;
-static _Thread_local u32 temp_ret0;
-static _Thread_local struct { void *env; int val; } thrown;
-
-void setTempRet0(u32 v) { temp_ret0 = v; }
-u32 getTempRet0(void) { return temp_ret0; }
+void setTempRet0(u32 v); /* arch_wasm32.S's, per thread */
 
 struct setjmp_entry *saveSetjmp(u32 *env, u32 label, struct setjmp_entry *table, u32 size) {
     u32 id = __atomic_add_fetch(&setjmp_ids, 1, __ATOMIC_RELAXED);
@@ -375,7 +386,7 @@ struct setjmp_entry *saveSetjmp(u32 *env, u32 label, struct setjmp_entry *table,
     table[i].id = id;
     table[i].label = label;
     table[i + 1].id = 0;
-    temp_ret0 = size;
+    setTempRet0(size);
     return table;
 }
 
@@ -387,9 +398,10 @@ u32 testSetjmp(u32 id, struct setjmp_entry *table, u32 size) {
 }
 
 void __wasm_longjmp(void *env, int val) {
-    thrown.env = env;
-    thrown.val = val;
-    __builtin_wasm_throw(1, &thrown);
+    struct thread *t = __pnacl_thread();
+    t->thrown.env = env;
+    t->thrown.val = val;
+    __builtin_wasm_throw(1, &t->thrown);
 }
 
 /* ----------------------------------------------------------------------------------- */
@@ -807,7 +819,7 @@ static int irt_get_random_bytes(void *buf, size_t count, size_t *nread) {
 
 /* What the PPAPI host needs of this backend. */
 static void *host_pages(size_t len) { return pages(round_up(len, PAGE)); }
-static uptr host_thread_id(void) { return (uptr)current; }
+static uptr host_thread_id(void) { return (uptr)__pnacl_thread(); }
 static int start_argc;
 static char **start_argv;
 
@@ -848,12 +860,8 @@ static const char *env_value(const char *e, const char *key) {
     return *key ? NULL : e;
 }
 
-static char main_tls[64] __attribute__((aligned(16)));
-
 void _start(void) {
-    if (__builtin_wasm_tls_size() > sizeof main_tls) fatal("the runtime's thread-local data is too large");
-    __wasm_init_tls(main_tls);
-    current = &main_thread;
+    __pnacl_set_thread(&main_thread);
 
     size_t argc, argsize, envc, envsize;
     if (wasi_args_sizes_get(&argc, &argsize) || wasi_environ_sizes_get(&envc, &envsize))

@@ -312,6 +312,39 @@ fn a_thread_ends_the_program_whatever_the_first_thread_does() {
     assert_eq!(st.signal(), Some(2), "{st:?}");
 }
 
+/// Memory one thread has just grown is another's to use at once (tests/attacks/grow-race.ll:
+/// a block mapped by one thread, filled by another with a fill of unknown length, and
+/// written out by the host from both ends): 2,000 dots and status 0, each of ten runs. V8
+/// checks memory.fill and memory.copy against a size each thread keeps and brings up to
+/// date lazily; before the runtime's memcpy and memset looked first, about half the runs
+/// trapped.
+#[test]
+fn memory_another_thread_just_grew_is_usable_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mjs = attack(dir.path(), "grow-race");
+    for run in 0..10 {
+        let out = node(&mjs, &["grow-race".to_string()], &[]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "run {run}: {out:?}");
+        assert_eq!(err, ".".repeat(2000), "run {run}");
+    }
+}
+
+/// The host's view of the memory from JavaScript (host_core.js's memoryTo) reaches as far
+/// as the memory does, however lately another thread grew it (tests/node/memory_to.mjs:
+/// 3,000 growths, each looked at by another thread at once).
+#[test]
+fn the_host_s_view_of_memory_reaches_what_another_thread_just_grew() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node/memory_to.mjs");
+    let out = Command::new(pnacl::tools::NODE)
+        .arg(&script)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(text.starts_with("short 0 of "), "{text}");
+}
+
 /// The host keeps the limit on threads itself (the program's memory, the runtime's
 /// counters in it included, is the program's to write): a pexe that asks the IRT for
 /// thread after thread gets PNACL_MAX_THREADS of them in all (the first included) and an

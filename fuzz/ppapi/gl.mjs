@@ -10,7 +10,9 @@ import fs from 'node:fs';
 import vm from 'node:vm';
 
 const [runs = '100000', seed = '1'] = process.argv.slice(2);
-const source = fs.readFileSync(new URL('../../runtime/host_gl.js', import.meta.url), 'utf8');
+// As the page has it: after the core host (whose memoryTo it uses).
+const source = ['host_core.js', 'host_gl.js']
+  .map((f) => fs.readFileSync(new URL(`../../runtime/${f}`, import.meta.url), 'utf8')).join('\n');
 
 // A stand-in WebGL 2: each method records its call and checks its array arguments; the
 // objects it makes are plain ones; getters answer as WebGL does, with numbers, arrays,

@@ -38,6 +38,7 @@ static int irt_read(int fd, void *buf, size_t n, size_t *got) { (void)fd, (void)
 static int irt_futex_wait_abs(volatile int *a, int v, const struct nacl_timespec *t) { (void)a, (void)v, (void)t; return 0; }
 static int irt_futex_wake(volatile int *a, int n, int *woken) { (void)a, (void)n; *woken = 0; return 0; }
 static int irt_thread_create(void *f, void *stack, void *tp) { (void)f, (void)stack, (void)tp; return 38; }
+static int host_thread_create(void *f, void *stack, void *tp) { (void)f, (void)stack, (void)tp; return 38; }
 static int irt_clock_gettime(u32 clk, struct nacl_timespec *ts) { (void)clk; ts->tv_sec = 0, ts->tv_nsec = 0; return 0; }
 static void *host_pages(size_t n) { return calloc(1, n); }
 static uptr host_thread_id(void) { return 1; }

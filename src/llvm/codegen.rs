@@ -93,8 +93,11 @@ fn llvm_options() {
 /// Simplification and SLP vectorization run only where inlining joined code: elsewhere
 /// the pexe's code is already simplified, and the passes cost more translation time than
 /// they gain (in all functions, instcombine and simplifycfg made stockfish's translation
-/// 1.55x as long; SLP vectorization 1.06-1.10x). -O0 and -O1 generate code only.
+/// 1.55x as long; SLP vectorization 1.06-1.10x). -O0 and -O1 only inline what must be.
 pub fn optimize(tm: &TargetMachine, module: &Module<'_>, opt: OptLevel) -> Result<(), String> {
+    // What must be inlined at any level, first: the atomic operations' helpers
+    // (llvm::export::one_thread), which are not what the inlining below looks for.
+    run_passes(tm, module, "always-inline")?;
     if opt != OptLevel::O2 {
         return Ok(());
     }

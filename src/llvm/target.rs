@@ -12,8 +12,8 @@ pub enum Target {
     X86_32,
     /// 32-bit ARM Linux, hard float (`armv7-unknown-linux-gnueabihf`).
     Arm,
-    /// WebAssembly (`wasm32-unknown-wasi`): threads, atomics, bulk memory, SIMD, and
-    /// exception handling for setjmp/longjmp.
+    /// WebAssembly (`wasm32-unknown-wasi`): threads, atomics, SIMD, and exception
+    /// handling for setjmp/longjmp.
     Wasm32,
 }
 
@@ -57,12 +57,14 @@ impl Target {
             // through each time it falls into it (fasta's innermost loop, per random number).
             Target::X86_32 => ("generic", "+sse2,+nopl"),
             Target::Arm => ("cortex-a9", "+neon,+vfp3,-thumb-mode"),
-            // Shared memory for threads, memory.copy/fill, SIMD for the pexe's vectors,
-            // exception handling for setjmp/longjmp. Not nontrapping-fptoint: an
-            // out-of-range float-to-int conversion gives what x86 gives, not saturation.
+            // Shared memory for threads, SIMD for the pexe's vectors, exception handling
+            // for setjmp/longjmp. Not nontrapping-fptoint: an out-of-range float-to-int
+            // conversion gives what x86 gives, not saturation. Not bulk memory: a copy or
+            // fill of unknown length calls the runtime's memcpy or memset, which make
+            // memory another thread has just grown safe to copy into (arch_wasm32.S).
             Target::Wasm32 => (
                 "generic",
-                "+atomics,+bulk-memory,+mutable-globals,+sign-ext,+simd128,+exception-handling",
+                "+atomics,+mutable-globals,+sign-ext,+simd128,+exception-handling",
             ),
         }
     }
@@ -119,4 +121,8 @@ pub mod runtime {
     pub const LONGJMP: &str = "__pnacl_longjmp";
     /// `void __pnacl_entry(i32 info)`: calls the pexe's `_start` with its real type.
     pub const ENTRY: &str = "__pnacl_entry";
+    /// `i32 __pnacl_threads`: 0 while the pexe's code runs on one thread only, then 1 for
+    /// good (its atomic operations take their plain path while it is 0:
+    /// llvm::export::one_thread).
+    pub const THREADS: &str = "__pnacl_threads";
 }

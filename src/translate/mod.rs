@@ -47,6 +47,16 @@ fn runtime_units(target: Target) -> &'static [&'static str] {
     }
 }
 
+/// Flags of one unit's own: arch_wasm32.S's memcpy and memset are the only code that
+/// uses memory.copy and memory.fill (see there).
+fn unit_flags(unit: &str) -> &'static [&'static str] {
+    if unit == "arch_wasm32.S" {
+        &["-mbulk-memory"]
+    } else {
+        &[]
+    }
+}
+
 /// A failure, with the stage it happened in.
 #[derive(Debug)]
 pub struct Error {
@@ -90,15 +100,16 @@ pub fn clang_flags(target: Target) -> &'static [&'static str] {
             "-mcpu=cortex-a9",
         ],
         // The features and the setjmp/longjmp lowering of the pexe's code (llvm::target,
-        // llvm::codegen); thread-local data in the form wasm-ld lays out.
+        // llvm::codegen). Not bulk memory: copies and fills go through arch_wasm32.S's
+        // memcpy and memset, which alone use it (see there why); so no thread-local data
+        // either (clang keeps it only with bulk memory): what is a thread's own is in
+        // WebAssembly globals (arch_wasm32.S).
         Target::Wasm32 => &[
             "--target=wasm32",
             "-matomics",
-            "-mbulk-memory",
             "-mexception-handling",
             "-mllvm",
             "-wasm-enable-sjlj",
-            "-ftls-model=local-exec",
         ],
         Target::Le32 => &[],
     }
@@ -166,6 +177,7 @@ pub fn runtime_objects_with(target: Target, extra: &[&str]) -> Result<Vec<PathBu
             .args(clang_flags(target))
             .args(RUNTIME_FLAGS)
             .args(extra)
+            .args(unit_flags(u))
             .arg("-c")
             .arg(work.path().join(u))
             .arg("-o")

@@ -74,6 +74,9 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
     let linked = work.path().join("out.wasm");
     let res = Command::new(&wasm_ld)
         .args(["--shared-memory", "--import-memory", "--gc-sections"])
+        // The objects leave bulk memory out on purpose (arch_wasm32.S says why), which
+        // wasm-ld would refuse with shared memory; its own start-up code uses it.
+        .arg("--no-check-features")
         .arg(format!("--max-memory={MAX_MEMORY}"))
         .arg(format!("-zstack-size={STACK_SIZE}"))
         .arg("-o")

@@ -16,6 +16,7 @@
 
 mod le32;
 mod native;
+mod one_thread;
 mod wasm32;
 
 use std::collections::HashMap;

@@ -7,7 +7,7 @@ use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMIntPredicate};
 
-use super::{cstr, Call, ExportError, Exporter, Lowering, EMPTY, R};
+use super::{cstr, one_thread, Call, ExportError, Exporter, Lowering, EMPTY, R};
 use crate::ir::intrinsics::Kind;
 use crate::ir::ValueType;
 use crate::llvm::target::runtime;
@@ -128,10 +128,8 @@ impl Lowering for Native {
                     let v = x.value(c.st, c.args[0]);
                     let vt = c.intr.params[0].pexe();
                     let p = x.pointer(c.st, c.args[1], x.ty(vt));
-                    let s = LLVMBuildStore(x.b, v, p);
-                    LLVMSetOrdering(s, store_order(ord));
-                    LLVMSetAlignment(s, vt.store_size());
-                    s
+                    let op = one_thread::Op::Store(store_order(ord));
+                    one_thread::call(x, op, x.ty(vt), vt.store_size(), &mut [p, v])
                 }
                 Kind::AtomicRmw => {
                     let op = c.constant(x, 0, "operation")?;
@@ -145,26 +143,17 @@ impl Lowering for Native {
                     })?;
                     let p = x.pointer(c.st, c.args[1], rt);
                     let v = x.value(c.st, c.args[2]);
-                    let r = LLVMBuildAtomicRMW(x.b, op, p, v, ord, 0);
-                    LLVMSetAlignment(r, c.ret.store_size());
-                    r
+                    let op = one_thread::Op::Rmw(op, ord);
+                    one_thread::call(x, op, rt, c.ret.store_size(), &mut [p, v])
                 }
                 Kind::AtomicCmpxchg => {
                     let succ = order(x, c, 3)?;
                     let fail = order(x, c, 4)?;
                     let p = x.pointer(c.st, c.args[0], rt);
                     let (e, d) = (x.value(c.st, c.args[1]), x.value(c.st, c.args[2]));
-                    let pair = LLVMBuildAtomicCmpXchg(
-                        x.b,
-                        p,
-                        e,
-                        d,
-                        cmpxchg_success(succ),
-                        cmpxchg_failure(succ, fail),
-                        0,
-                    );
-                    LLVMSetAlignment(pair, c.ret.store_size());
-                    LLVMBuildExtractValue(x.b, pair, 0, EMPTY)
+                    let op =
+                        one_thread::Op::Cmpxchg(cmpxchg_success(succ), cmpxchg_failure(succ, fail));
+                    one_thread::call(x, op, rt, c.ret.store_size(), &mut [p, e, d])
                 }
                 Kind::AtomicFence => {
                     let ord = order(x, c, 0)?;
@@ -172,17 +161,16 @@ impl Lowering for Native {
                         // A relaxed fence orders nothing.
                         return Ok(std::ptr::null_mut());
                     }
-                    LLVMBuildFence(x.b, ord, 0, EMPTY)
+                    let op = one_thread::Op::Fence(ord);
+                    one_thread::call(x, op, std::ptr::null_mut(), 0, &mut [])
                 }
                 Kind::AtomicFenceAll => {
                     // PNaCl's expansion: a compiler barrier, a seq_cst fence, a barrier.
                     compiler_barrier(x);
-                    let f = LLVMBuildFence(
-                        x.b,
+                    let op = one_thread::Op::Fence(
                         LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent,
-                        0,
-                        EMPTY,
                     );
+                    let f = one_thread::call(x, op, std::ptr::null_mut(), 0, &mut []);
                     compiler_barrier(x);
                     f
                 }
