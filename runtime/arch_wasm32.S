@@ -145,12 +145,10 @@ memcpy:
     .type memmove, @function
 memmove:
     .functype memmove (i32, i32, i32) -> (i32)
-    call __pnacl_memory_up_to_date
     local.get 0
     local.get 1
     local.get 2
-    memory.copy 0, 0
-    local.get 0
+    call memcpy
     end_function
 
     .globl memset

@@ -223,11 +223,9 @@ static int host_thread_create(void (*start)(void), void *stack, void *thread_ptr
     return 0;
 }
 
-/* 0 until the pexe's code may run on a second thread, then 1 for good: the pexe's atomic
-   operations take a plain path while it is 0 (llvm::export::one_thread). Set before the
-   thread starts, by the only thread there is. */
-u32 __pnacl_threads;
+extern u32 __pnacl_threads; /* builtins.c's */
 
+/* A thread for the pexe: from now on its code may run on more than one. */
 static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr) {
     __atomic_store_n(&__pnacl_threads, 1, __ATOMIC_SEQ_CST);
     return host_thread_create(start, stack, thread_ptr);

@@ -142,6 +142,29 @@ fn a_thread_ends_the_program_whatever_the_first_thread_does() {
     }
 }
 
+/// `pexe` translated by pnacl-translate for `arch` at `opt` into `dir`, and the command that
+/// runs it there (ARM under pnacl-run, wasm32 under node).
+fn translated(pexe: &std::path::Path, arch: &str, opt: &str, dir: &std::path::Path) -> Command {
+    let stem = pexe.file_stem().unwrap().to_string_lossy();
+    let ext = if arch == "wasm32" { ".mjs" } else { "" };
+    let exe = dir.join(format!("{stem}-{arch}{opt}{ext}"));
+    let st = Command::new(assert_cmd::cargo::cargo_bin("pnacl-translate"))
+        .args([opt, "--arch", arch])
+        .arg(pexe)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .unwrap();
+    assert!(st.success(), "{arch} {opt}: translation failed");
+    let mut c = match arch {
+        "arm" => Command::new(assert_cmd::cargo::cargo_bin("pnacl-run")),
+        "wasm32" => Command::new(pnacl::tools::NODE),
+        _ => return Command::new(&exe),
+    };
+    c.arg(&exe);
+    c
+}
+
 /// Conversions between 64-bit integers and floating point, which code generation leaves to
 /// the runtime's helpers (tests/runtime/conversions.ll), give what Rust's `as` gives, on
 /// x86-32, on ARM (where the run-time ABI's __aeabi_l2d and its kin take and return
@@ -176,31 +199,7 @@ fn conversions_between_64_bit_integers_and_floats_agree_on_every_target() {
         ("arm", "-O2"),
         ("wasm32", "-O2"),
     ] {
-        let exe = dir.path().join(format!(
-            "conv-{arch}{opt}{}",
-            if arch == "wasm32" { ".mjs" } else { "" }
-        ));
-        let st = Command::new(assert_cmd::cargo::cargo_bin("pnacl-translate"))
-            .args([opt, "--arch", arch])
-            .arg(&pexe)
-            .arg("-o")
-            .arg(&exe)
-            .status()
-            .unwrap();
-        assert!(st.success(), "{arch} {opt}: translation failed");
-        let mut cmd = match arch {
-            "arm" => {
-                let mut c = Command::new(assert_cmd::cargo::cargo_bin("pnacl-run"));
-                c.arg(&exe);
-                c
-            }
-            "wasm32" => {
-                let mut c = Command::new(pnacl::tools::NODE);
-                c.arg(&exe);
-                c
-            }
-            _ => Command::new(&exe),
-        };
+        let mut cmd = translated(&pexe, arch, opt, dir.path());
         let out = cmd.arg(n.to_string()).env_clear().output().unwrap();
         assert!(out.status.success(), "{arch} {opt}: {out:?}");
         assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{arch} {opt}");
@@ -225,28 +224,16 @@ fn atomic_operations_stay_atomic_as_threads_start() {
         ("wasm32", "-O0"),
         ("wasm32", "-O2"),
     ] {
-        let exe = dir.path().join(format!(
-            "counter-{arch}{opt}{}",
-            if arch == "wasm32" { ".mjs" } else { "" }
-        ));
-        let st = Command::new(assert_cmd::cargo::cargo_bin("pnacl-translate"))
-            .args([opt, "--arch", arch])
-            .arg(&pexe)
-            .arg("-o")
-            .arg(&exe)
-            .status()
-            .unwrap();
-        assert!(st.success(), "{arch} {opt}: translation failed");
-        // Under `timeout`: a lost update can leave the spin lock taken for good.
-        let mut cmd = Command::new("timeout");
-        cmd.arg("60");
-        match arch {
-            "arm" => cmd.arg(assert_cmd::cargo::cargo_bin("pnacl-run")).arg(&exe),
-            "wasm32" => cmd.arg(pnacl::tools::NODE).arg(&exe),
-            _ => cmd.arg(&exe),
-        };
+        let cmd = translated(&pexe, arch, opt, dir.path());
         for run in 0..3 {
-            let out = cmd.env_clear().output().unwrap();
+            // Under `timeout`: a lost update can leave the spin lock taken for good.
+            let out = Command::new("timeout")
+                .arg("60")
+                .arg(cmd.get_program())
+                .args(cmd.get_args())
+                .env_clear()
+                .output()
+                .unwrap();
             assert!(out.status.success(), "{arch} {opt} run {run}: {out:?}");
             assert_eq!(
                 String::from_utf8_lossy(&out.stderr),
