@@ -91,6 +91,10 @@ fn check_file(data: &[u8], name: &str, args: &Args) -> Outcome {
             findings.extend(pnacl::llvm::abicheck::check(&m, &opts));
             Outcome::Checked(findings)
         }
+        // Text that is no LLVM IR at all: said as the other tools say it.
+        Err(_) if InputKind::of(data) == InputKind::Text => Outcome::Unreadable(format!(
+            "{name}: a text file, neither a pexe nor an LLVM module"
+        )),
         // `LINE:COL: message` from the text parser, a bare message from the bitcode one.
         Err(e) => Outcome::Unreadable(cli::llvm_message(name, &e)),
     };

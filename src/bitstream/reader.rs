@@ -682,8 +682,7 @@ impl<'a> Reader<'a> {
         let end = body + len_words as u64 * 32;
         if end > self.cur.end() {
             return Err(self.err(format!(
-                "block {id} claims {len_words} words, which runs past the end of the file \
-                 ({} words left)",
+                "the file is truncated: block {id} claims {len_words} words, and {} are left",
                 (self.cur.end() - body) / 32
             )));
         }
