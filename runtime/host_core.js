@@ -123,8 +123,9 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
       const h = hostFd(fd);
       if (h === FD_FREE) return ERRNO.EBADF;
       const type = h === FD_ROOT ? FILETYPE.DIR : io.filetype(h);
-      view(p + 4).setUint8(p, type.filetype);
-      view(p + 4).setUint16(p + 2, 0, true);
+      const v = view(p + 4);
+      v.setUint8(p, type.filetype);
+      v.setUint16(p + 2, 0, true);
       put64(p + 8, type.seekable ? RIGHTS_ALL : RIGHTS_ALL & ~RIGHTS_SEEK);
       put64(p + 16, RIGHTS_ALL);
       return 0;

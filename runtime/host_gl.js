@@ -89,12 +89,9 @@ function glImports(memory, post, shared, tid) {
   // A NUL-ended string of the plugin's (at most 1 MiB).
   const cstr = (p) => {
     p >>>= 0;
-    let h = heap(p + 1);
+    const h = heap(p + (1 << 20));
     if (!p || p >= h.byteLength) glFail(GL_INVALID_VALUE);
     let e = p;
-    while (e < h.byteLength && e < p + (1 << 20) && h[e]) e++;
-    // The memory's end as this thread last saw it: it may have grown since.
-    if (e === h.byteLength) h = heap(p + (1 << 20));
     const end = Math.min(h.byteLength, p + (1 << 20));
     while (e < end && h[e]) e++;
     if (e === end) glFail(GL_INVALID_VALUE);

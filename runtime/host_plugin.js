@@ -710,9 +710,9 @@ if (typeof document !== 'undefined') {
           } else if (kind === TO_AUDIO_START && rec.length >= 4) {
             // audio, the ring's address, its frames, the rate
             const [id, ring, frames, rate] = rec;
+            const end = ring + 16 + frames * 4;
             const fits = frames > 0 && frames <= 4 * 32768 && ring % 4 === 0
-              && ring + 16 + frames * 4 <= memoryTo(memory, ring + 16 + frames * 4).byteLength
-              && (rate === 44100 || rate === 48000);
+              && end <= memoryTo(memory, end).byteLength && (rate === 44100 || rate === 48000);
             if (fits && !sounds.has(id)) {
               sounds.set(id, null);
               audioContext(rate).then((c) => {

@@ -156,12 +156,15 @@ pub fn runtime_objects_with(target: Target, extra: &[&str]) -> Result<Vec<PathBu
         n.hash(&mut h);
         s.hash(&mut h);
     }
+    let units = runtime_units(target);
     clang_flags(target).hash(&mut h);
     RUNTIME_FLAGS.hash(&mut h);
     extra.hash(&mut h);
+    for u in units {
+        unit_flags(u).hash(&mut h);
+    }
     clang_version(&clang)?.hash(&mut h);
     let dir = cache_dir().join(format!("runtime-{}-{:016x}", target.name(), h.finish()));
-    let units = runtime_units(target);
     let objs: Vec<PathBuf> = units.iter().map(|u| dir.join(format!("{u}.o"))).collect();
     if objs.iter().all(|o| o.is_file()) {
         return Ok(objs);
