@@ -277,7 +277,9 @@ pub fn write_output(
 /// The end of pnacl-freeze and pnacl-finalize: the LLVM module numbered as pnacl-freeze
 /// numbered modules, written as a pexe to `dest`; problems reported, status returned.
 /// `symtab_metadata`: follow the symbol-table order the module's `pnacl.symtab` metadata
-/// records (pnacl-freeze), or ignore it like all metadata (pnacl-finalize).
+/// records (pnacl-freeze), or ignore it like all metadata (pnacl-finalize). `read_from`:
+/// the bytes the module was read from, where they are as written (an LLVM 3.x file is then
+/// frozen as the 2014 tool froze it).
 #[cfg(feature = "llvm")]
 pub fn freeze_to(
     tool: &str,
@@ -285,8 +287,9 @@ pub fn freeze_to(
     module: &inkwell::module::Module<'_>,
     dest: Option<&str>,
     symtab_metadata: bool,
+    read_from: Option<&[u8]>,
 ) -> std::process::ExitCode {
-    let model = match crate::llvm::import::import_with(module, symtab_metadata) {
+    let model = match crate::llvm::import::import_read_from(module, symtab_metadata, read_from) {
         Ok(m) => m,
         Err(e) => {
             for p in &e.problems {

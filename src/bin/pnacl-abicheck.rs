@@ -88,7 +88,11 @@ fn check_file(data: &[u8], name: &str, args: &Args) -> Outcome {
                     None,
                 ));
             }
-            findings.extend(pnacl::llvm::abicheck::check(&m, &opts));
+            findings.extend(pnacl::llvm::abicheck::check_read_from(
+                &m,
+                &opts,
+                Some(data),
+            ));
             Outcome::Checked(findings)
         }
         // Text that is no LLVM IR at all: said as the other tools say it.

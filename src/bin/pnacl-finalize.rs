@@ -81,5 +81,5 @@ fn main() -> ExitCode {
     if !args.no_strip_syms {
         finalize::strip_names(&module);
     }
-    cli::freeze_to(TOOL, &name, &module, Some(&args.output), false)
+    cli::freeze_to(TOOL, &name, &module, Some(&args.output), false, None)
 }

@@ -35,5 +35,12 @@ fn main() -> ExitCode {
     let Some(module) = cli::parse_llvm_or_report(TOOL, &name, &ctx, &data) else {
         return ExitCode::from(1);
     };
-    cli::freeze_to(TOOL, &name, &module, args.output.as_deref(), true)
+    cli::freeze_to(
+        TOOL,
+        &name,
+        &module,
+        args.output.as_deref(),
+        true,
+        Some(&data),
+    )
 }

@@ -321,6 +321,9 @@ pub struct Parser {
     /// Whether function-local value symbol tables are accepted (historical
     /// `-allow-local-symbol-tables`).
     pub allow_local_symtabs: bool,
+    /// Say an intrinsic's wrong signature in pnacl-bcdis's words (NaClObjDump's, which
+    /// reports it and goes on) rather than the reader's.
+    pub objdump_wording: bool,
     /// Bit position of the item being processed.
     pos: u64,
     /// Scratch space for switch-case duplicate checks.
@@ -363,6 +366,7 @@ impl Parser {
             in_body: false,
             names: HashMap::new(),
             allow_local_symtabs: false,
+            objdump_wording: false,
             pos: 0,
             scratch: Vec::new(),
             spare_near: Vec::new(),
@@ -1235,7 +1239,7 @@ impl Parser {
                     if let Some(intr) = crate::ir::intrinsics::lookup(&name) {
                         let have = self.module.fn_type(id);
                         let want = intr.pexe_type();
-                        check_intrinsic_type(&intr.name, have, &want)?;
+                        check_intrinsic_type(&intr.name, have, &want, self.objdump_wording)?;
                     }
                 }
                 let slot = if id < nf {
@@ -2063,8 +2067,34 @@ impl Parser {
 }
 
 /// The historical reader's check of an allowed intrinsic's signature (abicheck.md §7.3),
-/// with pointers already i32 on both sides.
-fn check_intrinsic_type(name: &str, have: &FnType, want: &FnType) -> R<()> {
+/// with pointers already i32 on both sides; `objdump`: in pnacl-bcdis's words (its 2014
+/// tests), arguments counted from 1.
+fn check_intrinsic_type(name: &str, have: &FnType, want: &FnType, objdump: bool) -> R<()> {
+    if objdump {
+        if have.ret != want.ret {
+            return Err(msg!(
+                "Intrinsic {name} expects return type {}. Found: {}",
+                want.ret,
+                have.ret
+            ));
+        }
+        if have.params.len() != want.params.len() {
+            return Err(msg!(
+                "Intrinsic {name} expects {} arguments. Found: {}",
+                want.params.len(),
+                have.params.len()
+            ));
+        }
+        if let Some((i, (h, w))) =
+            (have.params.iter().zip(&want.params).enumerate()).find(|(_, (h, w))| h != w)
+        {
+            return Err(msg!(
+                "Intrinsic {name} expects {w} for argument {}. Found: {h}",
+                i + 1
+            ));
+        }
+        return Ok(());
+    }
     if have.ret != want.ret {
         return Err(msg!(
             "Intrinsic return type mismatch for {name}: {} and {}",

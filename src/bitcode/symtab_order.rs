@@ -18,18 +18,28 @@ pub const METADATA: &str = "pnacl.symtab";
 /// named function, then every named global, inserted in module order into a fresh
 /// StringMap.
 pub fn derived(m: &Module) -> Vec<ValueId> {
-    let nf = m.functions.len();
-    let named: Vec<(ValueId, &[u8])> = m
-        .functions
+    derived_after(m, &[])
+}
+
+/// `derived`, with the values of `first` inserted first, in that order (an LLVM 3.x
+/// file's names, which pnacl-freeze inserted in the order of the file's own table).
+pub fn derived_after(m: &Module, first: &[ValueId]) -> Vec<ValueId> {
+    let name_of = |i: ValueId| -> Option<&[u8]> {
+        let i = i as usize;
+        match m.functions.get(i) {
+            Some(f) => f.name.as_deref(),
+            None => m.globals.get(i - m.functions.len())?.name.as_deref(),
+        }
+    };
+    let total = (m.functions.len() + m.globals.len()) as ValueId;
+    let mut seen = vec![false; total as usize];
+    let named: Vec<(ValueId, &[u8])> = first
         .iter()
-        .map(|f| f.name.as_deref())
-        .chain(m.globals.iter().map(|g| g.name.as_deref()))
-        .enumerate()
-        .filter_map(|(i, n)| n.map(|n| (i as ValueId, n)))
+        .copied()
+        .chain(0..total)
+        .filter(|&i| i < total && !std::mem::replace(&mut seen[i as usize], true))
+        .filter_map(|i| name_of(i).map(|n| (i, n)))
         .collect();
-    debug_assert!(named
-        .iter()
-        .all(|&(i, _)| (i as usize) < nf + m.globals.len()));
     let names: Vec<&[u8]> = named.iter().map(|(_, n)| *n).collect();
     stringmap_order(&names)
         .into_iter()

@@ -78,6 +78,7 @@ pub fn disassemble<W: Write>(data: &[u8], opts: &Options, out: &mut W) -> io::Re
         }
     };
     let mut parser = crate::bitcode::Parser::new(&hdr);
+    parser.objdump_wording = true;
     // Depth below which the parser refused a block: its records are shown raw.
     let mut refused: Option<usize> = None;
     loop {

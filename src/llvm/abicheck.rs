@@ -18,6 +18,7 @@ use crate::ir::intrinsics::{self, Kind};
 use super::ffi::{attribute_indices, attributes, functions, globals, instructions, int_width};
 use super::ffi::{lent, md_operands, md_string, module_string, module_text, name};
 use super::ffi::{named_metadata, opcode, type_text, value_text};
+use super::legacy::{FileFunction, Legacy};
 use super::target::Target;
 
 /// Options of the LLVM-level checker.
@@ -470,9 +471,19 @@ struct Checker {
     opts: Options,
     attrs: AttrNames,
     entry_points: usize,
+    /// What LLVM 14 changed on reading an LLVM 3.x file, told as the file has it.
+    legacy: Option<Legacy>,
 }
 
 impl Checker {
+    /// The name of global `g`: the file's, where LLVM 14 renamed it.
+    fn name_of(&self, g: LLVMValueRef) -> String {
+        match self.legacy.as_ref().and_then(|l| l.name(g)) {
+            Some(n) => String::from_utf8_lossy(n).into_owned(),
+            None => name(g),
+        }
+    }
+
     fn module_finding(&mut self, msg: String, rule: Rule) {
         let finding = Finding::error(Scope::Module, String::new(), msg, rule, None);
         self.out.push(finding);
@@ -480,11 +491,17 @@ impl Checker {
 
     /// G1-G6, shared by variables and functions.
     fn common_global_checks(&mut self, g: LLVMValueRef, kind: &str) {
-        let n = name(g);
+        let n = self.name_of(g);
+        let legacy_linkage = self.legacy.as_ref().and_then(|l| l.linkage(g));
         // SAFETY: handles of the module under check, which `check` borrows for the whole check.
         unsafe {
             let l = LLVMGetLinkage(g);
-            if !matches!(
+            if let Some(old) = legacy_linkage {
+                self.module_finding(
+                    format!("{kind} {n} has disallowed linkage type: {old}"),
+                    Rule::LinkageTypes,
+                );
+            } else if !matches!(
                 l,
                 LLVMLinkage::LLVMExternalLinkage | LLVMLinkage::LLVMInternalLinkage
             ) {
@@ -497,6 +514,7 @@ impl Checker {
                 );
             }
             if l == LLVMLinkage::LLVMExternalLinkage
+                && legacy_linkage.is_none()
                 && !(kind == "Function" && n.starts_with("llvm."))
             {
                 let permitted = (kind == "Function" && n == "_start")
@@ -519,7 +537,11 @@ impl Checker {
             let visibility = match LLVMGetVisibility(g) {
                 LLVMVisibility::LLVMHiddenVisibility => "hidden",
                 LLVMVisibility::LLVMProtectedVisibility => "protected",
-                LLVMVisibility::LLVMDefaultVisibility => "",
+                LLVMVisibility::LLVMDefaultVisibility => self
+                    .legacy
+                    .as_ref()
+                    .and_then(|l| l.visibility(g))
+                    .unwrap_or(""),
             };
             if !visibility.is_empty() {
                 let msg = format!("{kind} {n} has disallowed visibility: {visibility}");
@@ -576,7 +598,7 @@ impl Checker {
             }
             // (b) global variables.
             for g in globals(m) {
-                let n = name(g);
+                let n = self.name_of(g);
                 let init = LLVMGetInitializer(g);
                 if init.is_null() {
                     self.module_finding(
@@ -625,17 +647,46 @@ impl Checker {
                 a = LLVMGetNextGlobalAlias(a);
             }
             // (d) functions.
-            functions(m).for_each(|f| self.function_decl(f));
-            // (e) named metadata.
-            let mut md = if self.opts.ignore_named_metadata {
-                std::ptr::null_mut()
-            } else {
-                LLVMGetFirstNamedMetadata(m)
+            // (In an LLVM 3.x file's order: LLVM 14 moves the intrinsics it renames.)
+            let fs = match self.legacy.as_ref().and_then(|l| l.functions()) {
+                Some(fs) => fs.to_vec(),
+                None => functions(m).map(FileFunction::Value).collect(),
             };
+            for f in fs {
+                match f {
+                    FileFunction::Value(f) => self.function_decl(f),
+                    // Its name did not fit its type (LLVM 14 merged it into the declaration
+                    // its type names): no intrinsic of the table.
+                    FileFunction::Gone(n) => self.module_finding(
+                        format!(
+                            "Function {} is a disallowed LLVM intrinsic",
+                            String::from_utf8_lossy(&n)
+                        ),
+                        Rule::Intrinsics,
+                    ),
+                }
+            }
+            // (e) named metadata.
+            // An LLVM 3.x file's as the file has them (LLVM 14 drops old debug metadata).
+            let mut names = Vec::new();
+            let mut md = LLVMGetFirstNamedMetadata(m);
             while !md.is_null() {
                 let mut len = 0;
                 let p = LLVMGetNamedMetadataName(md, &mut len);
-                let n = String::from_utf8_lossy(&lent(p, len)).into_owned();
+                names.push(String::from_utf8_lossy(&lent(p, len)).into_owned());
+                md = LLVMGetNextNamedMetadata(md);
+            }
+            if let Some(l) = &self.legacy {
+                names = l
+                    .named_metadata
+                    .iter()
+                    .map(|n| String::from_utf8_lossy(n).into_owned())
+                    .collect();
+            }
+            if self.opts.ignore_named_metadata {
+                names.clear();
+            }
+            for n in names {
                 let debug = n.starts_with("llvm.dbg.")
                     || (n == "llvm.module.flags" && only_debug_flags(m, &n));
                 // Debug information passes with --allow-debug-metadata (the historical
@@ -650,7 +701,6 @@ impl Checker {
                         Rule::NamedMetadata,
                     );
                 }
-                md = LLVMGetNextNamedMetadata(md);
             }
             // (f) the entry point.
             if self.entry_points == 0 {
@@ -663,7 +713,7 @@ impl Checker {
     }
 
     fn function_decl(&mut self, f: LLVMValueRef) {
-        let n = name(f);
+        let n = self.name_of(f);
         // SAFETY: handles of the module under check, which `check` borrows for the whole check.
         unsafe {
             let fty = LLVMGlobalGetValueType(f);
@@ -857,7 +907,9 @@ impl Checker {
                     } else {
                         LLVMTypeOf(ops[0])
                     };
-                    if !alignment_ok(t, LLVMGetAlignment(i)) {
+                    let unaligned = self.legacy.as_ref().is_some_and(|l| l.unaligned(i));
+                    let align = if unaligned { 0 } else { LLVMGetAlignment(i) };
+                    if !alignment_ok(t, align) {
                         return Some(("bad alignment", Rule::LoadStoreAlignment));
                     }
                     if !is_load {
@@ -1028,7 +1080,7 @@ impl Checker {
     /// The instruction rules on function `f`, the `index`-th of the module, whose printed
     /// body is `body`.
     fn function_pass(&mut self, f: LLVMValueRef, index: u32, body: &[&str]) {
-        let fname = name(f);
+        let fname = self.name_of(f);
         let texts = instruction_texts(f, body);
         let mut found = Vec::new();
         let scope = Scope::Function(index);
@@ -1036,10 +1088,13 @@ impl Checker {
             found.push(Finding::error(scope, fname.clone(), msg, rule, None));
         };
         for (k, i) in instructions(f).enumerate() {
-            let instr = match &texts {
+            let mut instr = match &texts {
                 Some(t) => t[k].clone(),
                 None => value_text(i),
             };
+            if let Some(l) = &self.legacy {
+                instr = llvm33_text(&instr, i, l.unaligned(i));
+            }
             let mut reason = self.reason(i, &instr);
             let mut bad_type = None;
             // SAFETY: handles of the module under check, which `check` borrows for the whole check.
@@ -1118,15 +1173,102 @@ fn alignment_ok(t: LLVMTypeRef, align: u32) -> bool {
     super::import::value_type(t).is_ok_and(|v| v.load_store_alignments().contains(&(align as u64)))
 }
 
+/// An instruction as LLVM 3.3 printed it, from LLVM 14's text of it (for an LLVM 3.x
+/// file, whose checker showed it so): no explicit type before a load's or a GEP's
+/// pointer (`load i1* %p`), a varargs callee's pointer type (`call void (i32, ...)* %f`),
+/// and no `align` where the file gives none.
+fn llvm33_text(text: &str, i: LLVMValueRef, unaligned: bool) -> String {
+    let mut out = text.to_string();
+    for kw in ["load ", "getelementptr "] {
+        out = drop_explicit_type(&out, kw);
+    }
+    if opcode(i) == Some(LLVMOpcode::LLVMCall) {
+        // SAFETY: `i` is a call of the module under check, which `check` borrows.
+        let fty = type_text(unsafe { LLVMGetCalledFunctionType(i) });
+        let shown = format!("call {fty} ");
+        if let Some(k) = out.find(&shown) {
+            out.insert(k + shown.len() - 1, '*');
+        }
+    }
+    if unaligned {
+        if let Some(k) = out.find(", align ") {
+            let end = out[k + 8..]
+                .find(|c: char| !c.is_ascii_digit())
+                .map_or(out.len(), |e| k + 8 + e);
+            out.replace_range(k..end, "");
+        }
+    }
+    out
+}
+
+/// `text` with the explicit type after each `kw` (`load T, T* %p` → `load T* %p`) gone.
+fn drop_explicit_type(text: &str, kw: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(k) = rest.find(kw) {
+        let boundary = k == 0 || matches!(rest.as_bytes()[k - 1], b' ' | b'(');
+        let (head, mut tail) = rest.split_at(k + kw.len());
+        out.push_str(head);
+        rest = tail;
+        if !boundary {
+            continue;
+        }
+        for m in ["volatile ", "atomic ", "inbounds ", "("] {
+            if let Some(t) = tail.strip_prefix(m) {
+                out.push_str(m);
+                tail = t;
+            }
+        }
+        // The explicit type ends at the first ", " outside brackets.
+        let mut depth = 0i32;
+        let mut end = None;
+        for (j, c) in tail.char_indices() {
+            match c {
+                '(' | '[' | '{' | '<' => depth += 1,
+                ')' | ']' | '}' | '>' => depth -= 1,
+                ',' if depth == 0 => {
+                    end = Some(j);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        rest = tail;
+        if let Some(j) = end {
+            let ty = &tail[..j];
+            let after = &tail[j..];
+            if after.strip_prefix(", ").is_some_and(|a| {
+                a.strip_prefix(ty)
+                    .is_some_and(|p| p.starts_with('*') || p.starts_with(" addrspace"))
+            }) {
+                rest = &after[2..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// All findings for module `m`: module findings first, then each function's.
 pub fn check(m: &inkwell::module::Module<'_>, opts: &Options) -> Vec<Finding> {
+    check_read_from(m, opts, None)
+}
+
+/// `check`, for a module read from `data` (LLVM bitcode or text): an LLVM 3.x file's
+/// findings are told as the 2014 checker told them, from the file as written.
+pub fn check_read_from(
+    m: &inkwell::module::Module<'_>,
+    opts: &Options,
+    data: Option<&[u8]>,
+) -> Vec<Finding> {
+    let raw = m.as_mut_ptr();
     let mut c = Checker {
         out: Vec::new(),
         opts: *opts,
         attrs: AttrNames::new(),
         entry_points: 0,
+        legacy: data.and_then(|d| Legacy::of(d, raw)),
     };
-    let raw = m.as_mut_ptr();
     c.module_pass(raw);
     // The module's text, once, cut into the bodies of its definitions (in module order).
     let text = module_text(raw);

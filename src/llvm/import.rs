@@ -26,6 +26,7 @@ use super::ffi::{blocks, functions, globals, instructions, int_width, lent, md_o
 use super::ffi::{
     md_string, name, named_metadata, opcode, type_text, value_name, value_text, List,
 };
+use super::legacy::Legacy;
 use crate::ir::{
     Align, BinOp, BodyBuf, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst,
     InstKind, Linkage, Module, Pred, Span, SwitchCase, Type, ValueId, ValueType,
@@ -198,6 +199,8 @@ struct Ctx {
     /// The 3.3 signature of each function.
     sigs: Vec<FnType>,
     mem: Vec<Option<Mem>>,
+    /// What LLVM 14 changed on reading an LLVM 3.x file.
+    legacy: Option<Legacy>,
 }
 
 /// Pass 1 and 2 of the type enumeration (writer.md §5.2).
@@ -287,9 +290,21 @@ pub fn import_with(
     m: &inkwell::module::Module<'_>,
     symtab_metadata: bool,
 ) -> Result<Module, ImportError> {
+    import_read_from(m, symtab_metadata, None)
+}
+
+/// `import_with`, for a module read from `data`: an LLVM 3.x file is frozen as the 2014
+/// pnacl-freeze froze it, from the file as written (the names' insertion order, loads and
+/// stores without an alignment).
+pub fn import_read_from(
+    m: &inkwell::module::Module<'_>,
+    symtab_metadata: bool,
+    data: Option<&[u8]>,
+) -> Result<Module, ImportError> {
     let raw = m.as_mut_ptr();
     let mut problems = Vec::new();
-    match import_raw(raw, symtab_metadata, &mut problems) {
+    let legacy = data.and_then(|d| Legacy::of(d, raw));
+    match import_raw(raw, symtab_metadata, legacy, &mut problems) {
         Ok(module) if problems.is_empty() => Ok(module),
         Ok(_) => Err(ImportError { problems }),
         Err(e) => {
@@ -310,7 +325,12 @@ fn symtab_metadata(m: LLVMModuleRef) -> Option<Vec<Vec<u8>>> {
     }
 }
 
-fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<String>) -> R<Module> {
+fn import_raw(
+    raw: LLVMModuleRef,
+    symtab_metadata: bool,
+    legacy: Option<Legacy>,
+    problems: &mut Vec<String>,
+) -> R<Module> {
     let mut ctx = Ctx {
         // SAFETY: handles of the module being imported, which the import borrows throughout.
         i32: unsafe { LLVMInt32TypeInContext(LLVMGetModuleContext(raw)) },
@@ -319,6 +339,7 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
         global_ids: HashMap::new(),
         sigs: Vec::new(),
         mem: Vec::new(),
+        legacy,
     };
     // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
@@ -483,7 +504,16 @@ fn import_raw(raw: LLVMModuleRef, symtab_metadata: bool, problems: &mut Vec<Stri
         .then(|| self::symtab_metadata(raw))
         .flatten()
         .and_then(|names| crate::bitcode::symtab_order::from_names(&module, &names))
-        .unwrap_or_else(|| crate::bitcode::symtab_order::derived(&module));
+        .unwrap_or_else(|| {
+            // An LLVM 3.x file's names went in in the order of its own symbol table.
+            let first: Vec<ValueId> = ctx
+                .legacy
+                .iter()
+                .flat_map(|l| &l.symtab)
+                .filter_map(|v| ctx.global_ids.get(v).copied())
+                .collect();
+            crate::bitcode::symtab_order::derived_after(&module, &first)
+        });
     Ok(module)
 }
 
@@ -856,6 +886,15 @@ fn castop(op: LLVMOpcode) -> Option<CastOp> {
     })
 }
 
+/// A load's or store's alignment: none where an LLVM 3.x file gives none (LLVM 14 gave it
+/// its type's).
+fn memory_align(st: &FnState, i: LLVMValueRef) -> R<Align> {
+    match &st.ctx.legacy {
+        Some(l) if l.unaligned(i) => Ok(Align(0)),
+        _ => align_of(i),
+    }
+}
+
 fn align_of(i: LLVMValueRef) -> R<Align> {
     // SAFETY: handles of the module being imported, which the import borrows throughout.
     let a = unsafe { LLVMGetAlignment(i) } as u64;
@@ -944,12 +983,12 @@ fn instruction(st: &FnState, body: &mut BodyBuf, i: LLVMValueRef) -> R<Inst> {
             }
             LLVMLoad => InstKind::Load {
                 ptr: operand(0)?,
-                align: align_of(i)?,
+                align: memory_align(st, i)?,
             },
             LLVMStore => InstKind::Store {
                 ptr: operand(1)?,
                 val: operand(0)?,
-                align: align_of(i)?,
+                align: memory_align(st, i)?,
             },
             LLVMICmp => InstKind::Cmp {
                 pred: Pred(LLVMGetICmpPredicate(i) as u8),

@@ -10,6 +10,7 @@ pub mod export;
 mod ffi;
 pub mod finalize;
 pub mod import;
+pub mod legacy;
 pub mod target;
 
 pub use export::{export, ExportError, ExportOptions};
