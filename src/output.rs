@@ -65,7 +65,9 @@ impl PendingFile {
         &self.dest
     }
 
-    /// Makes the file final: flushed and renamed onto the destination.
+    /// Makes the file final: flushed and renamed onto the destination; or, where the
+    /// destination is no regular file (`/dev/null`, `/dev/stdout`, a FIFO), written into
+    /// it, which a rename would replace.
     pub fn commit(mut self) -> Result<(), String> {
         let name = |e: io::Error| format!("{}: {}", self.dest.display(), io_reason(&e));
         if let Some(f) = self.file.take() {
@@ -73,6 +75,15 @@ impl PendingFile {
             f.sync_all().ok();
         }
         let dest = self.dest.clone();
+        let special = fs::metadata(&dest).is_ok_and(|m| !m.is_file() && !m.is_dir());
+        if special {
+            let mut from = fs::File::open(&self.tmp).map_err(name)?;
+            let mut to = fs::OpenOptions::new()
+                .write(true)
+                .open(&dest)
+                .map_err(name)?;
+            return io::copy(&mut from, &mut to).map(drop).map_err(name);
+        }
         self.tmp
             .persist(&dest)
             .map_err(|e| format!("{}: {}", dest.display(), io_reason(&e.error)))

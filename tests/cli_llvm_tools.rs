@@ -141,3 +141,50 @@ fn a_linker_that_stops_early_is_a_link_error() {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "{what}");
     }
 }
+
+/// `-o` naming something that is no regular file (`/dev/null`, `/dev/stdout`, a FIFO) is
+/// written into: renaming the finished output onto it, as for a file, replaced /dev/null
+/// with a regular file when run as root. A FIFO here, read as the tool writes it.
+#[test]
+fn an_output_that_is_no_regular_file_is_written_into_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let pexe = common::pexes_dir().join("run/puts.pexe");
+    for (tool, args) in [
+        ("pnacl-bcdis", vec![]),
+        ("pnacl-llvm", vec!["--target", "le32", "-S"]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        Command::cargo_bin(tool)
+            .unwrap()
+            .args(&args)
+            .arg(&pexe)
+            .arg("-o")
+            .arg(&fifo)
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .success();
+        // (Before the reader is joined: it would wait for ever on a FIFO renamed away.)
+        let t = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+        assert!(t.is_fifo(), "{tool}: the FIFO was replaced");
+        let got = reader.join().unwrap();
+        let want = Command::cargo_bin(tool)
+            .unwrap()
+            .args(&args)
+            .arg(&pexe)
+            .output()
+            .unwrap()
+            .stdout;
+        assert!(!want.is_empty());
+        assert!(got == want, "{tool}: the FIFO's reader got other bytes");
+    }
+}

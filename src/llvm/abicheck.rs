@@ -690,11 +690,13 @@ impl Checker {
                 let debug = n.starts_with("llvm.dbg.")
                     || (n == "llvm.module.flags" && only_debug_flags(m, &n));
                 // Debug information passes with --allow-debug-metadata (the historical
-                // option; LLVM 14 adds module flags to it); `pnacl.symtab`, the symbol
-                // table's order pnacl-llvm records for pnacl-freeze, is never written to a
-                // pexe. Any other named node is the historical error.
+                // option; LLVM 14 adds module flags to it); `pnacl.symtab` and
+                // `pnacl.types`, the symbol and type tables' orders pnacl-llvm records for
+                // pnacl-freeze, are never written to a pexe. Any other named node is the
+                // historical error.
                 if !(debug && self.opts.allow_debug_metadata)
                     && n != crate::bitcode::symtab_order::METADATA
+                    && n != super::import::TYPES_METADATA
                 {
                     self.module_finding(
                         format!("Named metadata node {n} is disallowed"),

@@ -203,6 +203,12 @@ struct Ctx {
     legacy: Option<Legacy>,
 }
 
+/// The name of the LLVM named metadata that carries a pexe's type table order through an
+/// LLVM module (`pnacl-llvm --target le32` writes it where the order is not the one
+/// pnacl-freeze derives; pnacl-freeze follows it): one node of one string per type, as
+/// `Type` displays it.
+pub const TYPES_METADATA: &str = "pnacl.types";
+
 /// Pass 1 and 2 of the type enumeration (writer.md §5.2).
 #[derive(Default)]
 struct Types {
@@ -325,12 +331,15 @@ fn symtab_metadata(m: LLVMModuleRef) -> Option<Vec<Vec<u8>>> {
     }
 }
 
-fn import_raw(
-    raw: LLVMModuleRef,
-    symtab_metadata: bool,
-    legacy: Option<Legacy>,
-    problems: &mut Vec<String>,
-) -> R<Module> {
+/// The type table pnacl-freeze derives for module `raw` (None if it cannot be imported).
+pub(crate) fn derived_types(raw: LLVMModuleRef) -> Option<Vec<Type>> {
+    let mut problems = Vec::new();
+    let ctx = context(raw, None, &mut problems).ok()?;
+    Some(count_types(&ctx).ok()?.table())
+}
+
+/// The module's functions, globals and 3.3 signatures.
+fn context(raw: LLVMModuleRef, legacy: Option<Legacy>, problems: &mut Vec<String>) -> R<Ctx> {
     let mut ctx = Ctx {
         // SAFETY: handles of the module being imported, which the import borrows throughout.
         i32: unsafe { LLVMInt32TypeInContext(LLVMGetModuleContext(raw)) },
@@ -386,8 +395,11 @@ fn import_raw(
     if !problems.is_empty() {
         return Err(problems.remove(problems.len() - 1));
     }
+    Ok(ctx)
+}
 
-    // Pass 1: count the types.
+/// Pass 1 of the type enumeration: every type the module's records name, counted.
+fn count_types(ctx: &Ctx) -> R<Types> {
     let mut types = Types::default();
     for sig in &ctx.sigs {
         types.count(Type::Function(sig.clone()));
@@ -432,8 +444,59 @@ fn import_raw(
             }
         }
     }
-    // Pass 2: the table.
-    let table = types.table();
+    Ok(types)
+}
+
+/// The type table in the order the module's `pnacl.types` metadata records, if it names
+/// exactly the types of `table` (in their `Display` form), each after its subtypes.
+fn recorded_types(raw: LLVMModuleRef, table: &[Type]) -> Option<Vec<Type>> {
+    let [node] = named_metadata(raw, TYPES_METADATA)[..] else {
+        return None;
+    };
+    let mut by_text: HashMap<String, &Type> = table.iter().map(|t| (t.to_string(), t)).collect();
+    let mut out: Vec<Type> = Vec::with_capacity(table.len());
+    for op in md_operands(node) {
+        let text = (!op.is_null()).then(|| md_string(op)).flatten()?;
+        out.push(by_text.remove(std::str::from_utf8(&text).ok()?)?.clone());
+    }
+    if out.len() != table.len() {
+        return None;
+    }
+    let mut placed = std::collections::HashSet::new();
+    for t in &out {
+        let subs: Vec<Type> = match t {
+            Type::Function(f) => std::iter::once(f.ret)
+                .chain(f.params.iter().copied())
+                .map(Type::Value)
+                .collect(),
+            Type::Value(v) if v.is_vector() => vec![Type::Value(v.elem())],
+            Type::Value(_) => vec![],
+        };
+        if !subs.iter().all(|s| placed.contains(s)) {
+            return None;
+        }
+        placed.insert(t.clone());
+    }
+    Some(out)
+}
+
+fn import_raw(
+    raw: LLVMModuleRef,
+    symtab_metadata: bool,
+    legacy: Option<Legacy>,
+    problems: &mut Vec<String>,
+) -> R<Module> {
+    let ctx = context(raw, legacy, problems)?;
+    // Pass 1: count the types.
+    let types = count_types(&ctx)?;
+    // Pass 2: the table, unless the module records the pexe's own (a later pnacl-freeze
+    // ordered some types differently).
+    let mut table = types.table();
+    if symtab_metadata {
+        if let Some(recorded) = recorded_types(raw, &table) {
+            table = recorded;
+        }
+    }
     let type_id: HashMap<Type, u32> = table
         .iter()
         .enumerate()

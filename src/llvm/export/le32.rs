@@ -50,16 +50,39 @@ impl Lowering for Le32 {
         }
     }
 
-    /// The symbol table's order as `pnacl.symtab` metadata, where it is not the order
-    /// pnacl-freeze derives from the module (an LLVM module holds no such order: this is
-    /// what makes `pnacl-llvm | pnacl-freeze` give the pexe back bit for bit).
+    /// The symbol table's order as `pnacl.symtab` metadata, and the type table's as
+    /// `pnacl.types`, where either is not the order pnacl-freeze derives from the module
+    /// (an LLVM module holds no such order: this is what makes `pnacl-llvm | pnacl-freeze`
+    /// give the pexe back record for record; pexes of a later pnacl-freeze ordered some
+    /// types differently).
     fn finish(&self, x: &mut Exporter) {
         use crate::bitcode::symtab_order;
         let m = x.m;
-        if x.partition.is_some()
-            || m.symbol_order.is_empty()
-            || m.symbol_order == symtab_order::derived(m)
-        {
+        if x.partition.is_some() {
+            return;
+        }
+        let derived = crate::llvm::import::derived_types(x.module);
+        if derived.is_some_and(|d| d != m.types) {
+            // SAFETY: the exporter's context and module are live; each MDString copies
+            // its bytes.
+            unsafe {
+                let mut types: Vec<LLVMMetadataRef> = m
+                    .types
+                    .iter()
+                    .map(|t| {
+                        let t = t.to_string();
+                        LLVMMDStringInContext2(x.ctx, t.as_ptr() as *const _, t.len())
+                    })
+                    .collect();
+                let node = LLVMMDNodeInContext2(x.ctx, types.as_mut_ptr(), types.len());
+                LLVMAddNamedMetadataOperand(
+                    x.module,
+                    cstr(crate::llvm::import::TYPES_METADATA).as_ptr(),
+                    LLVMMetadataAsValue(x.ctx, node),
+                );
+            }
+        }
+        if m.symbol_order.is_empty() || m.symbol_order == symtab_order::derived(m) {
             return;
         }
         let nf = m.functions.len();
