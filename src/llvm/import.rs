@@ -425,7 +425,7 @@ fn count_types(ctx: &Ctx) -> R<Types> {
                     if opcode(inst) == Some(LLVMOpcode::LLVMSwitch) {
                         types.count_llvm(LLVMTypeOf(LLVMGetOperand(inst, 0)))?;
                     } else {
-                        for op in operands(&ctx, inst) {
+                        for op in operands(ctx, inst) {
                             if !LLVMIsAGlobalVariable(op).is_null()
                                 || !LLVMIsABasicBlock(op).is_null()
                             {
