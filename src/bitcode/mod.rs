@@ -2,6 +2,7 @@
 //! records into an `ir::Module`, and the writer that turns it back into records.
 
 pub mod codes;
+pub mod compress;
 pub mod header;
 pub mod read;
 pub mod records;

@@ -1,0 +1,41 @@
+//! pnacl-compress: a pexe → the same records under abbreviations chosen from its own.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use pnacl::cli;
+
+/// Rewrite a pexe smaller: the same records, under abbreviations chosen from the file's
+/// own records, as Google's pnacl-bccompress did (pnacl-freeze writes its fixed set). The
+/// output reads and disassembles as the same records; `pnacl-llvm --target le32 | pnacl-freeze`
+/// turns it back into pnacl-freeze's abbreviations.
+#[derive(Parser)]
+#[command(name = "pnacl-compress", version = pnacl::cli::VERSION)]
+struct Args {
+    /// The pexe to read (`-` or nothing: standard input).
+    #[arg(default_value = "-")]
+    input: String,
+    /// The file to write (standard output if not given).
+    #[arg(short, long)]
+    output: Option<String>,
+}
+
+const TOOL: &str = "pnacl-compress";
+
+fn main() -> ExitCode {
+    cli::default_sigpipe();
+    let args = Args::parse();
+    let Some((name, data)) = cli::read_or_report(TOOL, &args.input) else {
+        return ExitCode::from(1);
+    };
+    if cli::read_checked(TOOL, &name, &data, false).is_none() {
+        return ExitCode::from(1);
+    }
+    match pnacl::bitcode::compress::compress(&data) {
+        Ok(bytes) => cli::write_output(TOOL, args.output.as_deref(), &bytes, true),
+        Err(e) => {
+            cli::report(TOOL, &name, &e);
+            ExitCode::from(1)
+        }
+    }
+}
