@@ -17,7 +17,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("bitcode", &["bitstream", "ir", "error"]),
     ("abi", &["ir", "error"]),
     ("dis", &["bitcode", "bitstream", "ir", "error"]),
-    ("llvm", &["bitcode", "ir", "abi", "error"]),
+    ("llvm", &["bitcode", "bitstream", "ir", "abi", "error"]),
     ("translate", &["llvm", "ir", "output", "tools", "error"]),
     (
         "cli",
