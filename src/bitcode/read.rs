@@ -2070,51 +2070,33 @@ impl Parser {
 /// with pointers already i32 on both sides; `objdump`: in pnacl-bcdis's words (its 2014
 /// tests), arguments counted from 1.
 fn check_intrinsic_type(name: &str, have: &FnType, want: &FnType, objdump: bool) -> R<()> {
-    if objdump {
-        if have.ret != want.ret {
-            return Err(msg!(
-                "Intrinsic {name} expects return type {}. Found: {}",
-                want.ret,
-                have.ret
-            ));
+    let (hr, wr) = (have.ret, want.ret);
+    let (hn, wn) = (have.params.len(), want.params.len());
+    let arg = have
+        .params
+        .iter()
+        .zip(&want.params)
+        .position(|(h, w)| h != w);
+    let text = match (hr != wr, hn != wn, arg) {
+        (true, _, _) if objdump => {
+            format!("Intrinsic {name} expects return type {wr}. Found: {hr}")
         }
-        if have.params.len() != want.params.len() {
-            return Err(msg!(
-                "Intrinsic {name} expects {} arguments. Found: {}",
-                want.params.len(),
-                have.params.len()
-            ));
+        (true, _, _) => format!("Intrinsic return type mismatch for {name}: {wr} and {hr}"),
+        (_, true, _) if objdump => format!("Intrinsic {name} expects {wn} arguments. Found: {hn}"),
+        (_, true, _) => format!("Intrinsic type mistmatch for {name}: {have} and {want}"),
+        (_, _, Some(i)) => {
+            let (h, w) = (have.params[i], want.params[i]);
+            match objdump {
+                true => format!(
+                    "Intrinsic {name} expects {w} for argument {}. Found: {h}",
+                    i + 1
+                ),
+                false => format!("Intrinsic type mismatch for argument {i} in {name}: {w} and {h}"),
+            }
         }
-        if let Some((i, (h, w))) =
-            (have.params.iter().zip(&want.params).enumerate()).find(|(_, (h, w))| h != w)
-        {
-            return Err(msg!(
-                "Intrinsic {name} expects {w} for argument {}. Found: {h}",
-                i + 1
-            ));
-        }
-        return Ok(());
-    }
-    if have.ret != want.ret {
-        return Err(msg!(
-            "Intrinsic return type mismatch for {name}: {} and {}",
-            want.ret,
-            have.ret
-        ));
-    }
-    if have.params.len() != want.params.len() {
-        return Err(msg!(
-            "Intrinsic type mistmatch for {name}: {have} and {want}"
-        ));
-    }
-    for (i, (h, w)) in have.params.iter().zip(&want.params).enumerate() {
-        if h != w {
-            return Err(msg!(
-                "Intrinsic type mismatch for argument {i} in {name}: {w} and {h}"
-            ));
-        }
-    }
-    Ok(())
+        _ => return Ok(()),
+    };
+    Err(msg!("{text}"))
 }
 
 /// Inverse of SignRotate (spec/000 "Support Functions").
