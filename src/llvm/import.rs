@@ -26,7 +26,7 @@ use super::ffi::{blocks, functions, globals, instructions, int_width, lent, md_o
 use super::ffi::{
     md_string, name, named_metadata, opcode, type_text, value_name, value_text, List,
 };
-use super::legacy::Legacy;
+use super::legacy::{FileFunction, Legacy};
 use crate::ir::{
     Align, BinOp, BodyBuf, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst,
     InstKind, Linkage, Module, Pred, Span, SwitchCase, Type, ValueId, ValueType,
@@ -352,7 +352,24 @@ fn context(raw: LLVMModuleRef, legacy: Option<Legacy>, problems: &mut Vec<String
     };
     // SAFETY: handles of the module being imported, which the import borrows throughout.
     unsafe {
-        ctx.functions.extend(functions(raw));
+        // An LLVM 3.x file's functions in its own order (LLVM 14 moves the intrinsics it
+        // upgrades to the end), which pnacl-freeze numbered them in.
+        let in_file: Option<Vec<LLVMValueRef>> = ctx
+            .legacy
+            .as_ref()
+            .and_then(|l| l.functions())
+            .and_then(|fs| {
+                fs.iter()
+                    .map(|f| match f {
+                        FileFunction::Value(v) => Some(*v),
+                        FileFunction::Gone(_) => None,
+                    })
+                    .collect()
+            });
+        match in_file {
+            Some(fs) => ctx.functions.extend(fs),
+            None => ctx.functions.extend(functions(raw)),
+        }
         ctx.globals.extend(globals(raw));
         let all = ctx.functions.iter().chain(&ctx.globals);
         ctx.global_ids
