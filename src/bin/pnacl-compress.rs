@@ -28,9 +28,11 @@ fn main() -> ExitCode {
     let Some((name, data)) = cli::read_or_report(TOOL, &args.input) else {
         return ExitCode::from(1);
     };
-    if cli::read_checked(TOOL, &name, &data, false).is_none() {
+    if let Some(m) = cli::not_a_pexe(&name, &data) {
+        cli::report_msg(TOOL, m);
         return ExitCode::from(1);
     }
+    // (It reads the pexe first: a bad one is the reader's error, with its position.)
     match pnacl::bitcode::compress::compress(&data) {
         Ok(bytes) => cli::write_output(TOOL, args.output.as_deref(), &bytes, true),
         Err(e) => {

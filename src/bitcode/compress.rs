@@ -178,7 +178,7 @@ fn best_scalar(values: impl Iterator<Item = u64> + Clone, char6_ok: bool) -> (Ab
     }
     let max = (0..=64).rev().find(|&b| hist[b] > 0).unwrap_or(0) as u32;
     let mut best = (AbbrevOp::Vbr(32), u64::MAX);
-    if (1..=32).contains(&max) || max == 0 {
+    if max <= 32 {
         let w = max.max(1);
         best = (AbbrevOp::Fixed(w as u8), n * w as u64);
     }
@@ -203,8 +203,8 @@ struct Candidate {
     recs: Vec<u32>,
 }
 
-/// The candidates for one shape: `recs` all have `code` and `len` operands, and the
-/// operands at `fixed` positions are the literal values given.
+/// The candidates for one shape: `recs` all have one code and one number of operands,
+/// and the operands at the positions `literal` lists have the values it gives.
 fn shape_candidates(
     flat: &Flat,
     all: &[Rec],
@@ -447,17 +447,15 @@ pub fn compress(data: &[u8]) -> Result<Vec<u8>> {
         w.exit_block();
     };
     let mut w = Writer::with_prefix(&flat.header);
-    let mut stack: Vec<(u32, Vec<Vec<AbbrevOp>>)> = Vec::new();
+    // The abbreviations of each open block, innermost last.
+    let mut stack: Vec<&[Abbrev]> = Vec::new();
     for n in &flat.nodes {
         match n {
             Node::Enter(id) => {
                 w.enter_block(*id, id_width(count(*id)));
-                let abbrevs: Vec<Vec<AbbrevOp>> = chosen
-                    .get(id)
-                    .map(|v| v.iter().map(|a| a.ops.clone()).collect())
-                    .unwrap_or_default();
+                let abbrevs = chosen.get(id).map_or(&[][..], Vec::as_slice);
                 if *id == MODULE_BLOCK && stack.is_empty() {
-                    for a in chosen.get(id).into_iter().flatten() {
+                    for a in abbrevs {
                         w.define_abbrev(a);
                     }
                     // BLOCKINFO where the input had it, else first.
@@ -465,7 +463,7 @@ pub fn compress(data: &[u8]) -> Result<Vec<u8>> {
                         blockinfo(&mut w);
                     }
                 }
-                stack.push((*id, abbrevs));
+                stack.push(abbrevs);
             }
             Node::BlockInfo => blockinfo(&mut w),
             Node::Exit => {
@@ -478,9 +476,9 @@ pub fn compress(data: &[u8]) -> Result<Vec<u8>> {
                     crate::bitstream::UNABBREV_RECORD,
                     unabbrev_cost(r.code, ops),
                 );
-                if let Some((_, abbrevs)) = stack.last() {
+                if let Some(abbrevs) = stack.last() {
                     for (k, a) in abbrevs.iter().enumerate() {
-                        if let Some(c) = record_cost(a, r.code, ops) {
+                        if let Some(c) = record_cost(&a.ops, r.code, ops) {
                             if c < best.1 {
                                 best = (4 + k as u32, c);
                             }

@@ -668,25 +668,23 @@ impl Checker {
             }
             // (e) named metadata.
             // An LLVM 3.x file's as the file has them (LLVM 14 drops old debug metadata).
-            let mut names = Vec::new();
-            let mut md = LLVMGetFirstNamedMetadata(m);
-            while !md.is_null() {
-                let mut len = 0;
-                let p = LLVMGetNamedMetadataName(md, &mut len);
-                names.push(String::from_utf8_lossy(&lent(p, len)).into_owned());
-                md = LLVMGetNextNamedMetadata(md);
-            }
-            if let Some(l) = &self.legacy {
-                names = l
-                    .named_metadata
-                    .iter()
-                    .map(|n| String::from_utf8_lossy(n).into_owned())
-                    .collect();
-            }
-            if self.opts.ignore_named_metadata {
-                names.clear();
-            }
+            let names: Vec<Vec<u8>> = match &self.legacy {
+                _ if self.opts.ignore_named_metadata => Vec::new(),
+                Some(l) => l.named_metadata.clone(),
+                None => {
+                    let mut names = Vec::new();
+                    let mut md = LLVMGetFirstNamedMetadata(m);
+                    while !md.is_null() {
+                        let mut len = 0;
+                        let p = LLVMGetNamedMetadataName(md, &mut len);
+                        names.push(lent(p, len));
+                        md = LLVMGetNextNamedMetadata(md);
+                    }
+                    names
+                }
+            };
             for n in names {
+                let n = String::from_utf8_lossy(&n).into_owned();
                 let debug = n.starts_with("llvm.dbg.")
                     || (n == "llvm.module.flags" && only_debug_flags(m, &n));
                 // Debug information passes with --allow-debug-metadata (the historical

@@ -209,6 +209,18 @@ struct Ctx {
 /// `Type` displays it.
 pub const TYPES_METADATA: &str = "pnacl.types";
 
+/// The types a type table must list before `t`: a function's return and parameter
+/// types, a vector's element type.
+fn subtypes(t: &Type) -> Vec<ValueType> {
+    match t {
+        Type::Function(f) => std::iter::once(f.ret)
+            .chain(f.params.iter().copied())
+            .collect(),
+        Type::Value(v) if v.is_vector() => vec![v.elem()],
+        Type::Value(_) => vec![],
+    }
+}
+
 /// Pass 1 and 2 of the type enumeration (writer.md §5.2).
 #[derive(Default)]
 struct Types {
@@ -223,15 +235,8 @@ impl Types {
             self.count[i] += 1;
             return;
         }
-        match &t {
-            Type::Function(f) => {
-                self.count(Type::Value(f.ret));
-                for &p in &f.params {
-                    self.count(Type::Value(p));
-                }
-            }
-            Type::Value(v) if v.is_vector() => self.count(Type::Value(v.elem())),
-            Type::Value(_) => {}
+        for sub in subtypes(&t) {
+            self.count(Type::Value(sub));
         }
         self.index.insert(t.clone(), self.list.len());
         self.list.push(t);
@@ -261,18 +266,9 @@ impl Types {
             if placed.contains_key(t) {
                 return;
             }
-            match t {
-                Type::Function(f) => {
-                    for sub in std::iter::once(&f.ret).chain(f.params.iter()) {
-                        let st = &types.list[types.index[&Type::Value(*sub)]];
-                        place(st, placed, out, types);
-                    }
-                }
-                Type::Value(v) if v.is_vector() => {
-                    let st = &types.list[types.index[&Type::Value(v.elem())]];
-                    place(st, placed, out, types);
-                }
-                Type::Value(_) => {}
+            for sub in subtypes(t) {
+                let st = &types.list[types.index[&Type::Value(sub)]];
+                place(st, placed, out, types);
             }
             placed.insert(t, ());
             out.push(t.clone());
@@ -358,14 +354,7 @@ fn context(raw: LLVMModuleRef, legacy: Option<Legacy>, problems: &mut Vec<String
             .legacy
             .as_ref()
             .and_then(|l| l.functions())
-            .and_then(|fs| {
-                fs.iter()
-                    .map(|f| match f {
-                        FileFunction::Value(v) => Some(*v),
-                        FileFunction::Gone(_) => None,
-                    })
-                    .collect()
-            });
+            .and_then(|fs| fs.iter().map(FileFunction::value).collect());
         match in_file {
             Some(fs) => ctx.functions.extend(fs),
             None => ctx.functions.extend(functions(raw)),
@@ -481,15 +470,10 @@ fn recorded_types(raw: LLVMModuleRef, table: &[Type]) -> Option<Vec<Type>> {
     }
     let mut placed = std::collections::HashSet::new();
     for t in &out {
-        let subs: Vec<Type> = match t {
-            Type::Function(f) => std::iter::once(f.ret)
-                .chain(f.params.iter().copied())
-                .map(Type::Value)
-                .collect(),
-            Type::Value(v) if v.is_vector() => vec![Type::Value(v.elem())],
-            Type::Value(_) => vec![],
-        };
-        if !subs.iter().all(|s| placed.contains(s)) {
+        if !subtypes(t)
+            .into_iter()
+            .all(|s| placed.contains(&Type::Value(s)))
+        {
             return None;
         }
         placed.insert(t.clone());

@@ -65,6 +65,16 @@ pub enum FileFunction {
     Gone(Vec<u8>),
 }
 
+impl FileFunction {
+    /// The module's function, unless LLVM 14 merged it away.
+    pub fn value(&self) -> Option<LLVMValueRef> {
+        match self {
+            FileFunction::Value(v) => Some(*v),
+            FileFunction::Gone(_) => None,
+        }
+    }
+}
+
 /// The facts matched to the values of an LLVM 14 module.
 #[derive(Debug, Default)]
 pub struct Legacy {
@@ -265,20 +275,11 @@ fn resolve(facts: &Facts, m: LLVMModuleRef) -> Legacy {
             _ => None,
         })
         .collect();
+    // Kept only if it names each of the module's functions once.
     out.file_functions = in_file.filter(|list| {
-        let vs: std::collections::HashSet<_> = list
-            .iter()
-            .filter_map(|f| match f {
-                FileFunction::Value(v) => Some(*v),
-                FileFunction::Gone(_) => None,
-            })
-            .collect();
-        let each_once = vs.len()
-            == list
-                .iter()
-                .filter(|f| matches!(f, FileFunction::Value(_)))
-                .count();
-        each_once && vs.len() == fs.len()
+        let vs: Vec<LLVMValueRef> = list.iter().filter_map(FileFunction::value).collect();
+        let unique: std::collections::HashSet<_> = vs.iter().collect();
+        unique.len() == vs.len() && vs.len() == fs.len()
     });
     let records = facts.globals.iter().chain(&facts.functions);
     for (v, rec) in values.iter().zip(records) {
