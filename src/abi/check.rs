@@ -240,12 +240,8 @@ fn function_rules(
     out: &mut Vec<Finding>,
 ) {
     let fname = name_of(&m.functions[f as usize]);
-    let ng = m.num_global_values();
-    let nparams = m.fn_type(f).params.len();
     let const_int = |id: u32| -> Option<u64> {
-        let local = id.checked_sub(ng)? as usize;
-        let c = body.consts.get(local.checked_sub(nparams)?)?;
-        match c.value {
+        match m.const_in(f, body, id)?.value {
             ConstValue::Int(v) => Some(v),
             _ => None,
         }

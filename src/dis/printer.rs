@@ -542,9 +542,8 @@ fn inst_findings(m: &crate::ir::Module, f: u32, body: &crate::ir::Body, i: usize
         _ => ("", 0),
     };
     if !what.is_empty() {
-        let ng = m.num_global_values();
-        let consts = ng + m.fn_type(f).params.len() as u32;
-        let constant = idx < ng || (consts..consts + body.consts.len() as u32).contains(&idx);
+        // A function's or global's address is a constant too.
+        let constant = idx < m.num_global_values() || m.const_in(f, body, idx).is_some();
         if !constant {
             let name = asm::value_name(m, f, body, idx);
             return vec![format!("{what}: Vector index not constant: {name}")];

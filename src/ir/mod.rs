@@ -425,6 +425,12 @@ impl Module {
         body.local_types.get((id - ng) as usize).copied()
     }
 
+    /// The constant of function `f`'s `body` that value `id` names, if it names one.
+    pub fn const_in<'b>(&self, f: u32, body: &Body<'b>, id: ValueId) -> Option<&'b Const> {
+        let first = self.num_global_values() as usize + self.fn_type(f).params.len();
+        body.consts.get((id as usize).checked_sub(first)?)
+    }
+
     /// The name of function or global `id` as text (lossy for non-UTF-8 names).
     pub fn global_name(&self, id: ValueId) -> Option<String> {
         let nf = self.functions.len() as u32;
