@@ -51,6 +51,12 @@ __pnacl_tp:
     .globaltype __pnacl_temp_ret0, i32
 __pnacl_temp_ret0:
 
+/* Where a call of a translated function finds the state of the call it resumes, or 0:
+   each thread's own (src/llvm/resume.rs). */
+    .globl __pnacl_resume
+    .globaltype __pnacl_resume, i32
+__pnacl_resume:
+
 /* struct thread *__pnacl_thread(void), void __pnacl_set_thread(struct thread *) */
     .globl __pnacl_thread
     .type __pnacl_thread, @function

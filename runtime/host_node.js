@@ -225,10 +225,9 @@ if (isMainThread) {
     args: [argv0, ...process.argv.slice(2)],
     env: [...env, `PNACL_NPROCS=${os.availableParallelism ? os.availableParallelism() : os.cpus().length}`],
   };
-  // Optimized code from the start: V8 does not replace a running function's baseline
-  // code (no on-stack replacement for WebAssembly), so a program that spends its time in
-  // one long loop of main would run all of it unoptimized (mandelbrot: 1.9x the time).
-  (await import('node:v8')).setFlagsFromString('--no-liftoff');
+  // V8's own tiering: each function's baseline code first, optimized once it has run
+  // enough. A call that loops long hands over to a new call of its function, which runs
+  // the optimized code (pnacl-translate's resume points, src/llvm/resume.rs).
   const module = await WebAssembly.compile(bytes);
   const shared = { module, memory, fds, pos, ctl, ctx, root, readonly };
   const io = threadIo(shared);

@@ -206,6 +206,59 @@ fn conversions_between_64_bit_integers_and_floats_agree_on_every_target() {
     }
 }
 
+/// A call that loops long goes on with its state when it hands over to a new call of its
+/// function (WebAssembly's resume points, src/llvm/resume.rs; tests/runtime/resume.ll):
+/// an i64, a double, a float and a vector carried around a loop, values from before it,
+/// a stack array both loops change, a second loop after the first, an inner loop. Each
+/// value is what Rust computes, on x86-32 and in WebAssembly at -O0 and -O2; and in
+/// WebAssembly a callee's frame sits lower by the end (the loop went on in deeper calls),
+/// on x86-32 not.
+#[test]
+fn a_long_loop_hands_over_to_a_new_call_with_all_its_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/resume.ll");
+    let pexe = common::prelude_pexe(dir.path(), &src);
+    let n: u32 = 100_000;
+    let k = n.wrapping_mul(3);
+    let (mut acc, mut d, mut f) = (1u64, 0f64, 0f32);
+    for i in 0..n {
+        acc = acc
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(u64::from(36 + k));
+        d += f64::from(i & 7);
+        f += (i & 3) as f32;
+    }
+    let mut t = k;
+    for m in 0..n {
+        t = t.wrapping_mul(5).wrapping_add(m) ^ k;
+    }
+    let values = [
+        acc as u32,
+        (acc >> 32) as u32,
+        d as u32,
+        f as u32,
+        n,
+        2 * n,
+        3 * n,
+        n.wrapping_mul(k),
+        t,
+        36 + n,
+    ];
+    for (arch, opt) in [("x86-32", "-O2"), ("wasm32", "-O0"), ("wasm32", "-O2")] {
+        let mut cmd = translated(&pexe, arch, opt, dir.path());
+        let out = cmd.arg(n.to_string()).env_clear().output().unwrap();
+        assert!(out.status.success(), "{arch} {opt}: {out:?}");
+        let moved = u32::from(arch == "wasm32");
+        let want: String = values
+            .iter()
+            .chain([moved].iter())
+            .map(|v| format!("{v}\n"))
+            .collect();
+        // The prelude prints to standard error.
+        assert_eq!(String::from_utf8_lossy(&out.stderr), want, "{arch} {opt}");
+    }
+}
+
 /// Atomic operations stay atomic however threads come (tests/attacks/atomic-counter.ll: a
 /// counter hammered with atomic adds and compare-exchange loops, and a plain word under a
 /// spin lock, by a first thread and four more it starts at different moments, each while

@@ -136,6 +136,21 @@ pub fn optimize(tm: &TargetMachine, module: &Module<'_>, opt: OptLevel) -> Resul
     Ok(())
 }
 
+/// For WebAssembly: resume points at every loop header (`resume`), whose stack slots
+/// `mem2reg` then makes registers again, at every level of optimization (the launcher
+/// runs V8's baseline compiler first, which every long loop must be able to leave).
+pub fn resume_points(tm: &TargetMachine, module: &Module<'_>) {
+    let changed = super::resume::add(module);
+    let functions: Vec<FunctionValue> = changed
+        .into_iter()
+        // SAFETY: each is a function of `module`, which lives through this call.
+        .map(|f| unsafe { FunctionValue::new(f) }.expect("a function"))
+        .collect();
+    run_on(tm, module, &functions, |fpm| {
+        fpm.add_promote_memory_to_register_pass();
+    });
+}
+
 fn run_passes(tm: &TargetMachine, module: &Module<'_>, passes: &str) -> Result<(), String> {
     let options = inkwell::passes::PassBuilderOptions::create();
     module

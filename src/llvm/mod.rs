@@ -11,6 +11,7 @@ mod ffi;
 pub mod finalize;
 pub mod import;
 pub mod legacy;
+pub mod resume;
 pub mod target;
 
 pub use export::{export, ExportError, ExportOptions};

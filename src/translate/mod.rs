@@ -255,6 +255,17 @@ fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Resul
     let tm =
         codegen::target_machine(opts.target, opts.opt).map_err(|e| err("code generation", e))?;
     codegen::optimize(&tm, &llmod, opts.opt).map_err(|e| err("optimization", e))?;
+    if opts.target == Target::Wasm32 {
+        codegen::resume_points(&tm, &llmod);
+        if opts.verify {
+            if let Err(e) = llmod.verify() {
+                return Err(err(
+                    "resume points",
+                    format!("the LLVM module does not verify: {}", e.to_string()),
+                ));
+            }
+        }
+    }
     let obj = codegen::emit_object(&tm, &llmod).map_err(|e| err("code generation", e));
     let t3 = std::time::Instant::now();
     // Freed here, the memory serves the next partition (fewer page faults than leaving

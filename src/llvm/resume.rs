@@ -1,0 +1,761 @@
+//! Resume points, for WebAssembly: how a function that runs one long loop reaches V8's
+//! optimized code without on-stack replacement.
+//!
+//! V8 compiles each WebAssembly function with its baseline compiler (Liftoff) when it is
+//! first called, and with its optimizing compiler (TurboFan) once the function has run
+//! enough; later calls run the optimized code, but a call already running stays in the
+//! baseline code to its end (V8 has no on-stack replacement for WebAssembly). A program
+//! whose time goes to one call (a loop in `main`) would run all of it in baseline code,
+//! about twice as slow; the optimizing compiler for everything from the start makes every
+//! program's start-up pay for compiling what it runs once (newlib's `printf`: 25 ms).
+//!
+//! So each loop header of a function becomes a point where a call that has looped long
+//! enough hands its state to a new call of the same function, which V8 has optimized by
+//! then. Each header counts down a counter of the call's own (every header of the
+//! function, inner loops' too, takes one off); when it runs out at header `k`, the call
+//! stores what is live there (the header's phis, and the values defined before it that
+//! the code from there on uses) in a buffer in its frame, puts the buffer's address in the
+//! thread's `__pnacl_resume` (a WebAssembly global, each thread's instance its own:
+//! runtime/arch_wasm32.S), calls the function, and returns what that call returns. The
+//! function's entry looks at `__pnacl_resume` first: when set, it clears it and goes to
+//! header `k` with the stored state instead of running from the start. The values live
+//! at a header go through stack slots that `mem2reg` turns back into registers
+//! (`codegen::resume_points`), with the phis the new entries need.
+//!
+//! Each call hands over at most `GENERATIONS` times, after `FIRST` headers and four times
+//! as many at each hand-over (if V8 has not finished optimizing at one, the next may find
+//! it done): the stack grows by at most that many frames per call, of which the last is
+//! the one that runs on. A frame's allocas stay where they were: the state holds their
+//! addresses, so the new call works on the old call's memory.
+//!
+//! Left as they are: functions that call `setjmp` (its lowering keeps state per frame),
+//! that allocate on the stack in a loop (an `alloca` outside the entry block), and loops
+//! with no header that dominates them (irreducible control flow).
+
+use std::collections::HashMap;
+
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::target::{LLVMABISizeOfType, LLVMGetModuleDataLayout};
+use llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
+
+use super::ffi::cstr;
+
+/// The global that says a call is a resumption, and of what (runtime/arch_wasm32.S).
+pub const RESUME_GLOBAL: &str = "__pnacl_resume";
+/// Headers a call passes before its first hand-over.
+pub const FIRST: u32 = 1 << 14;
+/// Hand-overs a call makes at most.
+pub const GENERATIONS: u32 = 8;
+/// Headers beyond which a function is left as it is (the code it would add).
+const MAX_HEADERS: usize = 512;
+/// Live values at one header beyond which a function is left as it is.
+const MAX_LIVE: usize = 2048;
+
+/// Adds resume points to every function of `module` that has loops (and is not one of
+/// those left as they are); returns the functions changed, whose stack slots `mem2reg`
+/// must promote.
+pub fn add(module: &inkwell::module::Module<'_>) -> Vec<LLVMValueRef> {
+    let m = module.as_mut_ptr();
+    let mut changed = Vec::new();
+    // SAFETY: `m` is a live module the caller owns for the whole call, and every handle
+    // used below is one of its values, blocks or types (ffi.rs says why that holds).
+    unsafe {
+        let ctx = LLVMGetModuleContext(m);
+        let i32t = LLVMInt32TypeInContext(ctx);
+        let mut global: LLVMValueRef = std::ptr::null_mut();
+        let mut f = LLVMGetFirstFunction(m);
+        while !f.is_null() {
+            let next = LLVMGetNextFunction(f);
+            if LLVMCountBasicBlocks(f) > 0 {
+                if let Some(plan) = plan(f) {
+                    if global.is_null() {
+                        global = LLVMGetNamedGlobal(m, cstr(RESUME_GLOBAL).as_ptr());
+                        if global.is_null() {
+                            global = LLVMAddGlobalInAddressSpace(
+                                m,
+                                i32t,
+                                cstr(RESUME_GLOBAL).as_ptr(),
+                                1,
+                            );
+                        }
+                    }
+                    rewrite(m, f, global, &plan);
+                    changed.push(f);
+                }
+            }
+            f = next;
+        }
+    }
+    changed
+}
+
+/// What a function's resume points need, from its control flow as it was.
+struct Plan {
+    /// The loop headers, each with the values live there beside its own phis.
+    headers: Vec<(LLVMBasicBlockRef, Vec<LLVMValueRef>)>,
+    /// The other loop headers (inside the loops of those): they count, and do not hand
+    /// over (fewer points, and less state: what is live at an outermost header).
+    counted: Vec<LLVMBasicBlockRef>,
+    /// Every value some header needs that is not one of its own phis: each gets a slot.
+    demoted: Vec<LLVMValueRef>,
+}
+
+unsafe fn blocks(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
+    let mut v = Vec::new();
+    let mut b = LLVMGetFirstBasicBlock(f);
+    while !b.is_null() {
+        v.push(b);
+        b = LLVMGetNextBasicBlock(b);
+    }
+    v
+}
+
+unsafe fn instructions(b: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
+    let mut v = Vec::new();
+    let mut i = LLVMGetFirstInstruction(b);
+    while !i.is_null() {
+        v.push(i);
+        i = LLVMGetNextInstruction(i);
+    }
+    v
+}
+
+unsafe fn successors(b: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
+    let t = LLVMGetBasicBlockTerminator(b);
+    if t.is_null() {
+        return Vec::new();
+    }
+    (0..LLVMGetNumSuccessors(t))
+        .map(|i| LLVMGetSuccessor(t, i))
+        .collect()
+}
+
+unsafe fn opcode(i: LLVMValueRef) -> LLVMOpcode {
+    LLVMGetInstructionOpcode(i)
+}
+
+/// The function a call instruction calls directly, if any.
+unsafe fn callee_name(i: LLVMValueRef) -> Option<Vec<u8>> {
+    let c = LLVMGetCalledValue(i);
+    if c.is_null() || LLVMIsAFunction(c).is_null() {
+        return None;
+    }
+    let mut len = 0;
+    let p = LLVMGetValueName2(c, &mut len);
+    Some(super::ffi::lent(p, len))
+}
+
+/// Immediate dominators of the blocks reachable from the entry (Cooper, Harvey and
+/// Kennedy's iteration over reverse postorder), by block index; `usize::MAX` for blocks
+/// not reachable.
+fn dominators(succ: &[Vec<usize>]) -> (Vec<usize>, Vec<usize>) {
+    let n = succ.len();
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    // Iterative depth-first postorder.
+    let mut stack = vec![(0usize, 0usize)];
+    seen[0] = true;
+    while let Some(&mut (b, ref mut k)) = stack.last_mut() {
+        if *k < succ[b].len() {
+            let s = succ[b][*k];
+            *k += 1;
+            if !seen[s] {
+                seen[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            order.push(b);
+            stack.pop();
+        }
+    }
+    order.reverse();
+    let mut rpo = vec![usize::MAX; n];
+    for (i, &b) in order.iter().enumerate() {
+        rpo[b] = i;
+    }
+    let mut pred = vec![Vec::new(); n];
+    for (b, ss) in succ.iter().enumerate() {
+        if rpo[b] != usize::MAX {
+            for &s in ss {
+                pred[s].push(b);
+            }
+        }
+    }
+    let mut idom = vec![usize::MAX; n];
+    idom[0] = 0;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in order.iter().skip(1) {
+            let mut new = usize::MAX;
+            for &p in &pred[b] {
+                if idom[p] == usize::MAX {
+                    continue;
+                }
+                new = if new == usize::MAX {
+                    p
+                } else {
+                    let (mut x, mut y) = (p, new);
+                    while x != y {
+                        while rpo[x] > rpo[y] {
+                            x = idom[x];
+                        }
+                        while rpo[y] > rpo[x] {
+                            y = idom[y];
+                        }
+                    }
+                    x
+                };
+            }
+            if new != idom[b] {
+                idom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    (idom, rpo)
+}
+
+/// Preorder and postorder numbers of the dominator tree, so that `a` dominates `b` when
+/// `pre[a] <= pre[b] && post[b] <= post[a]`.
+fn dom_intervals(idom: &[usize]) -> (Vec<usize>, Vec<usize>) {
+    let n = idom.len();
+    let mut kids = vec![Vec::new(); n];
+    for (b, &d) in idom.iter().enumerate() {
+        if b != 0 && d != usize::MAX {
+            kids[d].push(b);
+        }
+    }
+    let (mut pre, mut post) = (vec![usize::MAX; n], vec![0; n]);
+    let (mut c1, mut c2) = (0, 0);
+    let mut stack = vec![(0usize, 0usize)];
+    pre[0] = 0;
+    c1 += 1;
+    while let Some(&mut (b, ref mut k)) = stack.last_mut() {
+        if *k < kids[b].len() {
+            let c = kids[b][*k];
+            *k += 1;
+            pre[c] = c1;
+            c1 += 1;
+            stack.push((c, 0));
+        } else {
+            post[b] = c2;
+            c2 += 1;
+            stack.pop();
+        }
+    }
+    (pre, post)
+}
+
+/// The resume points `f` gets, or `None` when it is left as it is.
+unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
+    let bbs = blocks(f);
+    let index: HashMap<LLVMBasicBlockRef, usize> =
+        bbs.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let succ: Vec<Vec<usize>> = bbs
+        .iter()
+        .map(|&b| successors(b).iter().map(|s| index[s]).collect())
+        .collect();
+    let (idom, _) = dominators(&succ);
+    let (pre, post) = dom_intervals(&idom);
+    let reachable = |b: usize| idom[b] != usize::MAX;
+    let dominates = |a: usize, b: usize| pre[a] <= pre[b] && post[b] <= post[a];
+    // Headers: targets of an edge from a block they dominate.
+    let mut is_header = vec![false; bbs.len()];
+    for (b, ss) in succ.iter().enumerate() {
+        if reachable(b) {
+            for &s in ss {
+                if dominates(s, b) {
+                    is_header[s] = true;
+                }
+            }
+        }
+    }
+    let all: Vec<usize> = (0..bbs.len()).filter(|&b| is_header[b]).collect();
+    if all.is_empty() || all.len() > MAX_HEADERS {
+        return None;
+    }
+    // The headers inside another's loop (the blocks that reach one of its back edges
+    // without passing it) count; only the outermost hand over.
+    let mut pred = vec![Vec::new(); bbs.len()];
+    for (b, ss) in succ.iter().enumerate() {
+        if reachable(b) {
+            for &s in ss {
+                pred[s].push(b);
+            }
+        }
+    }
+    let mut inner = vec![false; bbs.len()];
+    let mut mark = vec![usize::MAX; bbs.len()];
+    for &h in &all {
+        mark[h] = h;
+        let mut stack: Vec<usize> = pred[h]
+            .iter()
+            .copied()
+            .filter(|&p| dominates(h, p) && p != h)
+            .collect();
+        for &p in &stack {
+            mark[p] = h;
+        }
+        while let Some(b) = stack.pop() {
+            if is_header[b] {
+                inner[b] = true;
+            }
+            for &p in &pred[b] {
+                if mark[p] != h {
+                    mark[p] = h;
+                    stack.push(p);
+                }
+            }
+        }
+    }
+    let headers: Vec<usize> = all.iter().copied().filter(|&h| !inner[h]).collect();
+    let counted: Vec<LLVMBasicBlockRef> =
+        all.iter().filter(|&&h| inner[h]).map(|&h| bbs[h]).collect();
+    // Each value (argument or instruction) with its defining block (None: an argument)
+    // and the blocks that use it (a phi's use is at the end of its incoming block).
+    let mut values: Vec<(LLVMValueRef, Option<usize>, Vec<usize>)> = Vec::new();
+    let uses_of = |v: LLVMValueRef| -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut u = LLVMGetFirstUse(v);
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            u = LLVMGetNextUse(u);
+            if LLVMIsAInstruction(user).is_null() {
+                continue;
+            }
+            if opcode(user) == LLVMOpcode::LLVMPHI {
+                for k in 0..LLVMCountIncoming(user) {
+                    if LLVMGetIncomingValue(user, k) == v {
+                        out.push(index[&LLVMGetIncomingBlock(user, k)]);
+                    }
+                }
+            } else {
+                out.push(index[&LLVMGetInstructionParent(user)]);
+            }
+        }
+        out
+    };
+    for a in 0..LLVMCountParams(f) {
+        let p = LLVMGetParam(f, a);
+        values.push((p, None, uses_of(p)));
+    }
+    for (b, &bb) in bbs.iter().enumerate() {
+        for i in instructions(bb) {
+            match opcode(i) {
+                LLVMOpcode::LLVMAlloca => {
+                    let static_size = b == 0 && !LLVMIsAConstant(LLVMGetOperand(i, 0)).is_null();
+                    if !static_size && reachable(b) {
+                        return None;
+                    }
+                }
+                LLVMOpcode::LLVMCall => {
+                    if callee_name(i).as_deref() == Some(b"setjmp".as_slice()) {
+                        return None;
+                    }
+                }
+                _ => {}
+            }
+            if LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMVoidTypeKind {
+                values.push((i, Some(b), uses_of(i)));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut demoted = Vec::new();
+    let mut is_demoted = HashMap::new();
+    let mut seen = vec![usize::MAX; bbs.len()];
+    for (n, &h) in headers.iter().enumerate() {
+        // The blocks reachable from h.
+        let mut stack = vec![h];
+        seen[h] = n;
+        while let Some(b) = stack.pop() {
+            for &s in &succ[b] {
+                if seen[s] != n {
+                    seen[s] = n;
+                    stack.push(s);
+                }
+            }
+        }
+        let mut live = Vec::new();
+        for (v, def, uses) in &values {
+            let before = match def {
+                None => true,
+                Some(d) => *d != h && reachable(*d) && dominates(*d, h),
+            };
+            if before && uses.iter().any(|&u| seen[u] == n) {
+                live.push(*v);
+                if is_demoted.insert(*v, ()).is_none() {
+                    demoted.push(*v);
+                }
+            }
+        }
+        if live.len() > MAX_LIVE {
+            return None;
+        }
+        out.push((bbs[h], live));
+    }
+    Some(Plan {
+        headers: out,
+        counted,
+        demoted,
+    })
+}
+
+/// The first instruction of `b` that is not a phi (null if none).
+unsafe fn first_non_phi(b: LLVMBasicBlockRef) -> LLVMValueRef {
+    let mut i = LLVMGetFirstInstruction(b);
+    while !i.is_null() && opcode(i) == LLVMOpcode::LLVMPHI {
+        i = LLVMGetNextInstruction(i);
+    }
+    i
+}
+
+unsafe fn phis(b: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
+    instructions(b)
+        .into_iter()
+        .take_while(|&i| opcode(i) == LLVMOpcode::LLVMPHI)
+        .collect()
+}
+
+unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan: &Plan) {
+    let ctx = LLVMGetModuleContext(m);
+    let td = LLVMGetModuleDataLayout(m);
+    let i32t = LLVMInt32TypeInContext(ctx);
+    let i8t = LLVMInt8TypeInContext(ctx);
+    let b = LLVMCreateBuilderInContext(ctx);
+    let old_entry = LLVMGetEntryBasicBlock(f);
+    let name = |s: &str| cstr(s);
+
+    // Each header's phis move to a block of their own before it, which every edge into
+    // the header now enters; the count-down goes at its end.
+    let mut tops = Vec::new();
+    for (h, _) in &plan.headers {
+        let top = LLVMInsertBasicBlockInContext(ctx, *h, name("resume.head").as_ptr());
+        let mut preds = Vec::new();
+        for bb in blocks(f) {
+            if bb == top {
+                continue;
+            }
+            let t = LLVMGetBasicBlockTerminator(bb);
+            if t.is_null() {
+                continue;
+            }
+            for k in 0..LLVMGetNumSuccessors(t) {
+                if LLVMGetSuccessor(t, k) == *h {
+                    preds.push((t, k));
+                }
+            }
+        }
+        for (t, k) in preds {
+            LLVMSetSuccessor(t, k, top);
+        }
+        LLVMPositionBuilderAtEnd(b, top);
+        for p in phis(*h) {
+            LLVMInstructionRemoveFromParent(p);
+            LLVMInsertIntoBuilder(b, p);
+        }
+        tops.push(top);
+    }
+
+    // The new entry: the static allocas, the slots, and the question whether this call
+    // resumes another.
+    let entry = LLVMInsertBasicBlockInContext(ctx, old_entry, name("resume.entry").as_ptr());
+    LLVMPositionBuilderAtEnd(b, entry);
+    for i in instructions(old_entry) {
+        if opcode(i) == LLVMOpcode::LLVMAlloca {
+            LLVMInstructionRemoveFromParent(i);
+            LLVMInsertIntoBuilder(b, i);
+        }
+    }
+    // The state's layout at each header: its number and generation, then its values.
+    let layouts: Vec<LLVMTypeRef> = plan
+        .headers
+        .iter()
+        .zip(&tops)
+        .map(|((_, live), &top)| {
+            let mut fields = vec![i32t, i32t];
+            fields.extend(phis(top).iter().map(|&p| LLVMTypeOf(p)));
+            fields.extend(live.iter().map(|&v| LLVMTypeOf(v)));
+            LLVMStructTypeInContext(ctx, fields.as_mut_ptr(), fields.len() as u32, 0)
+        })
+        .collect();
+    let size = layouts
+        .iter()
+        .map(|&t| LLVMABISizeOfType(td, t))
+        .max()
+        .unwrap_or(0);
+    let i8p = LLVMPointerType(i8t, 0);
+    let intrinsic = |n: &str, params: &mut [LLVMTypeRef], ret: LLVMTypeRef| {
+        let mut f = LLVMGetNamedFunction(m, cstr(n).as_ptr());
+        let ty = LLVMFunctionType(ret, params.as_mut_ptr(), params.len() as u32, 0);
+        if f.is_null() {
+            f = LLVMAddFunction(m, cstr(n).as_ptr(), ty);
+        }
+        (f, ty)
+    };
+    let save = intrinsic("llvm.stacksave", &mut [], i8p);
+    let restore = intrinsic("llvm.stackrestore", &mut [i8p], LLVMVoidTypeInContext(ctx));
+    let counter = LLVMBuildAlloca(b, i32t, name("resume.count").as_ptr());
+    let generation = LLVMBuildAlloca(b, i32t, name("resume.generation").as_ptr());
+    let mut slot = HashMap::new();
+    for &v in &plan.demoted {
+        slot.insert(
+            v,
+            LLVMBuildAlloca(b, LLVMTypeOf(v), name("resume.slot").as_ptr()),
+        );
+    }
+    LLVMBuildStore(b, LLVMConstInt(i32t, FIRST as u64, 0), counter);
+    LLVMBuildStore(b, LLVMConstInt(i32t, 0, 0), generation);
+    for &v in &plan.demoted {
+        if !LLVMIsAArgument(v).is_null() {
+            LLVMBuildStore(b, v, slot[&v]);
+        }
+    }
+    let state = LLVMBuildLoad2(b, i32t, global, name("resume.from").as_ptr());
+    let resuming = LLVMBuildICmp(
+        b,
+        LLVMIntPredicate::LLVMIntNE,
+        state,
+        LLVMConstInt(i32t, 0, 0),
+        name("").as_ptr(),
+    );
+    let dispatch = LLVMAppendBasicBlockInContext(ctx, f, name("resume.dispatch").as_ptr());
+    LLVMBuildCondBr(b, resuming, dispatch, old_entry);
+
+    // Every value some header needs lives in its slot: stored where it is defined, loaded
+    // where it is used (mem2reg makes registers of them again).
+    for &v in &plan.demoted {
+        let s = slot[&v];
+        let mut uses = Vec::new();
+        let mut u = LLVMGetFirstUse(v);
+        while !u.is_null() {
+            uses.push(LLVMGetUser(u));
+            u = LLVMGetNextUse(u);
+        }
+        uses.sort();
+        uses.dedup();
+        let mut store = std::ptr::null_mut();
+        if LLVMIsAArgument(v).is_null() {
+            let parent = LLVMGetInstructionParent(v);
+            if opcode(v) == LLVMOpcode::LLVMPHI {
+                // A header's phis have a block of their own, with nothing after them yet.
+                let first = first_non_phi(parent);
+                if first.is_null() {
+                    LLVMPositionBuilderAtEnd(b, parent);
+                } else {
+                    LLVMPositionBuilderBefore(b, first);
+                }
+            } else {
+                let after = LLVMGetNextInstruction(v);
+                LLVMPositionBuilderBefore(b, after);
+            }
+            store = LLVMBuildStore(b, v, s);
+        }
+        for user in uses {
+            if LLVMIsAInstruction(user).is_null() || user == store {
+                continue;
+            }
+            if LLVMGetInstructionParent(user) == entry {
+                continue; // the argument's own store
+            }
+            if opcode(user) == LLVMOpcode::LLVMPHI {
+                // One load per incoming block: a phi's entries from one block agree.
+                let mut loaded = HashMap::new();
+                for k in 0..LLVMCountIncoming(user) {
+                    if LLVMGetIncomingValue(user, k) == v {
+                        let from = LLVMGetIncomingBlock(user, k);
+                        let l = *loaded.entry(from).or_insert_with(|| {
+                            LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(from));
+                            LLVMBuildLoad2(b, LLVMTypeOf(v), s, name("").as_ptr())
+                        });
+                        LLVMSetOperand(user, k, l);
+                    }
+                }
+            } else {
+                LLVMPositionBuilderBefore(b, user);
+                let l = LLVMBuildLoad2(b, LLVMTypeOf(v), s, name("").as_ptr());
+                for k in 0..LLVMGetNumOperands(user) as u32 {
+                    if LLVMGetOperand(user, k) == v {
+                        LLVMSetOperand(user, k, l);
+                    }
+                }
+            }
+        }
+    }
+
+    // The inner headers count too.
+    for &h in &plan.counted {
+        let first = first_non_phi(h);
+        LLVMPositionBuilderBefore(b, first);
+        let c = LLVMBuildLoad2(b, i32t, counter, name("").as_ptr());
+        let c = LLVMBuildSub(b, c, LLVMConstInt(i32t, 1, 0), name("").as_ptr());
+        LLVMBuildStore(b, c, counter);
+    }
+
+    // Resumption: clear the global, take the generation, go to the header stored.
+    let fty = LLVMGlobalGetValueType(f);
+    let ret = LLVMGetReturnType(fty);
+    LLVMPositionBuilderAtEnd(b, dispatch);
+    LLVMBuildStore(b, LLVMConstInt(i32t, 0, 0), global);
+    let at = LLVMBuildIntToPtr(
+        b,
+        state,
+        LLVMPointerType(i32t, 0),
+        name("resume.at").as_ptr(),
+    );
+    let which = LLVMBuildLoad2(b, i32t, at, name("resume.header").as_ptr());
+    let one = LLVMConstInt(i32t, 1, 0);
+    let gen_at = LLVMBuildGEP2(b, i32t, at, [one].as_mut_ptr(), 1, name("").as_ptr());
+    let gen = LLVMBuildLoad2(b, i32t, gen_at, name("").as_ptr());
+    let gen = LLVMBuildAdd(b, gen, one, name("").as_ptr());
+    LLVMBuildStore(b, gen, generation);
+    // The next hand-over after four times as many headers, none after the last.
+    let shift = LLVMBuildShl(b, gen, one, name("").as_ptr());
+    let more = LLVMBuildShl(
+        b,
+        LLVMConstInt(i32t, FIRST as u64, 0),
+        shift,
+        name("").as_ptr(),
+    );
+    let last = LLVMBuildICmp(
+        b,
+        LLVMIntPredicate::LLVMIntUGE,
+        gen,
+        LLVMConstInt(i32t, GENERATIONS as u64, 0),
+        name("").as_ptr(),
+    );
+    let more = LLVMBuildSelect(
+        b,
+        last,
+        LLVMConstInt(i32t, i32::MAX as u64, 0),
+        more,
+        name("").as_ptr(),
+    );
+    LLVMBuildStore(b, more, counter);
+    let nowhere = LLVMAppendBasicBlockInContext(ctx, f, name("resume.none").as_ptr());
+    let sw = LLVMBuildSwitch(b, which, nowhere, plan.headers.len() as u32);
+    LLVMPositionBuilderAtEnd(b, nowhere);
+    LLVMBuildUnreachable(b);
+
+    for (k, (((h, live), &top), &layout)) in
+        plan.headers.iter().zip(&tops).zip(&layouts).enumerate()
+    {
+        let own = phis(top);
+        let field = |b: LLVMBuilderRef, base: LLVMValueRef, j: usize| {
+            LLVMBuildStructGEP2(b, layout, base, j as u32, name("").as_ptr())
+        };
+        // Resuming at k: the stored values into the phis and slots.
+        let resume = LLVMAppendBasicBlockInContext(ctx, f, name("resume.at").as_ptr());
+        LLVMAddCase(sw, LLVMConstInt(i32t, k as u64, 0), resume);
+        LLVMPositionBuilderAtEnd(b, resume);
+        let base = LLVMBuildIntToPtr(b, state, LLVMPointerType(layout, 0), name("").as_ptr());
+        for (j, &p) in own.iter().enumerate() {
+            let v = LLVMBuildLoad2(b, LLVMTypeOf(p), field(b, base, 2 + j), name("").as_ptr());
+            let mut vals = [v];
+            let mut bbs = [resume];
+            LLVMAddIncoming(p, vals.as_mut_ptr(), bbs.as_mut_ptr(), 1);
+        }
+        for (j, &v) in live.iter().enumerate() {
+            let x = LLVMBuildLoad2(
+                b,
+                LLVMTypeOf(v),
+                field(b, base, 2 + own.len() + j),
+                name("").as_ptr(),
+            );
+            LLVMBuildStore(b, x, slot[&v]);
+        }
+        LLVMBuildBr(b, top);
+
+        // The count-down at the header's top.
+        LLVMPositionBuilderAtEnd(b, top);
+        let c = LLVMBuildLoad2(b, i32t, counter, name("").as_ptr());
+        let c = LLVMBuildSub(b, c, one, name("").as_ptr());
+        LLVMBuildStore(b, c, counter);
+        let out = LLVMBuildICmp(
+            b,
+            LLVMIntPredicate::LLVMIntSLT,
+            c,
+            LLVMConstInt(i32t, 0, 0),
+            name("").as_ptr(),
+        );
+        let gate = LLVMAppendBasicBlockInContext(ctx, f, name("resume.gate").as_ptr());
+        LLVMBuildCondBr(b, out, gate, *h);
+        // Out of count: after the last generation, count on without end; else hand over.
+        LLVMPositionBuilderAtEnd(b, gate);
+        let g = LLVMBuildLoad2(b, i32t, generation, name("").as_ptr());
+        let done = LLVMBuildICmp(
+            b,
+            LLVMIntPredicate::LLVMIntUGE,
+            g,
+            LLVMConstInt(i32t, GENERATIONS as u64, 0),
+            name("").as_ptr(),
+        );
+        let reset = LLVMAppendBasicBlockInContext(ctx, f, name("resume.reset").as_ptr());
+        let hand = LLVMAppendBasicBlockInContext(ctx, f, name("resume.hand").as_ptr());
+        LLVMBuildCondBr(b, done, reset, hand);
+        LLVMPositionBuilderAtEnd(b, reset);
+        LLVMBuildStore(b, LLVMConstInt(i32t, i32::MAX as u64, 0), counter);
+        LLVMBuildBr(b, *h);
+        // The state goes below the stack pointer, and the new call's frame below it: no
+        // room for it in the frame of every call (most never hand over).
+        LLVMPositionBuilderAtEnd(b, hand);
+        let sp = LLVMBuildCall2(b, save.1, save.0, [].as_mut_ptr(), 0, name("").as_ptr());
+        let at = LLVMBuildPtrToInt(b, sp, i32t, name("").as_ptr());
+        let at = LLVMBuildSub(b, at, LLVMConstInt(i32t, size, 0), name("").as_ptr());
+        let at = LLVMBuildAnd(
+            b,
+            at,
+            LLVMConstInt(i32t, !15u32 as u64, 0),
+            name("").as_ptr(),
+        );
+        let mut low = [LLVMBuildIntToPtr(b, at, i8p, name("").as_ptr())];
+        LLVMBuildCall2(
+            b,
+            restore.1,
+            restore.0,
+            low.as_mut_ptr(),
+            1,
+            name("").as_ptr(),
+        );
+        let base = LLVMBuildIntToPtr(b, at, LLVMPointerType(layout, 0), name("").as_ptr());
+        LLVMBuildStore(b, LLVMConstInt(i32t, k as u64, 0), field(b, base, 0));
+        LLVMBuildStore(b, g, field(b, base, 1));
+        for (j, &p) in own.iter().enumerate() {
+            LLVMBuildStore(b, p, field(b, base, 2 + j));
+        }
+        for (j, &v) in live.iter().enumerate() {
+            let x = LLVMBuildLoad2(b, LLVMTypeOf(v), slot[&v], name("").as_ptr());
+            LLVMBuildStore(b, x, field(b, base, 2 + own.len() + j));
+        }
+        LLVMBuildStore(b, at, global);
+        let mut args: Vec<LLVMValueRef> = (0..LLVMCountParams(f))
+            .map(|a| LLVMConstNull(LLVMTypeOf(LLVMGetParam(f, a))))
+            .collect();
+        let call = LLVMBuildCall2(
+            b,
+            fty,
+            f,
+            args.as_mut_ptr(),
+            args.len() as u32,
+            name("").as_ptr(),
+        );
+        LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(f));
+        let mut back = [sp];
+        LLVMBuildCall2(
+            b,
+            restore.1,
+            restore.0,
+            back.as_mut_ptr(),
+            1,
+            name("").as_ptr(),
+        );
+        if LLVMGetTypeKind(ret) == LLVMTypeKind::LLVMVoidTypeKind {
+            LLVMBuildRetVoid(b);
+        } else {
+            LLVMBuildRet(b, call);
+        }
+    }
+    LLVMDisposeBuilder(b);
+}
