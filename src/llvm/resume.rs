@@ -43,6 +43,8 @@ use super::ffi::cstr;
 
 /// The global that says a call is a resumption, and of what (runtime/arch_wasm32.S).
 pub const RESUME_GLOBAL: &str = "__pnacl_resume";
+/// The stack pointer's global (LLVM's WebAssembly code generation keeps it there).
+const STACK_POINTER: &str = "__stack_pointer";
 /// Headers a call passes before its first hand-over.
 pub const FIRST: u32 = 1 << 14;
 /// Hand-overs a call makes at most.
@@ -423,7 +425,6 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
     let ctx = LLVMGetModuleContext(m);
     let td = LLVMGetModuleDataLayout(m);
     let i32t = LLVMInt32TypeInContext(ctx);
-    let i8t = LLVMInt8TypeInContext(ctx);
     let b = LLVMCreateBuilderInContext(ctx);
     let old_entry = LLVMGetEntryBasicBlock(f);
     let name = |s: &str| cstr(s);
@@ -486,17 +487,16 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
         .map(|&t| LLVMABISizeOfType(td, t))
         .max()
         .unwrap_or(0);
-    let i8p = LLVMPointerType(i8t, 0);
-    let intrinsic = |n: &str, params: &mut [LLVMTypeRef], ret: LLVMTypeRef| {
-        let mut f = LLVMGetNamedFunction(m, cstr(n).as_ptr());
-        let ty = LLVMFunctionType(ret, params.as_mut_ptr(), params.len() as u32, 0);
-        if f.is_null() {
-            f = LLVMAddFunction(m, cstr(n).as_ptr(), ty);
+    // The stack pointer, as a global (llvm.stacksave, in a function without a frame at
+    // -O0, reads a local LLVM never set).
+    let sp_global = {
+        let g = LLVMGetNamedGlobal(m, cstr(STACK_POINTER).as_ptr());
+        if g.is_null() {
+            LLVMAddGlobalInAddressSpace(m, i32t, cstr(STACK_POINTER).as_ptr(), 1)
+        } else {
+            g
         }
-        (f, ty)
     };
-    let save = intrinsic("llvm.stacksave", &mut [], i8p);
-    let restore = intrinsic("llvm.stackrestore", &mut [i8p], LLVMVoidTypeInContext(ctx));
     let counter = LLVMBuildAlloca(b, i32t, name("resume.count").as_ptr());
     let generation = LLVMBuildAlloca(b, i32t, name("resume.generation").as_ptr());
     let mut slot = HashMap::new();
@@ -701,24 +701,10 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
         // The state goes below the stack pointer, and the new call's frame below it: no
         // room for it in the frame of every call (most never hand over).
         LLVMPositionBuilderAtEnd(b, hand);
-        let sp = LLVMBuildCall2(b, save.1, save.0, [].as_mut_ptr(), 0, name("").as_ptr());
-        let at = LLVMBuildPtrToInt(b, sp, i32t, name("").as_ptr());
-        let at = LLVMBuildSub(b, at, LLVMConstInt(i32t, size, 0), name("").as_ptr());
-        let at = LLVMBuildAnd(
-            b,
-            at,
-            LLVMConstInt(i32t, !15u32 as u64, 0),
-            name("").as_ptr(),
-        );
-        let mut low = [LLVMBuildIntToPtr(b, at, i8p, name("").as_ptr())];
-        LLVMBuildCall2(
-            b,
-            restore.1,
-            restore.0,
-            low.as_mut_ptr(),
-            1,
-            name("").as_ptr(),
-        );
+        let sp = LLVMBuildLoad2(b, i32t, sp_global, name("").as_ptr());
+        let at = LLVMBuildSub(b, sp, LLVMConstInt(i32t, size, 0), name("").as_ptr());
+        let at = LLVMBuildAnd(b, at, LLVMConstInt(i32t, !15u32 as u64, 0), name("").as_ptr());
+        LLVMBuildStore(b, at, sp_global);
         let base = LLVMBuildIntToPtr(b, at, LLVMPointerType(layout, 0), name("").as_ptr());
         LLVMBuildStore(b, LLVMConstInt(i32t, k as u64, 0), field(b, base, 0));
         LLVMBuildStore(b, g, field(b, base, 1));
@@ -742,15 +728,7 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
             name("").as_ptr(),
         );
         LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(f));
-        let mut back = [sp];
-        LLVMBuildCall2(
-            b,
-            restore.1,
-            restore.0,
-            back.as_mut_ptr(),
-            1,
-            name("").as_ptr(),
-        );
+        LLVMBuildStore(b, sp, sp_global);
         if LLVMGetTypeKind(ret) == LLVMTypeKind::LLVMVoidTypeKind {
             LLVMBuildRetVoid(b);
         } else {
