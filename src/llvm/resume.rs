@@ -39,7 +39,7 @@ use llvm_sys::prelude::*;
 use llvm_sys::target::{LLVMABISizeOfType, LLVMGetModuleDataLayout};
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 
-use super::ffi::cstr;
+use super::ffi::{self, cstr};
 
 /// The global that says a call is a resumption, and of what (runtime/arch_wasm32.S).
 pub const RESUME_GLOBAL: &str = "__pnacl_resume";
@@ -66,9 +66,7 @@ pub fn add(module: &inkwell::module::Module<'_>) -> Vec<LLVMValueRef> {
         let ctx = LLVMGetModuleContext(m);
         let i32t = LLVMInt32TypeInContext(ctx);
         let mut global: LLVMValueRef = std::ptr::null_mut();
-        let mut f = LLVMGetFirstFunction(m);
-        while !f.is_null() {
-            let next = LLVMGetNextFunction(f);
+        for f in ffi::functions(m) {
             if LLVMCountBasicBlocks(f) > 0 {
                 if let Some(plan) = plan(f) {
                     if global.is_null() {
@@ -86,7 +84,6 @@ pub fn add(module: &inkwell::module::Module<'_>) -> Vec<LLVMValueRef> {
                     changed.push(f);
                 }
             }
-            f = next;
         }
     }
     changed
@@ -103,24 +100,12 @@ struct Plan {
     demoted: Vec<LLVMValueRef>,
 }
 
-unsafe fn blocks(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
-    let mut v = Vec::new();
-    let mut b = LLVMGetFirstBasicBlock(f);
-    while !b.is_null() {
-        v.push(b);
-        b = LLVMGetNextBasicBlock(b);
-    }
-    v
+fn blocks(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
+    ffi::blocks(f).collect()
 }
 
-unsafe fn instructions(b: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
-    let mut v = Vec::new();
-    let mut i = LLVMGetFirstInstruction(b);
-    while !i.is_null() {
-        v.push(i);
-        i = LLVMGetNextInstruction(i);
-    }
-    v
+fn instructions(b: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
+    ffi::List::of_block(b).collect()
 }
 
 unsafe fn successors(b: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
@@ -137,15 +122,10 @@ unsafe fn opcode(i: LLVMValueRef) -> LLVMOpcode {
     LLVMGetInstructionOpcode(i)
 }
 
-/// The function a call instruction calls directly, if any.
-unsafe fn callee_name(i: LLVMValueRef) -> Option<Vec<u8>> {
+/// Whether `i` calls `setjmp` directly.
+unsafe fn calls_setjmp(i: LLVMValueRef) -> bool {
     let c = LLVMGetCalledValue(i);
-    if c.is_null() || LLVMIsAFunction(c).is_null() {
-        return None;
-    }
-    let mut len = 0;
-    let p = LLVMGetValueName2(c, &mut len);
-    Some(super::ffi::lent(p, len))
+    !c.is_null() && !LLVMIsAFunction(c).is_null() && ffi::value_name(c) == b"setjmp"
 }
 
 /// Immediate dominators of the blocks reachable from the entry (Cooper, Harvey and
@@ -345,19 +325,16 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
     }
     for (b, &bb) in bbs.iter().enumerate() {
         for i in instructions(bb) {
-            match opcode(i) {
+            let left = match opcode(i) {
+                // Allocation on the stack that is not the entry's, of a constant size.
                 LLVMOpcode::LLVMAlloca => {
-                    let static_size = b == 0 && !LLVMIsAConstant(LLVMGetOperand(i, 0)).is_null();
-                    if !static_size && reachable(b) {
-                        return None;
-                    }
+                    reachable(b) && (b != 0 || LLVMIsAConstant(LLVMGetOperand(i, 0)).is_null())
                 }
-                LLVMOpcode::LLVMCall => {
-                    if callee_name(i).as_deref() == Some(b"setjmp".as_slice()) {
-                        return None;
-                    }
-                }
-                _ => {}
+                LLVMOpcode::LLVMCall => calls_setjmp(i),
+                _ => false,
+            };
+            if left {
+                return None;
             }
             if LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMVoidTypeKind {
                 values.push((i, Some(b), uses_of(i)));
@@ -703,7 +680,12 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
         LLVMPositionBuilderAtEnd(b, hand);
         let sp = LLVMBuildLoad2(b, i32t, sp_global, name("").as_ptr());
         let at = LLVMBuildSub(b, sp, LLVMConstInt(i32t, size, 0), name("").as_ptr());
-        let at = LLVMBuildAnd(b, at, LLVMConstInt(i32t, !15u32 as u64, 0), name("").as_ptr());
+        let at = LLVMBuildAnd(
+            b,
+            at,
+            LLVMConstInt(i32t, !15u32 as u64, 0),
+            name("").as_ptr(),
+        );
         LLVMBuildStore(b, at, sp_global);
         let base = LLVMBuildIntToPtr(b, at, LLVMPointerType(layout, 0), name("").as_ptr());
         LLVMBuildStore(b, LLVMConstInt(i32t, k as u64, 0), field(b, base, 0));
