@@ -259,6 +259,33 @@ fn a_long_loop_hands_over_to_a_new_call_with_all_its_state() {
     }
 }
 
+/// Hand-overs take at most 8 KiB of a call's stack (src/llvm/resume.rs's STACK_BUDGET;
+/// tests/runtime/resume-frame.ll): a loop with a 3,000-byte array on its stack is handed
+/// over, but no more than the budget allows (a callee's frame ends up lower by more than
+/// nothing and at most 8 KiB; eight hand-overs would take 24 KiB), and one with a 16 KiB
+/// array never (the callee's frame stays where it was). On x86-32 nothing moves.
+#[test]
+fn hand_overs_take_no_more_stack_than_their_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let src =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/resume-frame.ll");
+    let pexe = common::prelude_pexe(dir.path(), &src);
+    for (arch, opt) in [("x86-32", "-O2"), ("wasm32", "-O0"), ("wasm32", "-O2")] {
+        let mut cmd = translated(&pexe, arch, opt, dir.path());
+        let out = cmd.arg("200000").env_clear().output().unwrap();
+        assert!(out.status.success(), "{arch} {opt}: {out:?}");
+        let text = String::from_utf8_lossy(&out.stderr);
+        let below: Vec<u32> = text.lines().map(|l| l.parse().unwrap()).collect();
+        assert_eq!(below.len(), 2, "{arch} {opt}: {text}");
+        if arch == "wasm32" {
+            assert!(below[0] > 0 && below[0] <= 8192, "{arch} {opt}: {text}");
+        } else {
+            assert_eq!(below[0], 0, "{arch} {opt}: {text}");
+        }
+        assert_eq!(below[1], 0, "{arch} {opt}: {text}");
+    }
+}
+
 /// Atomic operations stay atomic however threads come (tests/attacks/atomic-counter.ll: a
 /// counter hammered with atomic adds and compare-exchange loops, and a plain word under a
 /// spin lock, by a first thread and four more it starts at different moments, each while

@@ -9,14 +9,16 @@
 //! about twice as slow; the optimizing compiler for everything from the start makes every
 //! program's start-up pay for compiling what it runs once (newlib's `printf`: 25 ms).
 //!
-//! So each loop header of a function becomes a point where a call that has looped long
-//! enough hands its state to a new call of the same function, which V8 has optimized by
-//! then. Each header counts down a counter of the call's own (every header of the
-//! function, inner loops' too, takes one off); when it runs out at header `k`, the call
+//! So each outermost loop header of a function becomes a point where a call that has
+//! looped long enough hands its state to a new call of the same function, which V8 has
+//! optimized by then. A counter of the call's own counts down at every loop header of the
+//! function (inner loops' too); when it has run out at outermost header `k`, the call
 //! stores what is live there (the header's phis, and the values defined before it that
-//! the code from there on uses) in a buffer in its frame, puts the buffer's address in the
-//! thread's `__pnacl_resume` (a WebAssembly global, each thread's instance its own:
-//! runtime/arch_wasm32.S), calls the function, and returns what that call returns. The
+//! the code from there on uses) below the stack pointer, which it lowers past them, puts
+//! their address in the thread's `__pnacl_resume` (a WebAssembly global, each thread's
+//! instance its own: runtime/arch_wasm32.S), calls the function, and returns what that
+//! call returns (no call that never hands over has room for the state in its frame).
+//! Only outermost headers hand over: fewer points, and what is live there is less. The
 //! function's entry looks at `__pnacl_resume` first: when set, it clears it and goes to
 //! header `k` with the stored state instead of running from the start. The values live
 //! at a header go through stack slots that `mem2reg` turns back into registers
@@ -24,8 +26,8 @@
 //!
 //! Each call hands over at most `GENERATIONS` times, after `FIRST` headers and four times
 //! as many at each hand-over (if V8 has not finished optimizing at one, the next may find
-//! it done): the stack grows by at most that many frames per call, of which the last is
-//! the one that runs on. A frame's allocas stay where they were: the state holds their
+//! it done), and no more than `STACK_BUDGET` bytes of stack allow (the states and the new
+//! frames): the last call is the one that runs on. A frame's allocas stay where they were: the state holds their
 //! addresses, so the new call works on the old call's memory.
 //!
 //! Left as they are: functions that call `setjmp` (its lowering keeps state per frame),
@@ -49,6 +51,11 @@ const STACK_POINTER: &str = "__stack_pointer";
 pub const FIRST: u32 = 1 << 14;
 /// Hand-overs a call makes at most.
 pub const GENERATIONS: u32 = 8;
+/// Bytes of stack the hand-overs of one call may take in all (each takes the state and a
+/// new frame): fewer hand-overs for a function with a large frame, none when one would
+/// not fit. A thread's stack is the program's (the size it gave), and a hand-over is
+/// stack the program did not know it would use.
+pub const STACK_BUDGET: u64 = 8192;
 /// Headers beyond which a function is left as it is (the code it would add).
 const MAX_HEADERS: usize = 512;
 /// Live values at one header beyond which a function is left as it is.
@@ -91,6 +98,8 @@ pub fn add(module: &inkwell::module::Module<'_>) -> Vec<LLVMValueRef> {
 
 /// What a function's resume points need, from its control flow as it was.
 struct Plan {
+    /// Hand-overs a call may make (`STACK_BUDGET`).
+    generations: u32,
     /// The loop headers, each with the values live there beside its own phis.
     headers: Vec<(LLVMBasicBlockRef, Vec<LLVMValueRef>)>,
     /// The other loop headers (inside the loops of those): they count, and do not hand
@@ -341,6 +350,17 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
             }
         }
     }
+    // What one hand-over takes of the stack: the largest state, and a frame (the entry's
+    // allocas, each perhaps realigned).
+    let td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(f));
+    let mut frame = 32;
+    for i in instructions(bbs[0]) {
+        if opcode(i) == LLVMOpcode::LLVMAlloca {
+            let n = LLVMConstIntGetZExtValue(LLVMGetOperand(i, 0));
+            frame += LLVMABISizeOfType(td, LLVMGetAllocatedType(i)).saturating_mul(n) + 16;
+        }
+    }
+    let mut largest = 0;
     let mut out = Vec::new();
     let mut demoted = Vec::new();
     let mut is_demoted = HashMap::new();
@@ -373,9 +393,21 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
         if live.len() > MAX_LIVE {
             return None;
         }
+        let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+        let i32t = LLVMInt32TypeInContext(ctx);
+        let mut fields: Vec<LLVMTypeRef> = vec![i32t, i32t];
+        fields.extend(phis(bbs[h]).iter().map(|&p| LLVMTypeOf(p)));
+        fields.extend(live.iter().map(|&v| LLVMTypeOf(v)));
+        let state = LLVMStructTypeInContext(ctx, fields.as_mut_ptr(), fields.len() as u32, 0);
+        largest = largest.max(LLVMABISizeOfType(td, state));
         out.push((bbs[h], live));
     }
+    let generations = (STACK_BUDGET / (frame + largest)).min(u64::from(GENERATIONS)) as u32;
+    if generations == 0 {
+        return None;
+    }
     Some(Plan {
+        generations,
         headers: out,
         counted,
         demoted,
@@ -600,7 +632,7 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
         b,
         LLVMIntPredicate::LLVMIntUGE,
         gen,
-        LLVMConstInt(i32t, GENERATIONS as u64, 0),
+        LLVMConstInt(i32t, plan.generations as u64, 0),
         name("").as_ptr(),
     );
     let more = LLVMBuildSelect(
@@ -666,7 +698,7 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
             b,
             LLVMIntPredicate::LLVMIntUGE,
             g,
-            LLVMConstInt(i32t, GENERATIONS as u64, 0),
+            LLVMConstInt(i32t, plan.generations as u64, 0),
             name("").as_ptr(),
         );
         let reset = LLVMAppendBasicBlockInContext(ctx, f, name("resume.reset").as_ptr());

@@ -1,0 +1,103 @@
+; Hand-overs take no more stack than src/llvm/resume.rs's STACK_BUDGET (8 KiB) per call:
+; a thread's stack is the program's own size. With the tests/attacks prelude. argv[1]: n,
+; the iterations of each loop. @mid loops with a 3,000-byte array on its stack, @big with
+; a 16 KiB one; each calls @depth through a pointer every iteration, which keeps the
+; address of a local of its own at its first call and at its latest. Prints how far below
+; the first the latest sat, for @mid and then for @big (0: the loop was never handed over).
+@fp = internal global [4 x i8] zeroinitializer, align 4
+@first = internal global [4 x i8] zeroinitializer, align 4
+@last = internal global [4 x i8] zeroinitializer, align 4
+
+define internal void @depth(i32 %i) {
+entry:
+  %x = alloca i8, i32 4, align 4
+  %a = ptrtoint i8* %x to i32
+  call void @store32(i32 %a, i32 %i)
+  %is0 = icmp eq i32 %i, 0
+  br i1 %is0, label %set, label %rest
+set:
+  %f = ptrtoint [4 x i8]* @first to i32
+  call void @store32(i32 %f, i32 %a)
+  br label %rest
+rest:
+  %l = ptrtoint [4 x i8]* @last to i32
+  call void @store32(i32 %l, i32 %a)
+  ret void
+}
+
+define internal void @report() {
+  %fa = ptrtoint [4 x i8]* @first to i32
+  %first = call i32 @load32(i32 %fa)
+  %la = ptrtoint [4 x i8]* @last to i32
+  %last = call i32 @load32(i32 %la)
+  %below = sub i32 %first, %last
+  call void @print_num(i32 %below)
+  ret void
+}
+
+; Sums its array's words, written as it goes, n times over.
+define internal i32 @mid(i32 %n) {
+entry:
+  %arr = alloca i8, i32 3000, align 4
+  %p = ptrtoint i8* %arr to i32
+  %fpa = ptrtoint [4 x i8]* @fp to i32
+  %fpv = call i32 @load32(i32 %fpa)
+  %dfn = inttoptr i32 %fpv to void (i32)*
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %s = phi i32 [ 0, %entry ], [ %s1, %loop ]
+  %w = urem i32 %i, 750
+  %o = mul i32 %w, 4
+  %a = add i32 %p, %o
+  call void @store32(i32 %a, i32 %i)
+  %v = call i32 @load32(i32 %a)
+  %s1 = add i32 %s, %v
+  call void %dfn(i32 %i)
+  %i1 = add i32 %i, 1
+  %more = icmp ult i32 %i1, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret i32 %s1
+}
+
+define internal i32 @big(i32 %n) {
+entry:
+  %arr = alloca i8, i32 16384, align 4
+  %p = ptrtoint i8* %arr to i32
+  %fpa = ptrtoint [4 x i8]* @fp to i32
+  %fpv = call i32 @load32(i32 %fpa)
+  %dfn = inttoptr i32 %fpv to void (i32)*
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %s = phi i32 [ 0, %entry ], [ %s1, %loop ]
+  %w = urem i32 %i, 4096
+  %o = mul i32 %w, 4
+  %a = add i32 %p, %o
+  call void @store32(i32 %a, i32 %i)
+  %v = call i32 @load32(i32 %a)
+  %s1 = add i32 %s, %v
+  call void %dfn(i32 %i)
+  %i1 = add i32 %i, 1
+  %more = icmp ult i32 %i1, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret i32 %s1
+}
+
+define void @_start(i32 %info) {
+entry:
+  call void @init(i32 %info)
+  %fpa = ptrtoint [4 x i8]* @fp to i32
+  %dp = ptrtoint void (i32)* @depth to i32
+  call void @store32(i32 %fpa, i32 %dp)
+  %s1 = call i32 @arg(i32 1)
+  %n = call i32 @parse(i32 %s1)
+  %r1 = call i32 @mid(i32 %n)
+  call void @report()
+  %r2 = call i32 @big(i32 %n)
+  call void @report()
+  call void @exit(i32 0)
+  unreachable
+}
