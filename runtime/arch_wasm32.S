@@ -51,11 +51,22 @@ __pnacl_tp:
     .globaltype __pnacl_temp_ret0, i32
 __pnacl_temp_ret0:
 
-/* Where a call of a translated function finds the state of the call it resumes, or 0:
-   each thread's own (src/llvm/resume.rs). */
+/* Where a call of a translated function finds the state of the call it resumes, or 0,
+   and how many times this thread's calls handed over (src/llvm/resume.rs). */
     .globl __pnacl_resume
     .globaltype __pnacl_resume, i32
 __pnacl_resume:
+    .globl __pnacl_handovers
+    .globaltype __pnacl_handovers, i32
+__pnacl_handovers:
+
+/* u32 __pnacl_handover_count(void) */
+    .globl __pnacl_handover_count
+    .type __pnacl_handover_count, @function
+__pnacl_handover_count:
+    .functype __pnacl_handover_count () -> (i32)
+    global.get __pnacl_handovers
+    end_function
 
 /* struct thread *__pnacl_thread(void), void __pnacl_set_thread(struct thread *) */
     .globl __pnacl_thread

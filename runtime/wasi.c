@@ -89,10 +89,28 @@ static void write_str(int fd, const char *s) {
     wasi_fd_write(fd, &v, 1, &n);
 }
 
+static void write_num(int fd, u32 v) {
+    char b[12];
+    int i = 11;
+    b[i] = 0;
+    do b[--i] = (char)('0' + v % 10); while (v /= 10);
+    write_str(fd, b + i);
+}
+
 static void out_flush(void);
+
+/* PNACL_STATS=1: at the end, how many times the calls of the thread that ends the
+   program handed over to new calls of their functions (src/llvm/resume.rs). */
+static int stats;
+u32 __pnacl_handover_count(void);
 
 __attribute__((noreturn)) static void exit_process(int status) {
     out_flush();
+    if (stats) {
+        write_str(2, "pnacl: ");
+        write_num(2, __pnacl_handover_count());
+        write_str(2, " hand-overs to new calls\n");
+    }
     wasi_proc_exit(status);
 }
 
@@ -887,6 +905,7 @@ void _start(void) {
             while (*n >= '0' && *n <= '9') v = v * 10 + (*n++ - '0');
             if (v > 0 && v <= 1024) nprocs = v;
         }
+        if (env_value(envp[i], "PNACL_STATS=1") && !*env_value(envp[i], "PNACL_STATS=1")) stats = 1;
         if (!env_value(envp[i], "PNACL_")) envp[kept++] = envp[i];
     }
     envc = kept;

@@ -11,28 +11,28 @@
 //!
 //! So each outermost loop header of a function becomes a point where a call that has
 //! looped long enough hands its state to a new call of the same function, which V8 has
-//! optimized by then. A counter of the call's own counts down at every loop header of the
-//! function (inner loops' too); when it has run out at outermost header `k`, the call
-//! stores what is live there (the header's phis, and the values defined before it that
-//! the code from there on uses) below the stack pointer, which it lowers past them, puts
-//! their address in the thread's `__pnacl_resume` (a WebAssembly global, each thread's
-//! instance its own: runtime/arch_wasm32.S), calls the function, and returns what that
-//! call returns (no call that never hands over has room for the state in its frame).
-//! Only outermost headers hand over: fewer points, and what is live there is less. The
+//! optimized by then or will have at a later hand-over. A counter of the call's own
+//! counts down at every loop header of the function (inner loops' too); each time it has
+//! run `FIRST` headers out at outermost header `k`, the call stores what is live there (the
+//! header's phis, and the values defined before it that the code from there on uses)
+//! below its frame, puts their address in the thread's `__pnacl_resume` (a WebAssembly
+//! global, each thread's instance its own: runtime/arch_wasm32.S), and tail-calls the
+//! function (WebAssembly's `return_call`, enabled for these functions alone). The
 //! function's entry looks at `__pnacl_resume` first: when set, it clears it and goes to
 //! header `k` with the stored state instead of running from the start. The values live
 //! at a header go through stack slots that `mem2reg` turns back into registers
-//! (`codegen::resume_points`), with the phis the new entries need.
-//!
-//! Each call hands over at most `GENERATIONS` times, after `FIRST` headers and four times
-//! as many at each hand-over (if V8 has not finished optimizing at one, the next may find
-//! it done), and no more than `STACK_BUDGET` bytes of stack allow (the states and the new
-//! frames): the last call is the one that runs on. A frame's allocas stay where they were: the state holds their
-//! addresses, so the new call works on the old call's memory.
+//! (`codegen::resume_points`), with the phis the new entries need. A hand-over costs a
+//! few hundred instructions every `FIRST` headers, and no stack: the new call's frame is
+//! where the old one's was, with the same layout, so the allocas' addresses in the state
+//! are the new call's own and their contents are still there. Only outermost headers
+//! hand over: fewer points, and less is live there. The thread's `__pnacl_handovers`
+//! counts them (`PNACL_STATS=1` makes the runtime say how many at the end).
 //!
 //! Left as they are: functions that call `setjmp` (its lowering keeps state per frame),
-//! that allocate on the stack in a loop (an `alloca` outside the entry block), and loops
-//! with no header that dominates them (irreducible control flow).
+//! that allocate on the stack other than at their entry and by a constant size (the tail
+//! call would free it), whose state would pass `STATE_BUDGET`, and loops with no header
+//! that dominates them (irreducible control flow). And every function at -O0, whose
+//! instruction selection makes no tail calls (`translate`).
 
 use std::collections::HashMap;
 
@@ -45,17 +45,16 @@ use super::ffi::{self, cstr};
 
 /// The global that says a call is a resumption, and of what (runtime/arch_wasm32.S).
 pub const RESUME_GLOBAL: &str = "__pnacl_resume";
+/// The thread's count of hand-overs (runtime/arch_wasm32.S; `PNACL_STATS=1` shows it).
+pub const COUNT_GLOBAL: &str = "__pnacl_handovers";
 /// The stack pointer's global (LLVM's WebAssembly code generation keeps it there).
 const STACK_POINTER: &str = "__stack_pointer";
-/// Headers a call passes before its first hand-over.
+/// Headers a call passes between hand-overs.
 pub const FIRST: u32 = 1 << 14;
-/// Hand-overs a call makes at most.
-pub const GENERATIONS: u32 = 8;
-/// Bytes of stack the hand-overs of one call may take in all (each takes the state and a
-/// new frame): fewer hand-overs for a function with a large frame, none when one would
-/// not fit. A thread's stack is the program's (the size it gave), and a hand-over is
-/// stack the program did not know it would use.
-pub const STACK_BUDGET: u64 = 8192;
+/// Bytes of state beyond which a function is left as it is: the state is stack, for a
+/// moment, that the program did not know it would use (a thread's stack is the size the
+/// program gave).
+pub const STATE_BUDGET: u64 = 4096;
 /// Headers beyond which a function is left as it is (the code it would add).
 const MAX_HEADERS: usize = 512;
 /// Live values at one header beyond which a function is left as it is.
@@ -98,8 +97,8 @@ pub fn add(module: &inkwell::module::Module<'_>) -> Vec<LLVMValueRef> {
 
 /// What a function's resume points need, from its control flow as it was.
 struct Plan {
-    /// Hand-overs a call may make (`STACK_BUDGET`).
-    generations: u32,
+    /// At least the bytes of the function's frame (its allocas, each perhaps realigned).
+    frame: u64,
     /// The loop headers, each with the values live there beside its own phis.
     headers: Vec<(LLVMBasicBlockRef, Vec<LLVMValueRef>)>,
     /// The other loop headers (inside the loops of those): they count, and do not hand
@@ -350,8 +349,8 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
             }
         }
     }
-    // What one hand-over takes of the stack: the largest state, and a frame (the entry's
-    // allocas, each perhaps realigned).
+    // The frame (the entry's allocas, each perhaps realigned), below which the state goes,
+    // and the largest state.
     let td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(f));
     let mut frame = 32;
     for i in instructions(bbs[0]) {
@@ -395,19 +394,18 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
         }
         let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
         let i32t = LLVMInt32TypeInContext(ctx);
-        let mut fields: Vec<LLVMTypeRef> = vec![i32t, i32t];
+        let mut fields: Vec<LLVMTypeRef> = vec![i32t];
         fields.extend(phis(bbs[h]).iter().map(|&p| LLVMTypeOf(p)));
         fields.extend(live.iter().map(|&v| LLVMTypeOf(v)));
         let state = LLVMStructTypeInContext(ctx, fields.as_mut_ptr(), fields.len() as u32, 0);
         largest = largest.max(LLVMABISizeOfType(td, state));
         out.push((bbs[h], live));
     }
-    let generations = (STACK_BUDGET / (frame + largest)).min(u64::from(GENERATIONS)) as u32;
-    if generations == 0 {
+    if largest > STATE_BUDGET {
         return None;
     }
     Some(Plan {
-        generations,
+        frame,
         headers: out,
         counted,
         demoted,
@@ -479,13 +477,13 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
             LLVMInsertIntoBuilder(b, i);
         }
     }
-    // The state's layout at each header: its number and generation, then its values.
+    // The state's layout at each header: its number, then its values.
     let layouts: Vec<LLVMTypeRef> = plan
         .headers
         .iter()
         .zip(&tops)
         .map(|((_, live), &top)| {
-            let mut fields = vec![i32t, i32t];
+            let mut fields = vec![i32t];
             fields.extend(phis(top).iter().map(|&p| LLVMTypeOf(p)));
             fields.extend(live.iter().map(|&v| LLVMTypeOf(v)));
             LLVMStructTypeInContext(ctx, fields.as_mut_ptr(), fields.len() as u32, 0)
@@ -498,6 +496,14 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
         .unwrap_or(0);
     // The stack pointer, as a global (llvm.stacksave, in a function without a frame at
     // -O0, reads a local LLVM never set).
+    let count_global = {
+        let g = LLVMGetNamedGlobal(m, cstr(COUNT_GLOBAL).as_ptr());
+        if g.is_null() {
+            LLVMAddGlobalInAddressSpace(m, i32t, cstr(COUNT_GLOBAL).as_ptr(), 1)
+        } else {
+            g
+        }
+    };
     let sp_global = {
         let g = LLVMGetNamedGlobal(m, cstr(STACK_POINTER).as_ptr());
         if g.is_null() {
@@ -507,7 +513,6 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
         }
     };
     let counter = LLVMBuildAlloca(b, i32t, name("resume.count").as_ptr());
-    let generation = LLVMBuildAlloca(b, i32t, name("resume.generation").as_ptr());
     let mut slot = HashMap::new();
     for &v in &plan.demoted {
         slot.insert(
@@ -516,7 +521,6 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
         );
     }
     LLVMBuildStore(b, LLVMConstInt(i32t, FIRST as u64, 0), counter);
-    LLVMBuildStore(b, LLVMConstInt(i32t, 0, 0), generation);
     for &v in &plan.demoted {
         if !LLVMIsAArgument(v).is_null() {
             LLVMBuildStore(b, v, slot[&v]);
@@ -603,7 +607,7 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
         LLVMBuildStore(b, c, counter);
     }
 
-    // Resumption: clear the global, take the generation, go to the header stored.
+    // Resumption: clear the global, count anew, go to the header stored.
     let fty = LLVMGlobalGetValueType(f);
     let ret = LLVMGetReturnType(fty);
     LLVMPositionBuilderAtEnd(b, dispatch);
@@ -616,33 +620,7 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
     );
     let which = LLVMBuildLoad2(b, i32t, at, name("resume.header").as_ptr());
     let one = LLVMConstInt(i32t, 1, 0);
-    let gen_at = LLVMBuildGEP2(b, i32t, at, [one].as_mut_ptr(), 1, name("").as_ptr());
-    let gen = LLVMBuildLoad2(b, i32t, gen_at, name("").as_ptr());
-    let gen = LLVMBuildAdd(b, gen, one, name("").as_ptr());
-    LLVMBuildStore(b, gen, generation);
-    // The next hand-over after four times as many headers, none after the last.
-    let shift = LLVMBuildShl(b, gen, one, name("").as_ptr());
-    let more = LLVMBuildShl(
-        b,
-        LLVMConstInt(i32t, FIRST as u64, 0),
-        shift,
-        name("").as_ptr(),
-    );
-    let last = LLVMBuildICmp(
-        b,
-        LLVMIntPredicate::LLVMIntUGE,
-        gen,
-        LLVMConstInt(i32t, plan.generations as u64, 0),
-        name("").as_ptr(),
-    );
-    let more = LLVMBuildSelect(
-        b,
-        last,
-        LLVMConstInt(i32t, i32::MAX as u64, 0),
-        more,
-        name("").as_ptr(),
-    );
-    LLVMBuildStore(b, more, counter);
+    LLVMBuildStore(b, LLVMConstInt(i32t, FIRST as u64, 0), counter);
     let nowhere = LLVMAppendBasicBlockInContext(ctx, f, name("resume.none").as_ptr());
     let sw = LLVMBuildSwitch(b, which, nowhere, plan.headers.len() as u32);
     LLVMPositionBuilderAtEnd(b, nowhere);
@@ -661,7 +639,7 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
         LLVMPositionBuilderAtEnd(b, resume);
         let base = LLVMBuildIntToPtr(b, state, LLVMPointerType(layout, 0), name("").as_ptr());
         for (j, &p) in own.iter().enumerate() {
-            let v = LLVMBuildLoad2(b, LLVMTypeOf(p), field(b, base, 2 + j), name("").as_ptr());
+            let v = LLVMBuildLoad2(b, LLVMTypeOf(p), field(b, base, 1 + j), name("").as_ptr());
             let mut vals = [v];
             let mut bbs = [resume];
             LLVMAddIncoming(p, vals.as_mut_ptr(), bbs.as_mut_ptr(), 1);
@@ -670,7 +648,7 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
             let x = LLVMBuildLoad2(
                 b,
                 LLVMTypeOf(v),
-                field(b, base, 2 + own.len() + j),
+                field(b, base, 1 + own.len() + j),
                 name("").as_ptr(),
             );
             LLVMBuildStore(b, x, slot[&v]);
@@ -689,47 +667,37 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
             LLVMConstInt(i32t, 0, 0),
             name("").as_ptr(),
         );
-        let gate = LLVMAppendBasicBlockInContext(ctx, f, name("resume.gate").as_ptr());
-        LLVMBuildCondBr(b, out, gate, *h);
-        // Out of count: after the last generation, count on without end; else hand over.
-        LLVMPositionBuilderAtEnd(b, gate);
-        let g = LLVMBuildLoad2(b, i32t, generation, name("").as_ptr());
-        let done = LLVMBuildICmp(
-            b,
-            LLVMIntPredicate::LLVMIntUGE,
-            g,
-            LLVMConstInt(i32t, plan.generations as u64, 0),
-            name("").as_ptr(),
-        );
-        let reset = LLVMAppendBasicBlockInContext(ctx, f, name("resume.reset").as_ptr());
         let hand = LLVMAppendBasicBlockInContext(ctx, f, name("resume.hand").as_ptr());
-        LLVMBuildCondBr(b, done, reset, hand);
-        LLVMPositionBuilderAtEnd(b, reset);
-        LLVMBuildStore(b, LLVMConstInt(i32t, i32::MAX as u64, 0), counter);
-        LLVMBuildBr(b, *h);
-        // The state goes below the stack pointer, and the new call's frame below it: no
-        // room for it in the frame of every call (most never hand over).
+        LLVMBuildCondBr(b, out, hand, *h);
+        // Out of count: the state below this call's frame, and a tail call, which leaves
+        // the new call's frame where this one's was, the allocas' contents in it: the
+        // stack does not grow, however often a call hands over. The stack pointer's
+        // global is below the frame, but for a frame of at most 128 bytes that LLVM
+        // keeps below it (its "red zone"), which the frame's estimate, up to 512 bytes,
+        // covers.
         LLVMPositionBuilderAtEnd(b, hand);
         let sp = LLVMBuildLoad2(b, i32t, sp_global, name("").as_ptr());
-        let at = LLVMBuildSub(b, sp, LLVMConstInt(i32t, size, 0), name("").as_ptr());
+        let below = plan.frame.min(512) + size;
+        let at = LLVMBuildSub(b, sp, LLVMConstInt(i32t, below, 0), name("").as_ptr());
         let at = LLVMBuildAnd(
             b,
             at,
             LLVMConstInt(i32t, !15u32 as u64, 0),
             name("").as_ptr(),
         );
-        LLVMBuildStore(b, at, sp_global);
         let base = LLVMBuildIntToPtr(b, at, LLVMPointerType(layout, 0), name("").as_ptr());
         LLVMBuildStore(b, LLVMConstInt(i32t, k as u64, 0), field(b, base, 0));
-        LLVMBuildStore(b, g, field(b, base, 1));
         for (j, &p) in own.iter().enumerate() {
-            LLVMBuildStore(b, p, field(b, base, 2 + j));
+            LLVMBuildStore(b, p, field(b, base, 1 + j));
         }
         for (j, &v) in live.iter().enumerate() {
             let x = LLVMBuildLoad2(b, LLVMTypeOf(v), slot[&v], name("").as_ptr());
-            LLVMBuildStore(b, x, field(b, base, 2 + own.len() + j));
+            LLVMBuildStore(b, x, field(b, base, 1 + own.len() + j));
         }
         LLVMBuildStore(b, at, global);
+        let n = LLVMBuildLoad2(b, i32t, count_global, name("").as_ptr());
+        let n = LLVMBuildAdd(b, n, one, name("").as_ptr());
+        LLVMBuildStore(b, n, count_global);
         let mut args: Vec<LLVMValueRef> = (0..LLVMCountParams(f))
             .map(|a| LLVMConstNull(LLVMTypeOf(LLVMGetParam(f, a))))
             .collect();
@@ -742,12 +710,27 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
             name("").as_ptr(),
         );
         LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(f));
-        LLVMBuildStore(b, sp, sp_global);
+        LLVMSetTailCall(call, 1);
         if LLVMGetTypeKind(ret) == LLVMTypeKind::LLVMVoidTypeKind {
             LLVMBuildRetVoid(b);
         } else {
             LLVMBuildRet(b, call);
         }
     }
+    // The hand-over is a tail call: WebAssembly's tail calls for this function alone
+    // (with the target's other features, which a function's own list replaces).
+    let features = format!(
+        "{},+tail-call",
+        super::target::Target::Wasm32.cpu_features().1
+    );
+    let (k, v) = ("target-features", features.as_str());
+    let attr = LLVMCreateStringAttribute(
+        ctx,
+        k.as_ptr() as *const _,
+        k.len() as u32,
+        v.as_ptr() as *const _,
+        v.len() as u32,
+    );
+    LLVMAddAttributeAtIndex(f, llvm_sys::LLVMAttributeFunctionIndex, attr);
     LLVMDisposeBuilder(b);
 }

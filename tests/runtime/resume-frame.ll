@@ -1,9 +1,9 @@
-; Hand-overs take no more stack than src/llvm/resume.rs's STACK_BUDGET (8 KiB) per call:
-; a thread's stack is the program's own size. With the tests/attacks prelude. argv[1]: n,
-; the iterations of each loop. @mid loops with a 3,000-byte array on its stack, @big with
-; a 16 KiB one; each calls @depth through a pointer every iteration, which keeps the
-; address of a local of its own at its first call and at its latest. Prints how far below
-; the first the latest sat, for @mid and then for @big (0: the loop was never handed over).
+; A hand-over (src/llvm/resume.rs) takes no stack: it is a tail call, and the new call's
+; frame is where the old one's was, its arrays' contents in it. With the tests/attacks
+; prelude. argv[1]: n, the iterations of each loop. @mid loops with a 3,000-byte array on
+; its stack, @big with a 16 KiB one; each calls @depth through a pointer every iteration,
+; which keeps the address of a local of its own at its first call and at its latest.
+; Prints how far below the first the latest sat, for @mid and then for @big.
 @fp = internal global [4 x i8] zeroinitializer, align 4
 @first = internal global [4 x i8] zeroinitializer, align 4
 @last = internal global [4 x i8] zeroinitializer, align 4

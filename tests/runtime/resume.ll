@@ -4,8 +4,8 @@
 ; two loops of @run. Prints, one per line: the i64 accumulator's low and high words, the
 ; double and float sums, the vector's four lanes, the second loop's result, the sum of the
 ; stack array both loops use, and 1 if a callee's frame (@depth, called through a pointer)
-; sat lower at the end than at the first iteration (the loop went on in a deeper call:
-; it was handed over), else 0.
+; sat lower at the end than at the first iteration, else 0 (a hand-over is a tail call:
+; the loop goes on in a call whose frame is where the first one's was).
 @fp = internal global [4 x i8] zeroinitializer, align 4
 @first = internal global [4 x i8] zeroinitializer, align 4
 @last = internal global [4 x i8] zeroinitializer, align 4
