@@ -54,11 +54,14 @@ pub const FIRST: u32 = 1 << 14;
 /// Bytes of state beyond which a function is left as it is: the state is stack, for a
 /// moment, that the program did not know it would use (a thread's stack is the size the
 /// program gave).
-pub const STATE_BUDGET: u64 = 4096;
+pub const STATE_BUDGET: u64 = 512;
 /// Headers beyond which a function is left as it is (the code it would add).
 const MAX_HEADERS: usize = 512;
-/// Live values at one header beyond which a function is left as it is.
-const MAX_LIVE: usize = 2048;
+/// Values stored and loaded at all of a function's resume points together beyond which
+/// it is left as it is: each costs a load and a store at its point and a phi at each
+/// header, which in a large function of many loops (a chess engine's search, called
+/// often enough to be optimized as it is) doubled its code.
+const MAX_FIELDS: usize = 256;
 
 /// Adds resume points to every function of `module` that has loops (and is not one of
 /// those left as they are); returns the functions changed, whose stack slots `mem2reg`
@@ -360,6 +363,7 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
         }
     }
     let mut largest = 0;
+    let mut fields_total = 0;
     let mut out = Vec::new();
     let mut demoted = Vec::new();
     let mut is_demoted = HashMap::new();
@@ -389,7 +393,8 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
                 }
             }
         }
-        if live.len() > MAX_LIVE {
+        fields_total += live.len() + phis(bbs[h]).len();
+        if fields_total > MAX_FIELDS {
             return None;
         }
         let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
