@@ -9,9 +9,9 @@
 //! about twice as slow; the optimizing compiler for everything from the start makes every
 //! program's start-up pay for compiling what it runs once (newlib's `printf`: 25 ms).
 //!
-//! So each outermost loop header of a function becomes a point where a call that has
-//! looped long enough hands its state to a new call of the same function, which V8 has
-//! optimized by then or will have at a later hand-over. A counter of the call's own
+//! So the header of a function's largest outermost loop becomes a point where a call that
+//! has looped long enough hands its state to a new call of the same function, which V8
+//! has optimized by then or will have at a later hand-over. A counter of the call's own
 //! counts down at every loop header of the function (inner loops' too); each time it has
 //! run `FIRST` headers out at outermost header `k`, the call stores what is live there (the
 //! header's phis, and the values defined before it that the code from there on uses)
@@ -25,7 +25,7 @@
 //! few hundred instructions every `FIRST` headers, and no stack: the new call's frame is
 //! where the old one's was, with the same layout, so the allocas' addresses in the state
 //! are the new call's own and their contents are still there. Only outermost headers
-//! hand over: fewer points, and less is live there. The thread's `__pnacl_handovers`
+//! hand over, and of those only the largest (`MAX_POINTS`). The thread's `__pnacl_handovers`
 //! counts them (`PNACL_STATS=1` makes the runtime say how many at the end).
 //!
 //! Left as they are: functions that call `setjmp` (its lowering keeps state per frame),
@@ -57,6 +57,12 @@ pub const FIRST: u32 = 1 << 14;
 pub const STATE_BUDGET: u64 = 512;
 /// Headers beyond which a function is left as it is (the code it would add).
 const MAX_HEADERS: usize = 512;
+/// Outermost loops of a function that hand over at most: the one with the most blocks,
+/// which in a program's main loop is the main loop. Every resume point costs code in
+/// every function that has one (path_tracer's module: +21% with all its outermost
+/// loops, +12% with one; its translation +21% and +13%); a call running another long
+/// loop first hands over when it reaches this one, its count long run out.
+const MAX_POINTS: usize = 1;
 /// Values stored and loaded at all of a function's resume points together beyond which
 /// it is left as it is: each costs a load and a store at its point and a phi at each
 /// header, which in a large function of many loops (a chess engine's search, called
@@ -281,8 +287,10 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
     }
     let mut inner = vec![false; bbs.len()];
     let mut mark = vec![usize::MAX; bbs.len()];
+    let mut weight = vec![0usize; bbs.len()];
     for &h in &all {
         mark[h] = h;
+        weight[h] = 1;
         let mut stack: Vec<usize> = pred[h]
             .iter()
             .copied()
@@ -292,6 +300,7 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
             mark[p] = h;
         }
         while let Some(b) = stack.pop() {
+            weight[h] += 1;
             if is_header[b] {
                 inner[b] = true;
             }
@@ -303,9 +312,17 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
             }
         }
     }
-    let headers: Vec<usize> = all.iter().copied().filter(|&h| !inner[h]).collect();
-    let counted: Vec<LLVMBasicBlockRef> =
-        all.iter().filter(|&&h| inner[h]).map(|&h| bbs[h]).collect();
+    // The outermost loops with the most blocks hand over (the others count): at each
+    // point, code to store and load what is live there.
+    let mut outer: Vec<usize> = all.iter().copied().filter(|&h| !inner[h]).collect();
+    outer.sort_by_key(|&h| (std::cmp::Reverse(weight[h]), h));
+    let mut headers: Vec<usize> = outer.iter().copied().take(MAX_POINTS).collect();
+    headers.sort_unstable();
+    let counted: Vec<LLVMBasicBlockRef> = all
+        .iter()
+        .filter(|h| !headers.contains(h))
+        .map(|&h| bbs[h])
+        .collect();
     // Each value (argument or instruction) with its defining block (None: an argument)
     // and the blocks that use it (a phi's use is at the end of its incoming block).
     let mut values: Vec<(LLVMValueRef, Option<usize>, Vec<usize>)> = Vec::new();
