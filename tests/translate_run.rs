@@ -206,19 +206,32 @@ fn conversions_between_64_bit_integers_and_floats_agree_on_every_target() {
     }
 }
 
-/// The count of hand-overs `PNACL_STATS=1` prints at the end (WebAssembly), from the
-/// standard error of a run; the rest of the error before it.
-fn hand_overs(stderr: &str) -> (String, Option<u32>) {
+/// `pexe` translated for `arch` at `opt` and run with `arg` and `PNACL_STATS=1`: its
+/// standard error (where the prelude prints) without the count of hand-overs the
+/// WebAssembly runtime prints at the end, and that count.
+fn run_counting_hand_overs(
+    pexe: &std::path::Path,
+    arch: &str,
+    opt: &str,
+    dir: &std::path::Path,
+    arg: &str,
+) -> (String, Option<u32>) {
+    let out = translated(pexe, arch, opt, dir)
+        .arg(arg)
+        .env_clear()
+        .env("PNACL_STATS", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{arch} {opt}: {out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     match stderr.rsplit_once("pnacl: ") {
         Some((rest, line)) => {
             let n = line
                 .strip_suffix(" hand-overs to new calls\n")
-                .unwrap_or_else(|| {
-                    panic!("not the hand-over count: {line:?}");
-                });
+                .unwrap_or_else(|| panic!("not the hand-over count: {line:?}"));
             (rest.to_string(), Some(n.parse().unwrap()))
         }
-        None => (stderr.to_string(), None),
+        None => (stderr, None),
     }
 }
 
@@ -264,16 +277,7 @@ fn a_long_loop_hands_over_to_a_new_call_with_all_its_state() {
     ];
     let want: String = values.iter().map(|v| format!("{v}\n")).collect();
     for (arch, opt) in [("x86-32", "-O2"), ("wasm32", "-O0"), ("wasm32", "-O2")] {
-        let mut cmd = translated(&pexe, arch, opt, dir.path());
-        let out = cmd
-            .arg(n.to_string())
-            .env_clear()
-            .env("PNACL_STATS", "1")
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{arch} {opt}: {out:?}");
-        // The prelude prints to standard error.
-        let (text, count) = hand_overs(&String::from_utf8_lossy(&out.stderr));
+        let (text, count) = run_counting_hand_overs(&pexe, arch, opt, dir.path(), &n.to_string());
         assert_eq!(text, want, "{arch} {opt}");
         match (arch, opt) {
             ("wasm32", "-O2") => assert!(count.unwrap() >= 10, "{count:?}"),
@@ -294,15 +298,7 @@ fn hand_overs_take_no_stack() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/resume-frame.ll");
     let pexe = common::prelude_pexe(dir.path(), &src);
     for (arch, opt) in [("x86-32", "-O2"), ("wasm32", "-O2")] {
-        let mut cmd = translated(&pexe, arch, opt, dir.path());
-        let out = cmd
-            .arg("2000000")
-            .env_clear()
-            .env("PNACL_STATS", "1")
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{arch} {opt}: {out:?}");
-        let (text, count) = hand_overs(&String::from_utf8_lossy(&out.stderr));
+        let (text, count) = run_counting_hand_overs(&pexe, arch, opt, dir.path(), "2000000");
         assert_eq!(text, "0\n0\n", "{arch} {opt}");
         if arch == "wasm32" {
             assert!(count.unwrap() >= 200, "{count:?}");
