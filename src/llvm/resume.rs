@@ -78,24 +78,10 @@ pub fn add(module: &inkwell::module::Module<'_>) -> Vec<LLVMValueRef> {
     // SAFETY: `m` is a live module the caller owns for the whole call, and every handle
     // used below is one of its values, blocks or types (ffi.rs says why that holds).
     unsafe {
-        let ctx = LLVMGetModuleContext(m);
-        let i32t = LLVMInt32TypeInContext(ctx);
-        let mut global: LLVMValueRef = std::ptr::null_mut();
         for f in ffi::functions(m) {
             if LLVMCountBasicBlocks(f) > 0 {
                 if let Some(plan) = plan(f) {
-                    if global.is_null() {
-                        global = LLVMGetNamedGlobal(m, cstr(RESUME_GLOBAL).as_ptr());
-                        if global.is_null() {
-                            global = LLVMAddGlobalInAddressSpace(
-                                m,
-                                i32t,
-                                cstr(RESUME_GLOBAL).as_ptr(),
-                                1,
-                            );
-                        }
-                    }
-                    rewrite(m, f, global, &plan);
+                    rewrite(m, f, &plan);
                     changed.push(f);
                 }
             }
@@ -104,14 +90,24 @@ pub fn add(module: &inkwell::module::Module<'_>) -> Vec<LLVMValueRef> {
     changed
 }
 
+/// The i32 WebAssembly global `name` (LLVM's address space 1), declared in `m` if it is
+/// not yet: the runtime defines it (arch_wasm32.S), or LLVM's code generation does.
+unsafe fn wasm_global(m: LLVMModuleRef, name: &str) -> LLVMValueRef {
+    let g = LLVMGetNamedGlobal(m, cstr(name).as_ptr());
+    if !g.is_null() {
+        return g;
+    }
+    let i32t = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+    LLVMAddGlobalInAddressSpace(m, i32t, cstr(name).as_ptr(), 1)
+}
+
 /// What a function's resume points need, from its control flow as it was.
 struct Plan {
     /// At least the bytes of the function's frame (its allocas, each perhaps realigned).
     frame: u64,
-    /// The loop headers, each with the values live there beside its own phis.
+    /// The headers that hand over, each with the values live there beside its own phis.
     headers: Vec<(LLVMBasicBlockRef, Vec<LLVMValueRef>)>,
-    /// The other loop headers (inside the loops of those): they count, and do not hand
-    /// over (fewer points, and less state: what is live at an outermost header).
+    /// The other loop headers: they count, and do not hand over.
     counted: Vec<LLVMBasicBlockRef>,
     /// Every value some header needs that is not one of its own phis: each gets a slot.
     demoted: Vec<LLVMValueRef>,
@@ -450,7 +446,8 @@ unsafe fn phis(b: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
         .collect()
 }
 
-unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan: &Plan) {
+unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, plan: &Plan) {
+    let global = wasm_global(m, RESUME_GLOBAL);
     let ctx = LLVMGetModuleContext(m);
     let td = LLVMGetModuleDataLayout(m);
     let i32t = LLVMInt32TypeInContext(ctx);
@@ -516,24 +513,9 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
         .map(|&t| LLVMABISizeOfType(td, t))
         .max()
         .unwrap_or(0);
-    // The stack pointer, as a global (llvm.stacksave, in a function without a frame at
-    // -O0, reads a local LLVM never set).
-    let count_global = {
-        let g = LLVMGetNamedGlobal(m, cstr(COUNT_GLOBAL).as_ptr());
-        if g.is_null() {
-            LLVMAddGlobalInAddressSpace(m, i32t, cstr(COUNT_GLOBAL).as_ptr(), 1)
-        } else {
-            g
-        }
-    };
-    let sp_global = {
-        let g = LLVMGetNamedGlobal(m, cstr(STACK_POINTER).as_ptr());
-        if g.is_null() {
-            LLVMAddGlobalInAddressSpace(m, i32t, cstr(STACK_POINTER).as_ptr(), 1)
-        } else {
-            g
-        }
-    };
+    let count_global = wasm_global(m, COUNT_GLOBAL);
+    // The stack pointer, as its global: LLVM keeps it there between calls.
+    let sp_global = wasm_global(m, STACK_POINTER);
     let counter = LLVMBuildAlloca(b, i32t, name("resume.count").as_ptr());
     let mut slot = HashMap::new();
     for &v in &plan.demoted {
@@ -733,6 +715,11 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, global: LLVMValueRef, plan:
         );
         LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(f));
         LLVMSetTailCall(call, 1);
+        // The call's return attributes are the function's, or LLVM would not make it a
+        // tail call.
+        for a in ffi::attributes(f, 0, false) {
+            LLVMAddCallSiteAttribute(call, 0, a);
+        }
         if LLVMGetTypeKind(ret) == LLVMTypeKind::LLVMVoidTypeKind {
             LLVMBuildRetVoid(b);
         } else {
