@@ -136,9 +136,9 @@ pub fn optimize(tm: &TargetMachine, module: &Module<'_>, opt: OptLevel) -> Resul
     Ok(())
 }
 
-/// For WebAssembly: resume points at every loop header (`resume`), whose stack slots
-/// `mem2reg` then makes registers again, at every level of optimization (the launcher
-/// runs V8's baseline compiler first, which every long loop must be able to leave).
+/// For WebAssembly: resume points (`resume`: a function's largest loop hands over), whose slots
+/// `mem2reg` then makes registers again (the launcher runs V8's baseline compiler first,
+/// which every long loop must be able to leave); `translate` calls it at -O1 and -O2.
 pub fn resume_points(tm: &TargetMachine, module: &Module<'_>) {
     let changed = super::resume::add(module);
     let functions: Vec<FunctionValue> = changed
