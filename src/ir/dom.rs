@@ -515,6 +515,38 @@ impl Scratch {
     }
 }
 
+/// The dominator tree of a control-flow graph given as each block's successors (block 0
+/// the entry), for code that has no `Body` (the LLVM bridge's resume points): the tree
+/// `check` builds, by the same construction.
+pub struct Dominators(Scratch);
+
+impl Dominators {
+    pub fn new(succs: &[Vec<u32>]) -> Self {
+        let mut s = Scratch::default();
+        s.succ_start.push(0);
+        for block in succs {
+            s.succs.extend_from_slice(block);
+            s.succ_start.push(s.succs.len() as u32);
+        }
+        if !succs.is_empty() {
+            s.dom_tree(succs.len());
+        }
+        Dominators(s)
+    }
+
+    /// Whether the entry reaches block `b`.
+    pub fn reachable(&self, b: usize) -> bool {
+        self.0.dfn[b] != UNREACHED
+    }
+
+    /// Whether block `a` dominates block `b` (a block the entry does not reach neither
+    /// dominates nor is dominated).
+    pub fn dominates(&self, a: usize, b: usize) -> bool {
+        let wb = self.0.dfn[b];
+        wb != UNREACHED && self.0.dominates(a, wb)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -542,6 +574,30 @@ mod tests {
             }
         }
         false
+    }
+
+    /// `Dominators` on a graph of its own: a loop, a diamond and a block nothing reaches,
+    /// against the definition (every pair).
+    #[test]
+    fn dominators_of_a_graph_are_the_definitions() {
+        // 0 -> 1; 1 -> 2, 3; 2 -> 4; 3 -> 4; 4 -> 1, 5; 6 -> 4 (6 unreached).
+        let succs: Vec<Vec<u32>> = vec![
+            vec![1],
+            vec![2, 3],
+            vec![4],
+            vec![4],
+            vec![1, 5],
+            vec![],
+            vec![4],
+        ];
+        let d = Dominators::new(&succs);
+        for b in 0..succs.len() {
+            assert_eq!(d.reachable(b), b != 6, "{b}");
+            for a in 0..succs.len() {
+                let want = b != 6 && a != 6 && !reached_avoiding(succs.len(), &succs, a, b);
+                assert_eq!(d.dominates(a, b), want, "{a} {b}");
+            }
+        }
     }
 
     /// The rule by its definition, use by use: what `check` must find (the first use

@@ -42,6 +42,7 @@ use llvm_sys::target::{LLVMABISizeOfType, LLVMGetModuleDataLayout};
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 
 use super::ffi::{self, cstr};
+use crate::ir::dom::Dominators;
 
 /// The global that says a call is a resumption, and of what (runtime/arch_wasm32.S).
 pub const RESUME_GLOBAL: &str = "__pnacl_resume";
@@ -105,8 +106,11 @@ unsafe fn wasm_global(m: LLVMModuleRef, name: &str) -> LLVMValueRef {
 struct Plan {
     /// At least the bytes of the function's frame (its allocas, each perhaps realigned).
     frame: u64,
-    /// The headers that hand over, each with the values live there beside its own phis.
-    headers: Vec<(LLVMBasicBlockRef, Vec<LLVMValueRef>)>,
+    /// The headers that hand over, each with the values live there beside its own phis
+    /// and its state's layout (its number, its phis, those values).
+    headers: Vec<(LLVMBasicBlockRef, Vec<LLVMValueRef>, LLVMTypeRef)>,
+    /// The largest state's size in bytes.
+    size: u64,
     /// The other loop headers: they count, and do not hand over.
     counted: Vec<LLVMBasicBlockRef>,
     /// Every value some header needs that is not one of its own phis: each gets a slot.
@@ -141,126 +145,23 @@ unsafe fn calls_setjmp(i: LLVMValueRef) -> bool {
     !c.is_null() && !LLVMIsAFunction(c).is_null() && ffi::value_name(c) == b"setjmp"
 }
 
-/// Immediate dominators of the blocks reachable from the entry (Cooper, Harvey and
-/// Kennedy's iteration over reverse postorder), by block index; `usize::MAX` for blocks
-/// not reachable.
-fn dominators(succ: &[Vec<usize>]) -> (Vec<usize>, Vec<usize>) {
-    let n = succ.len();
-    let mut order = Vec::with_capacity(n);
-    let mut seen = vec![false; n];
-    // Iterative depth-first postorder.
-    let mut stack = vec![(0usize, 0usize)];
-    seen[0] = true;
-    while let Some(&mut (b, ref mut k)) = stack.last_mut() {
-        if *k < succ[b].len() {
-            let s = succ[b][*k];
-            *k += 1;
-            if !seen[s] {
-                seen[s] = true;
-                stack.push((s, 0));
-            }
-        } else {
-            order.push(b);
-            stack.pop();
-        }
-    }
-    order.reverse();
-    let mut rpo = vec![usize::MAX; n];
-    for (i, &b) in order.iter().enumerate() {
-        rpo[b] = i;
-    }
-    let mut pred = vec![Vec::new(); n];
-    for (b, ss) in succ.iter().enumerate() {
-        if rpo[b] != usize::MAX {
-            for &s in ss {
-                pred[s].push(b);
-            }
-        }
-    }
-    let mut idom = vec![usize::MAX; n];
-    idom[0] = 0;
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &b in order.iter().skip(1) {
-            let mut new = usize::MAX;
-            for &p in &pred[b] {
-                if idom[p] == usize::MAX {
-                    continue;
-                }
-                new = if new == usize::MAX {
-                    p
-                } else {
-                    let (mut x, mut y) = (p, new);
-                    while x != y {
-                        while rpo[x] > rpo[y] {
-                            x = idom[x];
-                        }
-                        while rpo[y] > rpo[x] {
-                            y = idom[y];
-                        }
-                    }
-                    x
-                };
-            }
-            if new != idom[b] {
-                idom[b] = new;
-                changed = true;
-            }
-        }
-    }
-    (idom, rpo)
-}
-
-/// Preorder and postorder numbers of the dominator tree, so that `a` dominates `b` when
-/// `pre[a] <= pre[b] && post[b] <= post[a]`.
-fn dom_intervals(idom: &[usize]) -> (Vec<usize>, Vec<usize>) {
-    let n = idom.len();
-    let mut kids = vec![Vec::new(); n];
-    for (b, &d) in idom.iter().enumerate() {
-        if b != 0 && d != usize::MAX {
-            kids[d].push(b);
-        }
-    }
-    let (mut pre, mut post) = (vec![usize::MAX; n], vec![0; n]);
-    let (mut c1, mut c2) = (0, 0);
-    let mut stack = vec![(0usize, 0usize)];
-    pre[0] = 0;
-    c1 += 1;
-    while let Some(&mut (b, ref mut k)) = stack.last_mut() {
-        if *k < kids[b].len() {
-            let c = kids[b][*k];
-            *k += 1;
-            pre[c] = c1;
-            c1 += 1;
-            stack.push((c, 0));
-        } else {
-            post[b] = c2;
-            c2 += 1;
-            stack.pop();
-        }
-    }
-    (pre, post)
-}
-
 /// The resume points `f` gets, or `None` when it is left as it is.
 unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
     let bbs = blocks(f);
     let index: HashMap<LLVMBasicBlockRef, usize> =
         bbs.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-    let succ: Vec<Vec<usize>> = bbs
+    let succ: Vec<Vec<u32>> = bbs
         .iter()
-        .map(|&b| successors(b).iter().map(|s| index[s]).collect())
+        .map(|&b| successors(b).iter().map(|s| index[s] as u32).collect())
         .collect();
-    let (idom, _) = dominators(&succ);
-    let (pre, post) = dom_intervals(&idom);
-    let reachable = |b: usize| idom[b] != usize::MAX;
-    let dominates = |a: usize, b: usize| pre[a] <= pre[b] && post[b] <= post[a];
+    let tree = Dominators::new(&succ);
+    let reachable = |b: usize| tree.reachable(b);
+    let dominates = |a: usize, b: usize| tree.dominates(a, b);
     // Headers: targets of an edge from a block they dominate.
     let mut is_header = vec![false; bbs.len()];
     for (b, ss) in succ.iter().enumerate() {
         if reachable(b) {
-            for &s in ss {
+            for s in ss.iter().map(|&s| s as usize) {
                 if dominates(s, b) {
                     is_header[s] = true;
                 }
@@ -277,7 +178,7 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
     for (b, ss) in succ.iter().enumerate() {
         if reachable(b) {
             for &s in ss {
-                pred[s].push(b);
+                pred[s as usize].push(b);
             }
         }
     }
@@ -368,6 +269,8 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
     // The frame (the entry's allocas, each perhaps realigned), below which the state goes,
     // and the largest state.
     let td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(f));
+    let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+    let i32t = LLVMInt32TypeInContext(ctx);
     let mut frame = 32;
     for i in instructions(bbs[0]) {
         if opcode(i) == LLVMOpcode::LLVMAlloca {
@@ -386,7 +289,7 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
         let mut stack = vec![h];
         seen[h] = n;
         while let Some(b) = stack.pop() {
-            for &s in &succ[b] {
+            for s in succ[b].iter().map(|&s| s as usize) {
                 if seen[s] != n {
                     seen[s] = n;
                     stack.push(s);
@@ -406,24 +309,24 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
                 }
             }
         }
-        fields_total += live.len() + phis(bbs[h]).len();
+        let own = phis(bbs[h]);
+        fields_total += live.len() + own.len();
         if fields_total > MAX_FIELDS {
             return None;
         }
-        let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-        let i32t = LLVMInt32TypeInContext(ctx);
         let mut fields: Vec<LLVMTypeRef> = vec![i32t];
-        fields.extend(phis(bbs[h]).iter().map(|&p| LLVMTypeOf(p)));
+        fields.extend(own.iter().map(|&p| LLVMTypeOf(p)));
         fields.extend(live.iter().map(|&v| LLVMTypeOf(v)));
         let state = LLVMStructTypeInContext(ctx, fields.as_mut_ptr(), fields.len() as u32, 0);
         largest = largest.max(LLVMABISizeOfType(td, state));
-        out.push((bbs[h], live));
+        out.push((bbs[h], live, state));
     }
     if largest > STATE_BUDGET {
         return None;
     }
     Some(Plan {
         frame,
+        size: largest,
         headers: out,
         counted,
         demoted,
@@ -449,7 +352,6 @@ unsafe fn phis(b: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
 unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, plan: &Plan) {
     let global = wasm_global(m, RESUME_GLOBAL);
     let ctx = LLVMGetModuleContext(m);
-    let td = LLVMGetModuleDataLayout(m);
     let i32t = LLVMInt32TypeInContext(ctx);
     let b = LLVMCreateBuilderInContext(ctx);
     let old_entry = LLVMGetEntryBasicBlock(f);
@@ -458,7 +360,7 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, plan: &Plan) {
     // Each header's phis move to a block of their own before it, which every edge into
     // the header now enters; the count-down goes at its end.
     let mut tops = Vec::new();
-    for (h, _) in &plan.headers {
+    for (h, _, _) in &plan.headers {
         let top = LLVMInsertBasicBlockInContext(ctx, *h, name("resume.head").as_ptr());
         let mut preds = Vec::new();
         for bb in blocks(f) {
@@ -496,23 +398,6 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, plan: &Plan) {
             LLVMInsertIntoBuilder(b, i);
         }
     }
-    // The state's layout at each header: its number, then its values.
-    let layouts: Vec<LLVMTypeRef> = plan
-        .headers
-        .iter()
-        .zip(&tops)
-        .map(|((_, live), &top)| {
-            let mut fields = vec![i32t];
-            fields.extend(phis(top).iter().map(|&p| LLVMTypeOf(p)));
-            fields.extend(live.iter().map(|&v| LLVMTypeOf(v)));
-            LLVMStructTypeInContext(ctx, fields.as_mut_ptr(), fields.len() as u32, 0)
-        })
-        .collect();
-    let size = layouts
-        .iter()
-        .map(|&t| LLVMABISizeOfType(td, t))
-        .max()
-        .unwrap_or(0);
     let count_global = wasm_global(m, COUNT_GLOBAL);
     // The stack pointer, as its global: LLVM keeps it there between calls.
     let sp_global = wasm_global(m, STACK_POINTER);
@@ -630,9 +515,8 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, plan: &Plan) {
     LLVMPositionBuilderAtEnd(b, nowhere);
     LLVMBuildUnreachable(b);
 
-    for (k, (((h, live), &top), &layout)) in
-        plan.headers.iter().zip(&tops).zip(&layouts).enumerate()
-    {
+    for (k, ((h, live, layout), &top)) in plan.headers.iter().zip(&tops).enumerate() {
+        let layout = *layout;
         let own = phis(top);
         let field = |b: LLVMBuilderRef, base: LLVMValueRef, j: usize| {
             LLVMBuildStructGEP2(b, layout, base, j as u32, name("").as_ptr())
@@ -681,7 +565,7 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, plan: &Plan) {
         // covers.
         LLVMPositionBuilderAtEnd(b, hand);
         let sp = LLVMBuildLoad2(b, i32t, sp_global, name("").as_ptr());
-        let below = plan.frame.min(512) + size;
+        let below = plan.frame.min(512) + plan.size;
         let at = LLVMBuildSub(b, sp, LLVMConstInt(i32t, below, 0), name("").as_ptr());
         let at = LLVMBuildAnd(
             b,
