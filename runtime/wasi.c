@@ -905,7 +905,8 @@ void _start(void) {
             while (*n >= '0' && *n <= '9') v = v * 10 + (*n++ - '0');
             if (v > 0 && v <= 1024) nprocs = v;
         }
-        if (env_value(envp[i], "PNACL_STATS=1") && !*env_value(envp[i], "PNACL_STATS=1")) stats = 1;
+        const char *st = env_value(envp[i], "PNACL_STATS=");
+        if (st && st[0] == '1' && !st[1]) stats = 1;
         if (!env_value(envp[i], "PNACL_")) envp[kept++] = envp[i];
     }
     envc = kept;

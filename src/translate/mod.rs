@@ -243,14 +243,17 @@ fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Resul
     };
     let llmod = export(&ctx, m, &eo).map_err(|e| err("conversion", e.to_string()))?;
     let t1 = std::time::Instant::now();
-    if opts.verify {
-        if let Err(e) = llmod.verify() {
-            return Err(err(
-                "conversion",
+    // With --verify, LLVM's verifier after each step that makes or changes the module.
+    let verify = |stage: &'static str| match opts.verify {
+        true => llmod.verify().map_err(|e| {
+            err(
+                stage,
                 format!("the LLVM module does not verify: {}", e.to_string()),
-            ));
-        }
-    }
+            )
+        }),
+        false => Ok(()),
+    };
+    verify("conversion")?;
     let t2 = std::time::Instant::now();
     let tm =
         codegen::target_machine(opts.target, opts.opt).map_err(|e| err("code generation", e))?;
@@ -258,14 +261,7 @@ fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Resul
     // Not at -O0, whose instruction selection (FastISel) makes no tail calls.
     if opts.target == Target::Wasm32 && opts.opt != OptLevel::O0 {
         codegen::resume_points(&tm, &llmod);
-        if opts.verify {
-            if let Err(e) = llmod.verify() {
-                return Err(err(
-                    "resume points",
-                    format!("the LLVM module does not verify: {}", e.to_string()),
-                ));
-            }
-        }
+        verify("resume points")?;
     }
     let obj = codegen::emit_object(&tm, &llmod).map_err(|e| err("code generation", e));
     let t3 = std::time::Instant::now();
