@@ -6,16 +6,22 @@
 
 struct node { struct node *left, *right; long item; };
 
-static struct node *tree(long item, unsigned depth) {
+static struct node *new_node(struct node *left, struct node *right, long item) {
     struct node *t = malloc(sizeof *t);
-    if (depth > 0) {
-        t->left = tree(2 * item - 1, depth - 1);
-        t->right = tree(2 * item, depth - 1);
-    } else {
-        t->left = t->right = NULL;
-    }
+    t->left = left;
+    t->right = right;
     t->item = item;
     return t;
+}
+
+/* Both subtrees first, then their node (as the pexe does): the order of the allocations
+   decides how free coalesces, and so most of the time. */
+static struct node *tree(long item, unsigned depth) {
+    if (depth > 0) {
+        struct node *left = tree(2 * item - 1, depth - 1);
+        return new_node(left, tree(2 * item, depth - 1), item);
+    }
+    return new_node(NULL, NULL, item);
 }
 
 static long check(const struct node *t) {
