@@ -28,9 +28,13 @@
 //! hand over, and of those only the largest (`MAX_POINTS`). The thread's `__pnacl_handovers`
 //! counts them (`PNACL_STATS=1` makes the runtime say how many at the end).
 //!
+//! An allocation at the entry of a size computed as the call runs (a C array of variable
+//! length) is made again, of the size stored, before the new call goes on: in the same
+//! order after the same frame, it gets the same address, and its contents are still there.
+//!
 //! Left as they are: functions that call `setjmp` (its lowering keeps state per frame),
-//! that allocate on the stack other than at their entry and by a constant size (the tail
-//! call would free it), whose state would pass `STATE_BUDGET`, and loops with no header
+//! that allocate on the stack other than at their entry (the tail call would free it, and
+//! nothing says how often to allocate again), whose state would pass `STATE_BUDGET`, and loops with no header
 //! that dominates them (irreducible control flow). And every function at -O0, whose
 //! instruction selection makes no tail calls (`translate`).
 
@@ -104,8 +108,11 @@ unsafe fn wasm_global(m: LLVMModuleRef, name: &str) -> LLVMValueRef {
 
 /// What a function's resume points need, from its control flow as it was.
 struct Plan {
-    /// At least the bytes of the function's frame (its allocas, each perhaps realigned).
+    /// At least the bytes of the function's frame (its allocas of a constant size, each
+    /// perhaps realigned).
     frame: u64,
+    /// The entry's allocas of a size computed as it runs, in order, with their sizes.
+    dynamic: Vec<(LLVMValueRef, LLVMValueRef)>,
     /// The headers that hand over, each with the values live there beside its own phis
     /// and its state's layout (its number, its phis, those values).
     headers: Vec<(LLVMBasicBlockRef, Vec<LLVMValueRef>, LLVMTypeRef)>,
@@ -251,10 +258,8 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
     for (b, &bb) in bbs.iter().enumerate() {
         for i in instructions(bb) {
             let left = match opcode(i) {
-                // Allocation on the stack that is not the entry's, of a constant size.
-                LLVMOpcode::LLVMAlloca => {
-                    reachable(b) && (b != 0 || LLVMIsAConstant(LLVMGetOperand(i, 0)).is_null())
-                }
+                // Allocation on the stack that is not the entry's.
+                LLVMOpcode::LLVMAlloca => reachable(b) && b != 0,
                 LLVMOpcode::LLVMCall => calls_setjmp(i),
                 _ => false,
             };
@@ -272,10 +277,16 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
     let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
     let i32t = LLVMInt32TypeInContext(ctx);
     let mut frame = 32;
+    let mut dynamic = Vec::new();
     for i in instructions(bbs[0]) {
         if opcode(i) == LLVMOpcode::LLVMAlloca {
-            let n = LLVMConstIntGetZExtValue(LLVMGetOperand(i, 0));
-            frame += LLVMABISizeOfType(td, LLVMGetAllocatedType(i)).saturating_mul(n) + 16;
+            let n = LLVMGetOperand(i, 0);
+            if LLVMIsAConstant(n).is_null() {
+                dynamic.push((i, n));
+            } else {
+                let n = LLVMConstIntGetZExtValue(n);
+                frame += LLVMABISizeOfType(td, LLVMGetAllocatedType(i)).saturating_mul(n) + 16;
+            }
         }
     }
     let mut largest = 0;
@@ -296,16 +307,30 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
                 }
             }
         }
-        let mut live = Vec::new();
+        // The entry's allocations of a size known only as it runs are made again when a
+        // call resumes (the same sizes, in the same order: at the same addresses): their
+        // sizes are part of the state, and their addresses come from the new allocations.
+        let mut live: Vec<LLVMValueRef> = Vec::new();
+        let mut demote = |v: LLVMValueRef| {
+            if is_demoted.insert(v, ()).is_none() {
+                demoted.push(v);
+            }
+        };
+        for &(_, size) in &dynamic {
+            if !live.contains(&size) {
+                live.push(size);
+                demote(size);
+            }
+        }
         for (v, def, uses) in &values {
             let before = match def {
                 None => true,
                 Some(d) => *d != h && reachable(*d) && dominates(*d, h),
             };
             if before && uses.iter().any(|&u| seen[u] == n) {
-                live.push(*v);
-                if is_demoted.insert(*v, ()).is_none() {
-                    demoted.push(*v);
+                demote(*v);
+                if !live.contains(v) && !dynamic.iter().any(|&(a, _)| a == *v) {
+                    live.push(*v);
                 }
             }
         }
@@ -326,6 +351,7 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
     }
     Some(Plan {
         frame,
+        dynamic,
         size: largest,
         headers: out,
         counted,
@@ -393,7 +419,7 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, plan: &Plan) {
     let entry = LLVMInsertBasicBlockInContext(ctx, old_entry, name("resume.entry").as_ptr());
     LLVMPositionBuilderAtEnd(b, entry);
     for i in instructions(old_entry) {
-        if opcode(i) == LLVMOpcode::LLVMAlloca {
+        if opcode(i) == LLVMOpcode::LLVMAlloca && !plan.dynamic.iter().any(|&(a, _)| a == i) {
             LLVMInstructionRemoveFromParent(i);
             LLVMInsertIntoBuilder(b, i);
         }
@@ -540,6 +566,14 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, plan: &Plan) {
                 name("").as_ptr(),
             );
             LLVMBuildStore(b, x, slot[&v]);
+        }
+        for &(a, size) in &plan.dynamic {
+            let n = LLVMBuildLoad2(b, LLVMTypeOf(size), slot[&size], name("").as_ptr());
+            let again = LLVMBuildArrayAlloca(b, LLVMGetAllocatedType(a), n, name("").as_ptr());
+            LLVMSetAlignment(again, LLVMGetAlignment(a));
+            if let Some(&s) = slot.get(&a) {
+                LLVMBuildStore(b, again, s);
+            }
         }
         LLVMBuildBr(b, top);
 
