@@ -280,8 +280,10 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
     let mut dynamic = Vec::new();
     for i in instructions(bbs[0]) {
         if opcode(i) == LLVMOpcode::LLVMAlloca {
+            // Static (part of the frame) only when its size is an integer constant: one of
+            // a constant expression (a global's address) or undef is made as the code runs.
             let n = LLVMGetOperand(i, 0);
-            if LLVMIsAConstant(n).is_null() {
+            if LLVMIsAConstantInt(n).is_null() {
                 dynamic.push((i, n));
             } else {
                 let n = LLVMConstIntGetZExtValue(n);
@@ -317,7 +319,7 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
             }
         };
         for &(_, size) in &dynamic {
-            if !live.contains(&size) {
+            if LLVMIsAConstant(size).is_null() && !live.contains(&size) {
                 live.push(size);
                 demote(size);
             }
@@ -568,7 +570,10 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, plan: &Plan) {
             LLVMBuildStore(b, x, slot[&v]);
         }
         for &(a, size) in &plan.dynamic {
-            let n = LLVMBuildLoad2(b, LLVMTypeOf(size), slot[&size], name("").as_ptr());
+            let n = match slot.get(&size) {
+                Some(&s) => LLVMBuildLoad2(b, LLVMTypeOf(size), s, name("").as_ptr()),
+                None => size, // a constant
+            };
             let again = LLVMBuildArrayAlloca(b, LLVMGetAllocatedType(a), n, name("").as_ptr());
             LLVMSetAlignment(again, LLVMGetAlignment(a));
             if let Some(&s) = slot.get(&a) {
