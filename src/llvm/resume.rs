@@ -34,11 +34,11 @@
 //!
 //! Left as they are: functions that call `setjmp` (its lowering keeps state per frame),
 //! that allocate on the stack other than at their entry (the tail call would free it, and
-//! nothing says how often to allocate again), whose state would pass `STATE_BUDGET`, and loops with no header
-//! that dominates them (irreducible control flow). And every function at -O0, whose
-//! instruction selection makes no tail calls (`translate`).
+//! nothing says how often to allocate again), whose state would pass `STATE_BUDGET`, and
+//! loops with no header that dominates them (irreducible control flow). And every function
+//! at -O0, whose instruction selection makes no tail calls (`translate`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
@@ -312,16 +312,21 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
         // The entry's allocations of a size known only as it runs are made again when a
         // call resumes (the same sizes, in the same order: at the same addresses): their
         // sizes are part of the state, and their addresses come from the new allocations.
+        // A value kept goes through a slot, and into the state unless it is in it already
+        // or is one of those allocations (which the set starts with).
         let mut live: Vec<LLVMValueRef> = Vec::new();
-        let mut demote = |v: LLVMValueRef| {
+        let mut in_state: HashSet<LLVMValueRef> = dynamic.iter().map(|&(a, _)| a).collect();
+        let mut keep = |v: LLVMValueRef| {
             if is_demoted.insert(v, ()).is_none() {
                 demoted.push(v);
             }
+            if in_state.insert(v) {
+                live.push(v);
+            }
         };
         for &(_, size) in &dynamic {
-            if LLVMIsAConstant(size).is_null() && !live.contains(&size) {
-                live.push(size);
-                demote(size);
+            if LLVMIsAConstant(size).is_null() {
+                keep(size);
             }
         }
         for (v, def, uses) in &values {
@@ -330,10 +335,7 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
                 Some(d) => *d != h && reachable(*d) && dominates(*d, h),
             };
             if before && uses.iter().any(|&u| seen[u] == n) {
-                demote(*v);
-                if !live.contains(v) && !dynamic.iter().any(|&(a, _)| a == *v) {
-                    live.push(*v);
-                }
+                keep(*v);
             }
         }
         let own = phis(bbs[h]);
