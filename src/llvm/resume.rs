@@ -32,7 +32,8 @@
 //! length) is made again, of the size stored, before the new call goes on: in the same
 //! order after the same frame, it gets the same address, and its contents are still there.
 //!
-//! Left as they are: functions that call `setjmp` (its lowering keeps state per frame),
+//! Left as they are: functions whose largest loop is a small part of them
+//! (`MIN_LOOP_SHARE`), functions that call `setjmp` (its lowering keeps state per frame),
 //! that allocate on the stack other than at their entry (the tail call would free it, and
 //! nothing says how often to allocate again), whose state would pass `STATE_BUDGET`, and
 //! loops with no header that dominates them (irreducible control flow). And every function
@@ -68,6 +69,13 @@ const MAX_HEADERS: usize = 512;
 /// loops, +12% with one; its translation +21% and +13%); a call running another long
 /// loop first hands over when it reaches this one, its count long run out.
 const MAX_POINTS: usize = 1;
+/// A function whose largest outermost loop has fewer than one in `MIN_LOOP_SHARE` of its
+/// blocks is left as it is: it is mostly not a loop, and its calls are short. newlib's
+/// `malloc` and `free`, whose largest loops are their spin locks' waits (9 of 408 and 215
+/// blocks), are called millions of times, and their resume points cost binarytrees about
+/// 5% in WebAssembly (paired runs). The benchmarks' long loops are 13% (spectralnorm's
+/// `main`) to 74% of their functions' blocks.
+const MIN_LOOP_SHARE: usize = 20;
 /// Values stored and loaded at all of a function's resume points together beyond which
 /// it is left as it is: each costs a load and a store at its point and a phi at each
 /// header, which in a large function of many loops (a chess engine's search, called
@@ -220,6 +228,11 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
     // point, code to store and load what is live there.
     let mut outer: Vec<usize> = all.iter().copied().filter(|&h| !inner[h]).collect();
     outer.sort_by_key(|&h| (std::cmp::Reverse(weight[h]), h));
+    // A function that is mostly not a loop is left as it is.
+    match outer.first() {
+        Some(&h) if weight[h] * MIN_LOOP_SHARE >= bbs.len() => {}
+        _ => return None,
+    }
     let mut headers: Vec<usize> = outer.iter().copied().take(MAX_POINTS).collect();
     headers.sort_unstable();
     let counted: Vec<LLVMBasicBlockRef> = all
