@@ -160,6 +160,13 @@ unsafe fn calls_setjmp(i: LLVMValueRef) -> bool {
     !c.is_null() && !LLVMIsAFunction(c).is_null() && ffi::value_name(c) == b"setjmp"
 }
 
+/// Whether the entry's alloca `i` is part of the frame: only when its size is an integer
+/// constant (one of a constant expression, a global's address, or undef is made as the
+/// code runs).
+unsafe fn is_static(i: LLVMValueRef) -> bool {
+    !LLVMIsAConstantInt(LLVMGetOperand(i, 0)).is_null()
+}
+
 /// The resume points `f` gets, or `None` when it is left as it is.
 unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
     let bbs = blocks(f);
@@ -284,8 +291,8 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
             }
         }
     }
-    // The frame (the entry's allocas, each perhaps realigned), below which the state goes,
-    // and the largest state.
+    // The frame (the entry's static allocas, each perhaps realigned), below which the state
+    // goes, and the largest state.
     let td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(f));
     let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
     let i32t = LLVMInt32TypeInContext(ctx);
@@ -293,14 +300,12 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
     let mut dynamic = Vec::new();
     for i in instructions(bbs[0]) {
         if opcode(i) == LLVMOpcode::LLVMAlloca {
-            // Static (part of the frame) only when its size is an integer constant: one of
-            // a constant expression (a global's address) or undef is made as the code runs.
             let n = LLVMGetOperand(i, 0);
-            if LLVMIsAConstantInt(n).is_null() {
-                dynamic.push((i, n));
-            } else {
+            if is_static(i) {
                 let n = LLVMConstIntGetZExtValue(n);
                 frame += LLVMABISizeOfType(td, LLVMGetAllocatedType(i)).saturating_mul(n) + 16;
+            } else {
+                dynamic.push((i, n));
             }
         }
     }
@@ -436,7 +441,7 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, plan: &Plan) {
     let entry = LLVMInsertBasicBlockInContext(ctx, old_entry, name("resume.entry").as_ptr());
     LLVMPositionBuilderAtEnd(b, entry);
     for i in instructions(old_entry) {
-        if opcode(i) == LLVMOpcode::LLVMAlloca && !plan.dynamic.iter().any(|&(a, _)| a == i) {
+        if opcode(i) == LLVMOpcode::LLVMAlloca && is_static(i) {
             LLVMInstructionRemoveFromParent(i);
             LLVMInsertIntoBuilder(b, i);
         }
