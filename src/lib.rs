@@ -15,6 +15,8 @@ pub mod ir;
 #[cfg(feature = "llvm")]
 pub mod llvm;
 pub mod output;
+#[cfg(feature = "llvm")]
+pub mod simplify;
 pub mod tools;
 #[cfg(feature = "llvm")]
 pub mod translate;

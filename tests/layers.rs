@@ -18,6 +18,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("abi", &["ir", "error"]),
     ("dis", &["bitcode", "bitstream", "ir", "error"]),
     ("llvm", &["bitcode", "bitstream", "ir", "abi", "error"]),
+    ("simplify", &["llvm", "ir"]),
     ("translate", &["llvm", "ir", "output", "tools", "error"]),
     (
         "cli",
@@ -31,6 +32,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "ir",
             "llvm",
             "output",
+            "simplify",
             "translate",
             "tools",
         ],

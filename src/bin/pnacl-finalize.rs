@@ -8,14 +8,18 @@ use inkwell::context::Context;
 use pnacl::cli;
 use pnacl::llvm::abicheck;
 use pnacl::llvm::finalize;
+use pnacl::simplify;
 
 /// Finalize an LLVM 14 module (`.bc` or `.ll`, recognised by content; it must pass LLVM's
-/// verifier) into a pexe: strip
-/// debug information, metadata and module flags, the attributes the ABI forbids,
-/// `unnamed_addr`, prototypes nothing uses and (unless --no-strip-syms) the names of all
-/// but external symbols; check the module against every rule of the PNaCl ABI
-/// (pnacl-abicheck's rules); then write it as pnacl-freeze does. A module outside the
-/// subset gets every violation listed, and no output file.
+/// verifier) into a pexe. The module is a whole program as clang-14 writes it for
+/// `le32-unknown-nacl` (linked with its C library: `pnacl-clang` does that); first it is
+/// simplified into the PNaCl subset (varargs, structs as values, any integer width,
+/// getelementptr, constant expressions, globals, thread-locals, constructors, atomics,
+/// intrinsics LLVM 3.3 lacked, … as PNaCl's ABI simplification passes did); then debug
+/// information, metadata, attributes and (unless --no-strip-syms) the names of all but
+/// external symbols are stripped; the module is checked against every rule of the PNaCl
+/// ABI (pnacl-abicheck's rules) and written as pnacl-freeze does. What cannot be
+/// simplified, and any violation, is reported with where it is, and no file is written.
 #[derive(Parser)]
 #[command(name = "pnacl-finalize", version = pnacl::cli::VERSION)]
 struct Args {
@@ -28,6 +32,10 @@ struct Args {
     /// Keep the names of internal functions and globals.
     #[arg(long)]
     no_strip_syms: bool,
+    /// Check the module as it is, without simplifying it first (it must already be in
+    /// the PNaCl subset).
+    #[arg(long)]
+    no_simplify: bool,
 }
 
 const TOOL: &str = "pnacl-finalize";
@@ -39,7 +47,7 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     };
     let ctx = Context::create();
-    let Some(module) = cli::parse_llvm_or_report(TOOL, &name, &ctx, &data) else {
+    let Some(mut module) = cli::parse_llvm_or_report(TOOL, &name, &ctx, &data) else {
         return ExitCode::from(1);
     };
     // LLVM's own rules first: a module LLVM itself rejects has no meaning to check.
@@ -53,6 +61,25 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(1);
     }
+    let module = if args.no_simplify {
+        module
+    } else {
+        match simplify::simplify(&ctx, &mut module) {
+            Ok(m) => m,
+            Err(problems) => {
+                for p in &problems {
+                    cli::report_msg(TOOL, format!("{name}: {p}"));
+                }
+                cli::report_msg(
+                    TOOL,
+                    format!(
+                        "{name}: the module cannot be simplified into the PNaCl subset; no pexe written"
+                    ),
+                );
+                return ExitCode::from(1);
+            }
+        }
+    };
     // Names go after the check, whose messages name what they are about.
     finalize::strip(&module);
     let findings = abicheck::check(

@@ -6,6 +6,7 @@
 
 pub mod abicheck;
 pub mod codegen;
+pub mod edit;
 pub mod export;
 mod ffi;
 pub mod finalize;

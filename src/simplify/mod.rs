@@ -1,0 +1,134 @@
+//! ABI simplification: any module clang-14 writes for `le32-unknown-nacl` (a whole
+//! program, linked) → a module of the PNaCl subset, which pnacl-finalize checks and
+//! freezes. The work PNaCl's `-pnacl-abi-simplify-preopt` and `-postopt` passes did
+//! (`../shared/notes/simplify.md` §1), in two steps:
+//!
+//! - `prepare` (before whole-program optimization): only the entry point stays external
+//!   (Internalize), and what nothing reaches goes.
+//! - `lower` (after it): a new module is built beside the old one, function by function,
+//!   each value of the old module held as one or more values of types a pexe has
+//!   (`shape.rs`). Everything PNaCl's post-optimization passes did happens as each
+//!   instruction is converted: varargs, `byval`/`sret`, aggregates as values, integers of
+//!   any width, i1 arithmetic, getelementptr and constant expressions, pointers as i32,
+//!   allocas of bytes, atomics and volatile accesses, library calls, intrinsics, vectors,
+//!   alignments, attributes, flags and metadata (none is copied). Globals are flattened,
+//!   thread-locals gathered into the TLS template, constructors into the init arrays.
+//!
+//! Where a construct's meaning cannot be kept (inline assembly, a 128-bit atomic, a
+//! symbol nothing defines), the problem names the function and the construct, with the
+//! source position when the module has debug information.
+//!
+//! Every LLVM call goes through `llvm::edit`, the typed layer; nothing here is `unsafe`.
+
+mod calls;
+mod func;
+mod globals;
+mod intrinsics;
+mod lower;
+mod memory;
+mod ops;
+mod shape;
+
+pub use lower::LIBRARY_CALLS;
+
+use crate::llvm::edit::{self, Linkage, Module};
+
+/// One thing the simplification could not do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The function or global it is in, if any.
+    pub at: Option<String>,
+    /// `file:line:col`, from the module's debug information.
+    pub loc: Option<String>,
+    pub what: String,
+}
+
+impl Problem {
+    pub(crate) fn module(what: String) -> Problem {
+        Problem {
+            at: None,
+            loc: None,
+            what,
+        }
+    }
+
+    pub(crate) fn in_function(name: &str, loc: Option<String>, what: String) -> Problem {
+        Problem {
+            at: Some(format!("function {name}")),
+            loc,
+            what,
+        }
+    }
+
+    pub(crate) fn global(name: &str, what: String) -> Problem {
+        Problem {
+            at: Some(format!("global {name}")),
+            loc: None,
+            what,
+        }
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(l) = &self.loc {
+            write!(f, "{l}: ")?;
+        }
+        if let Some(a) = &self.at {
+            write!(f, "in {a}: ")?;
+        }
+        f.write_str(&self.what)
+    }
+}
+
+/// The one symbol a pexe exports.
+pub const ENTRY: &str = "_start";
+
+/// Before whole-program optimization: every definition but the entry point internal, and
+/// what nothing reaches from it removed.
+pub fn prepare(m: &mut inkwell::module::Module<'_>) -> Result<(), Vec<Problem>> {
+    {
+        let mm = Module::of(m);
+        let entry = mm
+            .function(ENTRY)
+            .filter(|f| !f.is_declaration() && f.linkage() == Linkage::LLVMExternalLinkage);
+        if entry.is_none() {
+            return Err(vec![Problem::module(
+                "the module has no entry point: no external function `_start` (a whole \
+                 program links the C library's start-up; pnacl-clang does)"
+                    .into(),
+            )]);
+        }
+        for f in mm.functions() {
+            if !f.is_declaration() && !f.is_intrinsic() && f.name() != ENTRY {
+                f.internalize();
+            }
+        }
+        for g in mm.globals() {
+            if !g.is_declaration() && !g.name().starts_with("llvm.") {
+                g.internalize();
+            }
+        }
+        for a in mm.aliases() {
+            a.internalize();
+        }
+    }
+    edit::run_passes(m, "globaldce").map_err(|e| vec![Problem::module(format!("LLVM: {e}"))])
+}
+
+/// After optimization: the module in the PNaCl subset (a new module of the same context).
+pub fn lower<'c>(
+    ctx: &'c inkwell::context::Context,
+    m: &inkwell::module::Module<'c>,
+) -> Result<inkwell::module::Module<'c>, Vec<Problem>> {
+    lower::lower(ctx, m)
+}
+
+/// Both steps, with no optimization between (pnacl-finalize).
+pub fn simplify<'c>(
+    ctx: &'c inkwell::context::Context,
+    m: &mut inkwell::module::Module<'c>,
+) -> Result<inkwell::module::Module<'c>, Vec<Problem>> {
+    prepare(m)?;
+    lower(ctx, m)
+}
