@@ -189,7 +189,10 @@ pub fn prelude_pexe(dir: &std::path::Path, part: &std::path::Path) -> PathBuf {
     text.push_str(&std::fs::read_to_string(part).unwrap());
     std::fs::write(&ll, text).unwrap();
     let pexe = dir.join(format!("{name}.pexe"));
+    // The prelude's programs are written in the PNaCl subset, instruction by instruction
+    // as the attack needs them: checked as they are, not simplified.
     let st = Command::new(cargo_bin("pnacl-finalize"))
+        .arg("--no-simplify")
         .arg(&ll)
         .arg("-o")
         .arg(&pexe)
