@@ -21,6 +21,8 @@ fn main() {
     let vars = [
         ("PNACL_TOOL_LLC", get("llvm", "llc")),
         ("PNACL_TOOL_CLANG", get("native", "clang")),
+        ("PNACL_TOOL_LLVM_AR", get("llvm", "llvm-ar")),
+        ("PNACL_NEWLIB_SOURCE", get("sdk", "newlib-source")),
         ("PNACL_TOOL_LD_LLD", get("native", "ld-lld")),
         ("PNACL_TOOL_QEMU_ARM", get("native", "qemu-arm")),
         ("PNACL_TOOL_WASM_LD", get("wasm", "wasm-ld")),

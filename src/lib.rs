@@ -16,6 +16,8 @@ pub mod ir;
 pub mod llvm;
 pub mod output;
 #[cfg(feature = "llvm")]
+pub mod sdk;
+#[cfg(feature = "llvm")]
 pub mod simplify;
 pub mod tools;
 #[cfg(feature = "llvm")]

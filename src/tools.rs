@@ -14,3 +14,21 @@ pub const WASM_LD: &str = env!("PNACL_TOOL_WASM_LD");
 pub const NODE: &str = env!("PNACL_TOOL_NODE");
 /// The browser the page tests run.
 pub const CHROMIUM: &str = env!("PNACL_TOOL_CHROMIUM");
+/// `llvm-ar` of LLVM 14: the C library's bitcode archives.
+pub const LLVM_AR: &str = env!("PNACL_TOOL_LLVM_AR");
+/// Where Debian's newlib-source package keeps newlib's source tarball.
+pub const NEWLIB_SOURCE: &str = env!("PNACL_NEWLIB_SOURCE");
+
+/// Where compiled runtimes and the C library are kept: `$PNACL_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/pnacl`, else `~/.cache/pnacl`.
+pub fn cache_dir() -> std::path::PathBuf {
+    use std::path::PathBuf;
+    if let Some(d) = std::env::var_os("PNACL_CACHE_DIR") {
+        return PathBuf::from(d);
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("pnacl")
+}

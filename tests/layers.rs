@@ -19,6 +19,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("dis", &["bitcode", "bitstream", "ir", "error"]),
     ("llvm", &["bitcode", "bitstream", "ir", "abi", "error"]),
     ("simplify", &["llvm", "ir"]),
+    (
+        "sdk",
+        &["simplify", "llvm", "bitcode", "ir", "output", "tools"],
+    ),
     ("translate", &["llvm", "ir", "output", "tools", "error"]),
     (
         "cli",
@@ -32,6 +36,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "ir",
             "llvm",
             "output",
+            "sdk",
             "simplify",
             "translate",
             "tools",

@@ -292,19 +292,7 @@ fn end_of(start: &str) -> &'static str {
 }
 
 fn is_special(name: &str) -> bool {
-    matches!(
-        name,
-        "__init_array_start"
-            | "__init_array_end"
-            | "__fini_array_start"
-            | "__fini_array_end"
-            | "__preinit_array_start"
-            | "__preinit_array_end"
-            | "__tls_template_start"
-            | "__tls_template_tdata_end"
-            | "__tls_template_end"
-            | "__tls_template_alignment"
-    )
+    super::lower::SYNTHESIZED.contains(&name)
 }
 
 fn is_zero(c: Value<'_>) -> bool {

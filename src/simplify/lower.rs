@@ -26,6 +26,22 @@ pub const LIBRARY_CALLS: &[&str] = &[
     "__nacl_tp_tdb_offset",
 ];
 
+/// The symbols the simplification defines itself, which the C library's start-up refers
+/// to: the constructor and destructor arrays (ExpandCtors) and the TLS template
+/// (ExpandTls). A link leaves them undefined.
+pub const SYNTHESIZED: &[&str] = &[
+    "__init_array_start",
+    "__init_array_end",
+    "__fini_array_start",
+    "__fini_array_end",
+    "__preinit_array_start",
+    "__preinit_array_end",
+    "__tls_template_start",
+    "__tls_template_tdata_end",
+    "__tls_template_end",
+    "__tls_template_alignment",
+];
+
 /// How a function's parameters and result are passed in the subset.
 #[derive(Debug)]
 pub struct Conv<'a> {

@@ -29,7 +29,7 @@ mod memory;
 mod ops;
 mod shape;
 
-pub use lower::LIBRARY_CALLS;
+pub use lower::{LIBRARY_CALLS, SYNTHESIZED};
 
 use crate::llvm::edit::{self, Linkage, Module};
 

@@ -115,16 +115,7 @@ pub fn clang_flags(target: Target) -> &'static [&'static str] {
     }
 }
 
-fn cache_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("PNACL_CACHE_DIR") {
-        return PathBuf::from(d);
-    }
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("pnacl")
-}
+use crate::tools::cache_dir;
 
 /// The runtime objects for `target`, compiled once and cached.
 pub fn runtime_objects(target: Target) -> Result<Vec<PathBuf>, Error> {
