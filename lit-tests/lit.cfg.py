@@ -10,7 +10,7 @@ import lit.formats
 
 config.name = 'pnacl'
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = ['.test', '.ll', '.txt']
+config.suffixes = ['.test', '.ll', '.txt', '.c']
 config.excludes = ['Inputs', 'lit.cfg.py']
 config.test_source_root = os.path.dirname(__file__)
 
@@ -29,3 +29,5 @@ config.substitutions.append(('%pexes', os.path.join(os.path.dirname(root), 'shar
 config.substitutions.append(('%inputs', os.path.join(config.test_source_root, 'Inputs')))
 config.substitutions.append(('%bindir', bindir))
 config.substitutions.append(('%root', root))
+# C built into a pexe and run on each architecture, against the same C built natively.
+config.substitutions.append(('%c-vs-native', 'python3 ' + os.path.join(root, 'scripts', 'c_vs_native.py')))

@@ -986,7 +986,8 @@ impl<'a> Module<'a> {
 }
 
 /// Runs LLVM's new pass manager with pipeline `passes` (`opt -passes=` syntax) over the
-/// module. No handle of the module can be alive across it (it takes the module mutably).
+/// module, its vectorizers off (a pexe has few vector types). No handle of the module can
+/// be alive across it (it takes the module mutably).
 pub fn run_passes(m: &mut inkwell::module::Module<'_>, passes: &str) -> Result<(), String> {
     use llvm_sys::transforms::pass_builder::*;
     let p = cstr(passes);
@@ -994,6 +995,8 @@ pub fn run_passes(m: &mut inkwell::module::Module<'_>, passes: &str) -> Result<(
     // options are created and disposed here; an error message is read and freed once.
     unsafe {
         let opts = LLVMCreatePassBuilderOptions();
+        LLVMPassBuilderOptionsSetLoopVectorization(opts, 0);
+        LLVMPassBuilderOptionsSetSLPVectorization(opts, 0);
         let err = LLVMRunPasses(m.as_mut_ptr(), p.as_ptr(), std::ptr::null_mut(), opts);
         LLVMDisposePassBuilderOptions(opts);
         if err.is_null() {

@@ -137,7 +137,7 @@ mod tests {
     #[test]
     fn reads_members_long_names_and_the_symbol_table() {
         let mut a = MAGIC.to_vec();
-        let names = b"a_rather_long_member_name.o/\n".to_vec();
+        let names = b"a_rather_long_member_nam.o/\n".to_vec();
         // Symbol table: two symbols, both in the member after the tables.
         let mut st = Vec::new();
         let first_member_at = MAGIC.len() + 60 + 24 + 60 + names.len();
@@ -157,14 +157,14 @@ mod tests {
         a.extend(b"xy");
         let ar = Archive::parse(a).unwrap();
         assert_eq!(ar.members.len(), 2);
-        assert_eq!(ar.members[0].name, "a_rather_long_member_name.o");
+        assert_eq!(ar.members[0].name, "a_rather_long_member_nam.o");
         assert_eq!(ar.data(&ar.members[0]), b"abc");
         assert_eq!(ar.members[1].name, "short.o");
         let syms = ar.symbols.as_ref().unwrap();
         assert_eq!(syms["bar"], first_member_at);
         assert_eq!(
             ar.member_at(syms["foo"]).unwrap().name,
-            "a_rather_long_member_name.o"
+            "a_rather_long_member_nam.o"
         );
     }
 

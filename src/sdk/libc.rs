@@ -31,6 +31,7 @@ const LIBNACL: &[(&str, &str)] = &[
     ("lock.c", include_str!("../../sdk/libnacl/lock.c")),
     ("pthread.c", include_str!("../../sdk/libnacl/pthread.c")),
     ("atomic.c", include_str!("../../sdk/libnacl/atomic.c")),
+    ("fma.c", include_str!("../../sdk/libnacl/fma.c")),
 ];
 
 /// How C is compiled for pexes: clang-14's le32 target against these headers, without
@@ -93,6 +94,9 @@ const REMOVED_MEMBERS: &[&str] = &[
     "lib_a-valloc.o",
     "lib_a-vallocr.o",
 ];
+
+/// newlib headers programs take from clang instead.
+const NEWLIB_HEADERS_DROPPED: &[&str] = &["stdatomic.h"];
 
 /// What programs see of the POSIX options (newlib leaves them to each target).
 const NEWLIB_H_EXTRA: &str = "
@@ -192,6 +196,7 @@ pub fn ensure(progress: &mut dyn FnMut(&str)) -> Result<Libc, String> {
     NEWLIB_CONFIGURE.hash(&mut h);
     NEWLIB_CFLAGS.hash(&mut h);
     CONFIG_ENV.hash(&mut h);
+    NEWLIB_HEADERS_DROPPED.hash(&mut h);
     REMOVED_MEMBERS.hash(&mut h);
     NEWLIB_H_EXTRA.hash(&mut h);
     let cache = crate::tools::cache_dir();
@@ -345,6 +350,10 @@ fn build(
         let p = include.join(name);
         std::fs::create_dir_all(p.parent().unwrap()).map_err(|e| e.to_string())?;
         std::fs::write(&p, text).map_err(|e| e.to_string())?;
+    }
+    // clang's own <stdatomic.h> (newlib's expects types its <stdint.h> does not give it).
+    for h in NEWLIB_HEADERS_DROPPED {
+        let _ = std::fs::remove_file(include.join(h));
     }
     let newlib_h = include.join("newlib.h");
     let mut h = std::fs::read_to_string(&newlib_h).map_err(|e| e.to_string())?;

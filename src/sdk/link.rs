@@ -54,6 +54,8 @@ pub fn link<'c>(
     let mut defined: HashSet<String> = HashSet::new();
     let mut needed: BTreeSet<String> = roots.iter().map(|s| s.to_string()).collect();
     let mut add = |m: Module<'c>, defined: &mut HashSet<String>, needed: &mut BTreeSet<String>| {
+        // A fused multiply-add or a transcendental is the C library's to compute.
+        crate::simplify::intrinsics_to_libm(&m);
         let (d, n) = symbols(&m);
         for s in d {
             needed.remove(&s);

@@ -88,7 +88,13 @@ impl<'a> Fx<'a, '_> {
                 own.fn_is_vararg() && !call_fty.fn_is_vararg() && nargs >= own_fixed;
             let fixed_through_variadic =
                 !own.fn_is_vararg() && call_fty.fn_is_vararg() && nargs == own_fixed;
-            if variadic_unprototyped || fixed_through_variadic {
+            // More arguments than the callee takes (`main(void)` called with three, as C
+            // start-up code calls it): the callee gets the ones it takes.
+            let extra_arguments = !own.fn_is_vararg()
+                && !call_fty.fn_is_vararg()
+                && nargs > own_fixed
+                && own.fn_return() == call_fty.fn_return();
+            if variadic_unprototyped || fixed_through_variadic || extra_arguments {
                 own
             } else {
                 call_fty
@@ -136,8 +142,6 @@ impl<'a> Fx<'a, '_> {
         if conv.vararg {
             args.push(self.vararg_buffer(i, target, direct, fixed)?);
             by_memory = true;
-        } else if nargs > fixed {
-            return Err("a call with more arguments than its callee takes".into());
         }
         let callee_new = match (direct, self.lw.funcs.get(&target).copied()) {
             (true, Some(nf)) => {
@@ -327,6 +331,9 @@ impl<'a> Fx<'a, '_> {
             "longjmp" => {
                 let buf = self.one(i.arg(0))?;
                 let v = arg_i32(self, 1)?;
+                // C: a longjmp of 0 makes setjmp return 1.
+                let zero = self.b.icmp(crate::llvm::edit::pred::LLVMIntEQ, v, tys.const_i32(0));
+                let v = self.b.select(zero, tys.const_i32(1), v);
                 let fty = tys.function(tys.void(), &[tys.i8().ptr(), tys.i32()], false);
                 let f = self.lw.decl("llvm.nacl.longjmp", fty);
                 let p = self.ptr(buf, tys.i8());

@@ -221,6 +221,7 @@ impl<'a> Fx<'a, '_> {
                 self.assemble(ty, out)
             }
             "powi" => self.powi(i),
+            _ if fam.starts_with("vector.reduce.") => self.reduce(i, &fam["vector.reduce.".len()..]),
             "sin" | "cos" | "pow" | "exp" | "exp2" | "log" | "log2" | "log10" | "exp10" => {
                 self.libm_call(i, fam)
             }
@@ -792,6 +793,47 @@ impl<'a> Fx<'a, '_> {
         // minnum/maxnum: a NaN operand gives the other.
         let b_nan = self.b.fcmp(RealPred::LLVMRealUNO, b, b);
         self.b.select(b_nan, a, pick)
+    }
+
+    /// `llvm.vector.reduce.*`: the elements combined in order (the start value first, for
+    /// the floating-point sums and products).
+    fn reduce(&mut self, i: Value<'a>, op: &str) -> R<Vals<'a>> {
+        use Opcode::*;
+        let n = i.arg_count();
+        let v = i.arg(n - 1);
+        let x = self.get(v)?;
+        let mut xs = self.elements(&x, v.ty())?;
+        let et = match v.ty().kind() {
+            TypeKind::Vector(e, _) => e,
+            _ => return Err("a reduction of a non-vector".into()),
+        };
+        if n == 2 {
+            xs.insert(0, self.one(i.arg(0))?);
+        }
+        let mut acc = xs[0];
+        for &y in &xs[1..] {
+            acc = match op {
+                "add" | "fadd" => self.b.binop(if op == "add" { LLVMAdd } else { LLVMFAdd }, acc, y),
+                "mul" | "fmul" => self.b.binop(if op == "mul" { LLVMMul } else { LLVMFMul }, acc, y),
+                "and" => self.b.binop(LLVMAnd, acc, y),
+                "or" => self.b.binop(LLVMOr, acc, y),
+                "xor" => self.b.binop(LLVMXor, acc, y),
+                "smax" | "smin" | "umax" | "umin" => {
+                    let p = match op {
+                        "smax" => pred::LLVMIntSGT,
+                        "smin" => pred::LLVMIntSLT,
+                        "umax" => pred::LLVMIntUGT,
+                        _ => pred::LLVMIntULT,
+                    };
+                    let c = self.scalar_icmp(p, et, acc, y)?;
+                    self.b.select(c, acc, y)
+                }
+                "fmax" => self.fminmax("maxnum", acc, y),
+                "fmin" => self.fminmax("minnum", acc, y),
+                _ => return Err(format!("the reduction llvm.vector.reduce.{op}")),
+            };
+        }
+        Ok(Vals::One(acc))
     }
 
     /// `powi(x, n)`: repeated squaring, in a loop of its own.

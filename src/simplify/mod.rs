@@ -81,6 +81,41 @@ impl std::fmt::Display for Problem {
     }
 }
 
+/// The C library functions that stand for LLVM intrinsics the ABI lacks and that only a
+/// library routine computes (a fused multiply-add, the transcendentals): each call of such
+/// an intrinsic on a scalar becomes a call of the function (declared if need be), so that
+/// linking brings it in. Returns the functions now called.
+pub fn intrinsics_to_libm(m: &inkwell::module::Module<'_>) -> Vec<String> {
+    const FAMILIES: &[&str] = &["fma", "sin", "cos", "pow", "exp", "exp2", "log", "log2", "log10"];
+    let mm = Module::of(m);
+    let mut called = Vec::new();
+    for f in mm.functions() {
+        let name = f.name();
+        let Some(rest) = name.strip_prefix("llvm.") else {
+            continue;
+        };
+        let Some((fam, ty)) = rest.rsplit_once('.') else {
+            continue;
+        };
+        let libm = match ty {
+            "f64" => fam.to_string(),
+            "f32" => format!("{fam}f"),
+            _ => continue,
+        };
+        if !FAMILIES.contains(&fam) || !f.has_uses() {
+            continue;
+        }
+        let target = match mm.function(&libm) {
+            Some(g) if g.function_type() == f.function_type() => g,
+            Some(_) => continue,
+            None => mm.add_function(&libm, f.function_type()),
+        };
+        f.replace_all_uses_with(target);
+        called.push(libm);
+    }
+    called
+}
+
 /// The one symbol a pexe exports.
 pub const ENTRY: &str = "_start";
 
