@@ -25,6 +25,21 @@ fn main() -> ExitCode {
         println!("{TOOL} {}", cli::VERSION);
         return ExitCode::SUCCESS;
     }
+    // Builds the C library into the cache now (scripts/test does, before tests that link
+    // in parallel) and says where it is.
+    if args.iter().any(|a| a == "--build-libc") {
+        let mut say = |m: &str| eprintln!("{TOOL}: {m}");
+        return match pnacl::sdk::libc::ensure(&mut say) {
+            Ok(l) => {
+                println!("{}", l.dir.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                cli::report_msg(TOOL, e);
+                ExitCode::from(1)
+            }
+        };
+    }
     match driver::run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {

@@ -1233,6 +1233,29 @@ impl<'a> Builder<'a> {
         b(unsafe { LLVMGetInsertBlock(self.raw) })
     }
 
+    /// A non-constant value of type `ty` for an operand the builder must not see (it would
+    /// fold the instruction): a phi in a function of its own, which the caller deletes once
+    /// it has put the real operand in its place.
+    fn stand_in(&self, ty: Type<'a>) -> LLVMValueRef {
+        // SAFETY: the builder's live context and module; the holder function is made once
+        // and deleted with the builder; the phi is handed to the caller, who deletes it.
+        unsafe {
+            let mut h = self.holder.get();
+            if h.is_null() {
+                let fty =
+                    LLVMFunctionType(LLVMVoidTypeInContext(self.ctx), std::ptr::null_mut(), 0, 0);
+                h = LLVMAddFunction(self.module, c"pnacl.stand.ins".as_ptr(), fty);
+                LLVMAppendBasicBlockInContext(self.ctx, h, EMPTY);
+                self.holder.set(h);
+            }
+            let hb = LLVMCreateBuilderInContext(self.ctx);
+            LLVMPositionBuilderAtEnd(hb, LLVMGetEntryBasicBlock(h));
+            let ph = LLVMBuildPhi(hb, ty.0, EMPTY);
+            LLVMDisposeBuilder(hb);
+            ph
+        }
+    }
+
     fn done(r: LLVMValueRef) -> Value<'a> {
         v(r)
     }
@@ -1265,25 +1288,10 @@ impl<'a> Builder<'a> {
         }
         let pointerish = x.ty().is_pointer() || ty.is_pointer();
         if pointerish && x.is_constant() {
-            // SAFETY: a live builder; the stand-in is a phi in a block of no function,
-            // replaced as the cast's operand at once and deleted here (no handle escapes).
+            let ph = self.stand_in(x.ty());
+            // SAFETY: a live builder; the stand-in is replaced as the cast's operand at once
+            // and deleted here (no handle to it escapes).
             unsafe {
-                let mut h = self.holder.get();
-                if h.is_null() {
-                    let fty = LLVMFunctionType(
-                        LLVMVoidTypeInContext(self.ctx),
-                        std::ptr::null_mut(),
-                        0,
-                        0,
-                    );
-                    h = LLVMAddFunction(self.module, c"pnacl.stand.ins".as_ptr(), fty);
-                    LLVMAppendBasicBlockInContext(self.ctx, h, EMPTY);
-                    self.holder.set(h);
-                }
-                let hb = LLVMCreateBuilderInContext(self.ctx);
-                LLVMPositionBuilderAtEnd(hb, LLVMGetEntryBasicBlock(h));
-                let ph = LLVMBuildPhi(hb, LLVMTypeOf(x.0), EMPTY);
-                LLVMDisposeBuilder(hb);
                 let c = LLVMBuildCast(self.raw, op, ph, ty.0, EMPTY);
                 LLVMSetOperand(c, 0, x.0);
                 LLVMInstructionEraseFromParent(ph);
@@ -1396,7 +1404,20 @@ impl<'a> Builder<'a> {
         Self::done(unsafe { LLVMBuildExtractElement(self.raw, vec.0, idx.0, EMPTY) })
     }
 
+    /// An insertelement, an instruction even when every operand is a constant (a pexe
+    /// holds no constant vectors but undef).
     pub fn insert_element(&self, vec: Value<'a>, elt: Value<'a>, idx: Value<'a>) -> Value<'a> {
+        if vec.is_constant() && elt.is_constant() {
+            let ph = self.stand_in(vec.ty());
+            // SAFETY: a live builder; the stand-in is replaced as the instruction's first
+            // operand at once and deleted (no handle to it escapes).
+            unsafe {
+                let i = LLVMBuildInsertElement(self.raw, ph, elt.0, idx.0, EMPTY);
+                LLVMSetOperand(i, 0, vec.0);
+                LLVMInstructionEraseFromParent(ph);
+                return v(i);
+            }
+        }
         // SAFETY: a live builder, a vector, an element and an integer of its module.
         Self::done(unsafe { LLVMBuildInsertElement(self.raw, vec.0, elt.0, idx.0, EMPTY) })
     }

@@ -80,6 +80,8 @@ Options:
   --compress       write the pexe compressed (pnacl-compress's abbreviations)
   --no-strip-syms  keep the names of internal functions and globals
   -v               show the commands run and the steps taken
+  --build-libc     build the C library now (it is built on first use otherwise) and
+                   print the directory it is kept in
   -h, --help       this text
   -V, --version    the version
 ";

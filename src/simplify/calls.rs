@@ -13,6 +13,14 @@ use super::lower::{param_type, strip_callee};
 use super::shape::{LeafKind, Vals};
 use crate::llvm::edit::{Opcode, Type, Value, ValueKind};
 
+/// Whether call `i` is of the empty compiler barrier, `asm volatile("" ::: "memory")`.
+pub fn is_barrier(i: Value<'_>) -> bool {
+    let text = i.called_value().text();
+    i.ty().is_void()
+        && (text.contains("asm sideeffect \"\", \"~{memory}\"")
+            || text.contains("asm sideeffect \"\", \"\""))
+}
+
 impl<'a> Fx<'a, '_> {
     /// A leaf passed as an argument or result: a small integer widened to i32.
     fn widen(&self, x: Value<'a>, k: LeafKind<'a>, signed: bool) -> Value<'a> {
@@ -267,11 +275,8 @@ impl<'a> Fx<'a, '_> {
 
     /// Inline assembly: only the empty compiler barrier (`asm volatile("" ::: "memory")`)
     /// is dropped, as RemoveAsmMemory did; anything else cannot be kept.
-    fn inline_asm(&mut self, i: Value<'a>, callee: Value<'a>) -> R<Vals<'a>> {
-        let text = callee.text();
-        let barrier = text.contains("asm sideeffect \"\", \"~{memory}\"")
-            || text.contains("asm sideeffect \"\", \"\"");
-        if barrier && i.ty().is_void() {
+    fn inline_asm(&mut self, i: Value<'a>, _callee: Value<'a>) -> R<Vals<'a>> {
+        if is_barrier(i) {
             return Ok(Vals::from_vec(Vec::new()));
         }
         Err("inline assembly, which a pexe cannot hold".into())
@@ -332,7 +337,9 @@ impl<'a> Fx<'a, '_> {
                 let buf = self.one(i.arg(0))?;
                 let v = arg_i32(self, 1)?;
                 // C: a longjmp of 0 makes setjmp return 1.
-                let zero = self.b.icmp(crate::llvm::edit::pred::LLVMIntEQ, v, tys.const_i32(0));
+                let zero = self
+                    .b
+                    .icmp(crate::llvm::edit::pred::LLVMIntEQ, v, tys.const_i32(0));
                 let v = self.b.select(zero, tys.const_i32(1), v);
                 let fty = tys.function(tys.void(), &[tys.i8().ptr(), tys.i32()], false);
                 let f = self.lw.decl("llvm.nacl.longjmp", fty);

@@ -221,7 +221,9 @@ impl<'a> Fx<'a, '_> {
                 self.assemble(ty, out)
             }
             "powi" => self.powi(i),
-            _ if fam.starts_with("vector.reduce.") => self.reduce(i, &fam["vector.reduce.".len()..]),
+            _ if fam.starts_with("vector.reduce.") => {
+                self.reduce(i, &fam["vector.reduce.".len()..])
+            }
             "sin" | "cos" | "pow" | "exp" | "exp2" | "log" | "log2" | "log10" | "exp10" => {
                 self.libm_call(i, fam)
             }
@@ -813,8 +815,14 @@ impl<'a> Fx<'a, '_> {
         let mut acc = xs[0];
         for &y in &xs[1..] {
             acc = match op {
-                "add" | "fadd" => self.b.binop(if op == "add" { LLVMAdd } else { LLVMFAdd }, acc, y),
-                "mul" | "fmul" => self.b.binop(if op == "mul" { LLVMMul } else { LLVMFMul }, acc, y),
+                "add" | "fadd" => {
+                    self.b
+                        .binop(if op == "add" { LLVMAdd } else { LLVMFAdd }, acc, y)
+                }
+                "mul" | "fmul" => {
+                    self.b
+                        .binop(if op == "mul" { LLVMMul } else { LLVMFMul }, acc, y)
+                }
                 "and" => self.b.binop(LLVMAnd, acc, y),
                 "or" => self.b.binop(LLVMOr, acc, y),
                 "xor" => self.b.binop(LLVMXor, acc, y),

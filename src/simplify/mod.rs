@@ -86,7 +86,9 @@ impl std::fmt::Display for Problem {
 /// an intrinsic on a scalar becomes a call of the function (declared if need be), so that
 /// linking brings it in. Returns the functions now called.
 pub fn intrinsics_to_libm(m: &inkwell::module::Module<'_>) -> Vec<String> {
-    const FAMILIES: &[&str] = &["fma", "sin", "cos", "pow", "exp", "exp2", "log", "log2", "log10"];
+    const FAMILIES: &[&str] = &[
+        "fma", "sin", "cos", "pow", "exp", "exp2", "log", "log2", "log10",
+    ];
     let mm = Module::of(m);
     let mut called = Vec::new();
     for f in mm.functions() {
@@ -128,11 +130,62 @@ pub fn prepare(m: &mut inkwell::module::Module<'_>) -> Result<(), Vec<Problem>> 
             .function(ENTRY)
             .filter(|f| !f.is_declaration() && f.linkage() == Linkage::LLVMExternalLinkage);
         if entry.is_none() {
-            return Err(vec![Problem::module(
+            let mut problems = Vec::new();
+            let mut undefined: Vec<String> = mm
+                .functions()
+                .into_iter()
+                .chain(mm.globals())
+                .filter(|v| v.is_declaration() && v.has_uses())
+                .filter(|v| v.linkage() != Linkage::LLVMExternalWeakLinkage)
+                .map(|v| v.name())
+                .filter(|n| !n.starts_with("llvm."))
+                .filter(|n| {
+                    !LIBRARY_CALLS.contains(&n.as_str()) && !SYNTHESIZED.contains(&n.as_str())
+                })
+                .collect();
+            undefined.sort();
+            if !undefined.is_empty() {
+                problems.push(Problem::module(format!(
+                    "undefined symbol{}: {} (the module must be a whole program: link every \
+                     object and library it uses, as pnacl-clang does)",
+                    if undefined.len() == 1 { "" } else { "s" },
+                    undefined.join(", ")
+                )));
+            }
+            problems.push(Problem::module(
                 "the module has no entry point: no external function `_start` (a whole \
                  program links the C library's start-up; pnacl-clang does)"
                     .into(),
-            )]);
+            ));
+            return Err(problems);
+        }
+        // What no optimization can make a pexe of is said of the function the source
+        // put it in, before inlining moves it elsewhere.
+        let mut problems = Vec::new();
+        for f in mm.functions() {
+            if f.is_declaration() {
+                continue;
+            }
+            for b in f.blocks() {
+                for i in b.instructions() {
+                    if i.opcode() == Some(edit::Opcode::LLVMCall)
+                        && i.called_value().kind() == edit::ValueKind::InlineAsm
+                        && !calls::is_barrier(i)
+                    {
+                        problems.push(Problem::in_function(
+                            &f.name(),
+                            i.debug_loc(),
+                            format!(
+                                "inline assembly, which a pexe cannot hold: `{}`",
+                                i.text().trim()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
         }
         for f in mm.functions() {
             if !f.is_declaration() && !f.is_intrinsic() && f.name() != ENTRY {

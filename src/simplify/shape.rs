@@ -182,7 +182,13 @@ impl<'a> Shapes<'a> {
             TypeKind::Pointer { addrspace, .. } => {
                 return Err(format!("a pointer in address space {addrspace}"))
             }
-            TypeKind::Vector(e, n) if is_abi_vector(e, n) => push(LeafKind::Vector(ty)),
+            TypeKind::Vector(e, n) if is_abi_vector(e, n) => {
+                // A vector of i1 is bits in memory, packed.
+                if e.int_width() == Some(1) {
+                    *bit_packed = true;
+                }
+                push(LeafKind::Vector(ty))
+            }
             TypeKind::Vector(e, n) => {
                 let esize = match e.kind() {
                     TypeKind::Int(w) if w % 8 != 0 => {

@@ -1,0 +1,4 @@
+#ifndef GREETING
+#define GREETING "hello"
+#endif
+int twice(int);
