@@ -8,6 +8,7 @@ ratio of each command's median to the reference's (the last one given).
 With --bytes, each line also gives the throughput: N bytes (of input) / median time.
 With --cpu, the times are CPU time (user + system) instead of wall time: a single-threaded
 program's own work, without the time it spent waiting for the processor.
+With --also NAME, each line also gives its ratio to NAME's median (a second reference).
 
 Commands are shell strings. Output goes to /dev/null; a failing command stops the run.
 """
@@ -38,6 +39,7 @@ def main():
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--bytes", type=int, help="input size, for a MB/s column")
     ap.add_argument("--cpu", action="store_true", help="CPU time (user + system), not wall time")
+    ap.add_argument("--also", help="a second reference, by name")
     ap.add_argument("pairs", nargs="+")
     a = ap.parse_args()
     if len(a.pairs) % 2:
@@ -62,9 +64,12 @@ def main():
         med = statistics.median(times[n])
         rate = f"  {a.bytes / med / 1e6:7.3f} MB/s" if a.bytes else ""
         prec = 3 if ref_median < 0.01 else 1
+        also = ""
+        if a.also:
+            also = f"  {med / statistics.median(times[a.also]):5.2f}x {a.also}"
         print(
             f"  {n:{width}}  median {med * 1e3:9.{prec}f} ms  best {min(times[n]) * 1e3:9.{prec}f} ms"
-            f"  peak RSS {rss[n] / 1024:7.1f} MiB{rate}  {med / ref_median:5.2f}x {ref}"
+            f"  peak RSS {rss[n] / 1024:7.1f} MiB{rate}  {med / ref_median:5.2f}x {ref}{also}"
         )
 
 

@@ -307,7 +307,42 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     }
 }
 
+/// The time each step takes, said on standard error with `PNACL_TIME=1` (scripts/bench
+/// reads it).
+struct Steps {
+    on: bool,
+    last: std::time::Instant,
+    said: Vec<String>,
+}
+
+impl Steps {
+    fn new() -> Steps {
+        Steps {
+            on: std::env::var_os("PNACL_TIME").is_some_and(|v| v == "1"),
+            last: std::time::Instant::now(),
+            said: Vec::new(),
+        }
+    }
+    fn done(&mut self, step: &str) {
+        let now = std::time::Instant::now();
+        self.said.push(format!(
+            "{step} {:.3}",
+            now.duration_since(self.last).as_secs_f64()
+        ));
+        self.last = now;
+    }
+}
+
+impl Drop for Steps {
+    fn drop(&mut self) {
+        if self.on {
+            eprintln!("pnacl-clang: time (s): {}", self.said.join(", "));
+        }
+    }
+}
+
 fn link_pexe(o: &Options, lib: &libc::Libc, progress: &mut dyn FnMut(&str)) -> Result<(), Failure> {
+    let mut steps = Steps::new();
     let tmp = tempfile::tempdir().map_err(|e| Failure::one(e.to_string()))?;
     // Sources first compiled, two at a time (or as many as there are cores).
     let sources: Vec<(usize, &Option<String>, &String)> = o
@@ -351,6 +386,7 @@ fn link_pexe(o: &Options, lib: &libc::Libc, progress: &mut dyn FnMut(&str)) -> R
     if !messages.is_empty() {
         return Err(Failure(messages));
     }
+    steps.done("compile");
     let ctx = Context::create();
     let mut inputs = Vec::new();
     for (k, (lang, path)) in o.inputs.iter().enumerate() {
@@ -402,14 +438,18 @@ fn link_pexe(o: &Options, lib: &libc::Libc, progress: &mut dyn FnMut(&str)) -> R
             e.to_string().trim()
         ))
     })?;
+    steps.done("link");
     crate::simplify::prepare(&mut module).map_err(problems)?;
+    steps.done("prepare");
     if o.opt != "-O0" {
         progress("optimizing the whole program");
         optimize(&mut module, &o.opt).map_err(Failure::one)?;
     }
+    steps.done("optimize");
     progress("simplifying into the PNaCl subset");
     let simple = crate::simplify::lower(&ctx, &module).map_err(problems)?;
     drop(module);
+    steps.done("lower");
     crate::llvm::finalize::strip(&simple);
     let findings = crate::llvm::abicheck::check(
         &simple,
@@ -450,7 +490,9 @@ fn link_pexe(o: &Options, lib: &libc::Libc, progress: &mut dyn FnMut(&str)) -> R
     }
     std::io::Write::write_all(&mut out, &bytes)
         .map_err(|e| Failure::one(format!("{dest}: {}", crate::output::io_reason(&e))))?;
-    out.commit().map_err(Failure::one)
+    out.commit().map_err(Failure::one)?;
+    steps.done("check and freeze");
+    Ok(())
 }
 
 fn problems(p: Vec<crate::simplify::Problem>) -> Failure {
