@@ -32,6 +32,7 @@ const LIBNACL: &[(&str, &str)] = &[
     ("pthread.c", include_str!("../../sdk/libnacl/pthread.c")),
     ("atomic.c", include_str!("../../sdk/libnacl/atomic.c")),
     ("fma.c", include_str!("../../sdk/libnacl/fma.c")),
+    ("math.c", include_str!("../../sdk/libnacl/math.c")),
 ];
 
 /// How C is compiled for pexes: clang-14's le32 target against these headers, without
@@ -385,6 +386,8 @@ fn build(
             Command::new(clang)
                 .args(TARGET_FLAGS)
                 .args(["-O2", "-emit-llvm", "-c", "-nostdlibinc", "-fno-builtin"])
+                // Its math is the ABI's intrinsics, errno set by hand (math.c).
+                .arg("-fno-math-errno")
                 .args(["-Wall", "-Wno-sync-fetch-and-nand-semantics-changed"])
                 .arg("-isystem")
                 .arg(&include)
