@@ -2,7 +2,9 @@
 //! and checked: Lua (lua-src's 5.4 sources, with a small interpreter main of ours) runs a
 //! script of its own features' checks, which all pass, printing what the same sources
 //! built natively print; zlib (libz-sys's sources) compresses a 26 MB file in a round trip
-//! to the very bytes the native build writes. Both on x86-32 and in WebAssembly.
+//! to the very bytes the native build writes. Both on x86-32 and in WebAssembly. And the
+//! benchmark programs' C (benches/native) built by pnacl-clang prints exactly what the real
+//! pexes of the same benchmarks print.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -215,4 +217,58 @@ fn zlib_compresses_a_large_file_as_natively() {
             );
         }
     }
+}
+
+#[test]
+fn the_benchmarks_c_prints_what_the_real_pexes_print() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/native");
+    let pexes = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/pexes/run");
+    let mut failures = Vec::new();
+    for name in [
+        "binarytrees",
+        "fasta",
+        "mandelbrot",
+        "nbody",
+        "spectralnorm",
+    ] {
+        let pexe = dir.path().join(format!("{name}.pexe"));
+        run_ok(
+            Command::new(cargo_bin("pnacl-clang"))
+                .arg("-O2")
+                .arg(bench.join(format!("{name}.c")))
+                .arg("-o")
+                .arg(&pexe),
+            "pnacl-clang",
+        );
+        let exe = dir.path().join(name);
+        run_ok(
+            Command::new(cargo_bin("pnacl-translate"))
+                .arg(&pexe)
+                .arg("-o")
+                .arg(&exe),
+            "pnacl-translate",
+        );
+        let argv: Vec<String> = std::fs::read_to_string(pexes.join(format!("{name}.argv")))
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        let want = std::fs::read(pexes.join(format!("{name}.stdout"))).unwrap();
+        let out = Command::new(&exe)
+            .arg0(&argv[0])
+            .args(&argv[1..])
+            .output()
+            .unwrap();
+        if out.stdout != want || !out.status.success() {
+            failures.push(format!(
+                "{name}: status {:?}, {} bytes (the real pexe prints {})",
+                out.status.code(),
+                out.stdout.len(),
+                want.len()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -83,7 +83,15 @@ void _start(uint32_t *info) {
   if (!__libnacl_query(NACL_IRT_FDIO_v0_1, &__libnacl_irt_fdio, sizeof __libnacl_irt_fdio))
     __libnacl_query(NACL_IRT_DEV_FDIO_v0_1, &__libnacl_irt_fdio, sizeof __libnacl_irt_fdio);
   mandatory(NACL_IRT_BASIC_v0_1, &__libnacl_irt_basic, sizeof __libnacl_irt_basic);
-  mandatory(NACL_IRT_MEMORY_v0_3, &__libnacl_irt_memory, sizeof __libnacl_irt_memory);
+  if (!__libnacl_query(NACL_IRT_MEMORY_v0_3, &__libnacl_irt_memory, sizeof __libnacl_irt_memory)) {
+    /* memory-0.2 is sysbrk, then 0.3's three entries. */
+    struct {
+      int (*sysbrk)(void **);
+      struct nacl_irt_memory m;
+    } v02;
+    mandatory("nacl-irt-memory-0.2", &v02, sizeof v02);
+    __libnacl_irt_memory = v02.m;
+  }
   mandatory(NACL_IRT_TLS_v0_1, &__libnacl_irt_tls, sizeof __libnacl_irt_tls);
   __libnacl_init_main_thread();
   if (fini) atexit(fini);
