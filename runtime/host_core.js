@@ -52,37 +52,53 @@ class ProcExit extends Error {
   constructor(code) { super(`exit ${code}`); this.code = code; }
 }
 
+// A host call the host refuses as the engine refuses an access out of bounds: the
+// program traps (status 134, the reason on standard error). The host checks every
+// pointer and length the program gives before it allocates or touches anything.
+class HostTrap extends Error {}
+
+// The most one read of a descriptor takes (what the host allocates for it).
+const READ_MAX = 1 << 24;
+
 // One thread's view of the WASI world: `memory` the program's memory, `fds`, `pos` and
 // `ctl` the shared tables, `io` the host's (node's or the browser's) operations, `ctx`
 // what the program was given (args, env).
 function makeImports({ memory, fds, pos, ctl, io, ctx }) {
   // The memory to at least `end`, as a DataView; `n` bytes of it at `p`.
-  const view = (end) => new DataView(memoryTo(memory, end));
-  const bytes = (p, n) => new Uint8Array(memoryTo(memory, p + n), p, n);
+  // The memory up to `end` (a pointer the program gave plus a length), or a trap.
+  const reach = (end) => {
+    const b = memoryTo(memory, end);
+    if (!(end <= b.byteLength)) throw new HostTrap('a host call reached beyond the program\'s memory');
+    return b;
+  };
+  // (Pointers come from the module as signed numbers: each is taken unsigned, and p + k
+  // beyond 4 GiB is beyond the memory, as in the module's own accesses.)
+  const view = (p, n) => new DataView(reach((p >>> 0) + n), p >>> 0, n);
+  const bytes = (p, n) => new Uint8Array(reach((p >>> 0) + (n >>> 0)), p >>> 0, n >>> 0);
   const text = (p, n) => new TextDecoder().decode(bytes(p, n).slice());
-  const put64 = (p, v) => view(p + 8).setBigUint64(p, BigInt(v), true);
-  const put32 = (p, v) => view(p + 4).setUint32(p, v >>> 0, true);
+  const put64 = (p, v) => view(p, 8).setBigUint64(0, BigInt(v), true);
+  const put32 = (p, v) => view(p, 4).setUint32(0, v >>> 0, true);
   const hostFd = (fd) => (fd >= 0 && fd < MAX_FDS ? Atomics.load(fds, fd) : FD_FREE);
   const guard = (f) => (...a) => {
     try {
       return f(...a);
     } catch (e) {
-      if (e instanceof ProcExit) throw e;
+      if (e instanceof ProcExit || e instanceof HostTrap) throw e;
       return io.errno(e);
     }
   };
   const iovs = (p, n) => {
     const out = [];
-    const v = view(p + 8 * n);
-    for (let i = 0; i < n; i++) out.push([v.getUint32(p + 8 * i, true), v.getUint32(p + 8 * i + 4, true)]);
+    const v = view(p, 8 * (n >>> 0));
+    for (let i = 0; i < n >>> 0; i++) out.push([v.getUint32(8 * i, true), v.getUint32(8 * i + 4, true)]);
     return out;
   };
   const strings = (list, ptrs, buf) => {
     const enc = new TextEncoder();
-    let o = buf;
+    let o = buf >>> 0;
     list.forEach((s, i) => {
       const b = enc.encode(s + '\0');
-      put32(ptrs + 4 * i, o);
+      put32((ptrs >>> 0) + 4 * i, o);
       bytes(o, b.length).set(b);
       o += b.length;
     });
@@ -95,10 +111,12 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
     return 0;
   };
   const filestat = (p, st) => {
-    put64(p, st.dev); put64(p + 8, st.ino);
-    view(p + 17).setUint8(p + 16, st.filetype);
-    put64(p + 24, st.nlink); put64(p + 32, st.size);
-    put64(p + 40, st.atim); put64(p + 48, st.mtim); put64(p + 56, st.ctim);
+    const v = view(p, 64);
+    const at = (o, x) => v.setBigUint64(o, BigInt(x), true);
+    at(0, st.dev); at(8, st.ino);
+    v.setUint8(16, st.filetype);
+    at(24, st.nlink); at(32, st.size);
+    at(40, st.atim); at(48, st.mtim); at(56, st.ctim);
     return 0;
   };
   // The directory descriptor `dirfd` and a path beneath it, for `io` to resolve.
@@ -123,11 +141,11 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
       const h = hostFd(fd);
       if (h === FD_FREE) return ERRNO.EBADF;
       const type = h === FD_ROOT ? FILETYPE.DIR : io.filetype(h);
-      const v = view(p + 4);
-      v.setUint8(p, type.filetype);
-      v.setUint16(p + 2, 0, true);
-      put64(p + 8, type.seekable ? RIGHTS_ALL : RIGHTS_ALL & ~RIGHTS_SEEK);
-      put64(p + 16, RIGHTS_ALL);
+      const v = view(p, 24);
+      v.setUint8(0, type.filetype);
+      v.setUint16(2, 0, true);
+      v.setBigUint64(8, type.seekable ? RIGHTS_ALL : RIGHTS_ALL & ~RIGHTS_SEEK, true);
+      v.setBigUint64(16, RIGHTS_ALL, true);
       return 0;
     }),
     fd_filestat_get: guard((fd, p) => {
@@ -137,13 +155,14 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
     }),
     fd_prestat_get: (fd, p) => {
       if (hostFd(fd) !== FD_ROOT) return ERRNO.EBADF;
-      view(p + 1).setUint8(p, 0);
-      put32(p + 4, 1);
+      const v = view(p, 8);
+      v.setUint8(0, 0);
+      v.setUint32(4, 1, true);
       return 0;
     },
     fd_prestat_dir_name: (fd, p, n) => {
       if (hostFd(fd) !== FD_ROOT) return ERRNO.EBADF;
-      if (n >= 1) view(p + 1).setUint8(p, 0x2f);
+      if (n !== 0) view(p, 1).setUint8(0, 0x2f);
       return 0;
     },
     fd_read: guard((fd, iov, n, nread) => {
@@ -151,10 +170,12 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
       if (h === FD_FREE || h === FD_ROOT) return ERRNO.EBADF;
       let total = 0;
       for (const [p, len] of iovs(iov, n)) {
+        // The program's buffer first; then at most 16 MiB a read (a read may return less).
+        const dst = bytes(p, len);
         const at = Atomics.load(pos, fd);
-        const got = io.read(h, len, at >= 0n ? at : null);
+        const got = io.read(h, Math.min(len, READ_MAX), at >= 0n ? at : null);
         if (at >= 0n) Atomics.store(pos, fd, at + BigInt(got.length));
-        bytes(p, got.length).set(got);
+        dst.set(got);
         total += got.length;
         if (got.length < len) break;
       }
@@ -167,7 +188,9 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
       let total = 0;
       for (const [p, len] of iovs(iov, n)) {
         const at = Atomics.load(pos, fd);
-        const wrote = io.write(h, fd, bytes(p, len).slice(), at >= 0n ? at : null);
+        // (The bytes copied, but for a host that copies what it keeps itself: `shared`.)
+        const data = bytes(p, len);
+        const wrote = io.write(h, fd, io.shared ? data : data.slice(), at >= 0n ? at : null);
         if (at >= 0n) Atomics.store(pos, fd, at + BigInt(wrote));
         total += wrote;
       }
@@ -202,7 +225,7 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
         dv.setUint8(20, entries[i].filetype);
         rec.set(name, 24);
         const n = Math.min(rec.length, len - used);
-        bytes(buf + used, n).set(rec.subarray(0, n));
+        bytes((buf >>> 0) + used, n).set(rec.subarray(0, n));
         used += n;
       }
       put32(usedp, used);
@@ -229,9 +252,13 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
     path_unlink_file: guard((dirfd, p, n) => { io.unlink(at(dirfd, p, n)); return 0; }),
     proc_exit: (code) => { throw new ProcExit(code); },
     random_get: (p, n) => {
-      const b = new Uint8Array(n);
-      for (let o = 0; o < n; o += 65536) crypto.getRandomValues(b.subarray(o, Math.min(n, o + 65536)));
-      bytes(p, n).set(b);
+      const out = bytes(p, n);
+      const b = new Uint8Array(Math.min(out.length, 65536));
+      for (let o = 0; o < out.length; o += b.length) {
+        const k = Math.min(b.length, out.length - o);
+        crypto.getRandomValues(b.subarray(0, k));
+        out.set(b.subarray(0, k), o);
+      }
       return 0;
     },
     sched_yield: () => 0,
@@ -333,7 +360,7 @@ function enterThread(instance, io, tid, arg) {
     return tid === 0 ? 0 : null;
   } catch (e) {
     if (e instanceof ProcExit) return e.code;
-    if (e instanceof WebAssembly.RuntimeError) {
+    if (e instanceof WebAssembly.RuntimeError || e instanceof HostTrap) {
       io.trapped(e);
       return 134;
     }

@@ -30,7 +30,7 @@ const FD_CHANNEL = -4;
 const TO_BIND = 1, TO_FLUSH = 2, TO_URL_OPEN = 3, TO_URL_CLOSE = 4, TO_INPUT = 5;
 const FROM_FLUSHED = 1, FROM_VIEW = 2, FROM_URL_HEADERS = 3, FROM_URL_DATA = 4, FROM_URL_END = 5, FROM_URL_ERROR = 6;
 const FROM_INPUT = 7, TO_CONSOLE = 6;
-const TO_WS_OPEN = 7, TO_WS_SEND = 8, TO_WS_CLOSE = 9, TO_AUDIO_START = 10, TO_AUDIO_STOP = 11;
+const TO_WS_OPEN = 7, TO_WS_SEND = 8, TO_WS_CLOSE = 9, TO_AUDIO_START = 10, TO_AUDIO_STOP = 11, TO_LAST = 11;
 const FROM_WS_OPEN = 8, FROM_WS_MESSAGE = 9, FROM_WS_CLOSED = 10, FROM_WS_ERROR = 11;
 const PP_ERROR_FAILED = -2, PP_ERROR_NOACCESS = -7;
 
@@ -89,6 +89,196 @@ const readRing = (ring, len, drained) => {
     }
     Atomics.wait(c, RING_WRITTEN, written);
   }
+};
+
+// A var's JSON line back into a page value.
+const fromJson = (line) => JSON.parse(line, (_k, v) => {
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const keys = Object.keys(v);
+    if (keys.length === 1 && keys[0] === '$arraybuffer' && typeof v.$arraybuffer === 'string') {
+      const s = atob(v.$arraybuffer);
+      const b = new Uint8Array(s.length);
+      for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+      return b.buffer;
+    }
+  }
+  return v;
+});
+
+// What a plugin may make the page do. Its workers hold these bounds (the plugin's own
+// memory and runtime are the plugin's: no rule kept there holds), and the page works on
+// what they send in slices of a few milliseconds, so that its thread stays its own.
+// - Standard error: lines split once, in the worker; at most TEXT_LINE bytes a line,
+//   TEXT_PER_SECOND a second and TEXT_TOTAL in all, over all the plugin's threads; the
+//   rest is dropped, and that is said once.
+// - Messages (standard output, a JSON line each): parsed in the worker; a plugin that
+//   posts faster than the page dispatches waits once MESSAGE_WINDOW bytes are on their way
+//   (as a writer to a full pipe waits); a message over MESSAGE_LINE is dropped with a
+//   warning.
+// - Channel records (descriptor 3): whole, well-formed records only, CHANNEL_WINDOW bytes
+//   on their way at most (the writer waits); the page draws each device's latest frame
+//   once an animation frame, at most the element's own size in device pixels.
+const TEXT_LINE = 4096, TEXT_PER_SECOND = 64 * 1024, TEXT_TOTAL = 8 * 1024 * 1024;
+const MESSAGE_WINDOW = 4 * 1024 * 1024, MESSAGE_LINE = 64 * 1024 * 1024;
+// (A record may carry a socket's message or a request's body: the host's own bound.)
+const CHANNEL_WINDOW = 1 << 20, CHANNEL_RECORD = 512 * 1024 * 1024;
+const PAGE_SLICE_MS = 4;
+// Fetches, sockets and sounds a plugin has at once.
+const MAX_LOADS = 64, MAX_SOCKETS = 64, MAX_SOUNDS = 16;
+// The shared words of those bounds: the current second and the text sent in it, the
+// text sent in all, whether the drop was said; the bytes of messages and of records
+// posted and done with (counting on, modulo 2^32).
+const L_SECOND = 0, L_SECOND_TEXT = 1, L_TEXT = 2, L_WARNED = 3;
+const L_MSG_POSTED = 4, L_MSG_DONE = 5, L_REC_POSTED = 6, L_REC_DONE = 7, L_WORDS = 8;
+const pluginLimits = () => new Int32Array(new SharedArrayBuffer(4 * L_WORDS));
+
+// Waits (in a worker) until fewer than `window` bytes posted under `posted` are not yet
+// done with under `done`, then counts `n` more as posted.
+const awaitRoom = (limits, posted, done, n, window) => {
+  for (;;) {
+    const d = Atomics.load(limits, done);
+    if (((Atomics.load(limits, posted) - d) >>> 0) < window) break;
+    Atomics.wait(limits, done, d, 1000);
+  }
+  Atomics.add(limits, posted, n);
+};
+
+// The page is done with `n` bytes counted under `done`: a writer waiting for room goes on.
+const doneWith = (limits, done, n) => {
+  Atomics.add(limits, done, n);
+  Atomics.notify(limits, done);
+};
+
+// A worker's standard error: whole lines to the page (`post({ lines })`), within the
+// bounds above.
+const textGate = (limits, post) => {
+  const dec = new TextDecoder();
+  let partial = '', cut = false;
+  const take = (n) => {
+    const sec = Math.floor(Date.now() / 1000) | 0;
+    const was = Atomics.load(limits, L_SECOND);
+    if (was !== sec && Atomics.compareExchange(limits, L_SECOND, was, sec) === was) Atomics.store(limits, L_SECOND_TEXT, 0);
+    if (Atomics.load(limits, L_TEXT) + n > TEXT_TOTAL || Atomics.add(limits, L_SECOND_TEXT, n) + n > TEXT_PER_SECOND) {
+      if (Atomics.compareExchange(limits, L_WARNED, 0, 1) === 0) {
+        post({ lines: [`NaCl module: standard error beyond ${TEXT_PER_SECOND / 1024} KiB a second or ${TEXT_TOTAL >> 20} MiB in all: the rest is dropped`] });
+      }
+      return false;
+    }
+    Atomics.add(limits, L_TEXT, n);
+    return true;
+  };
+  const lines = (text) => {
+    const out = [];
+    let from = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', from);
+      const end = nl < 0 ? text.length : nl;
+      if (!cut) {
+        const room = TEXT_LINE - partial.length;
+        if (end - from > room) {
+          partial += `${text.slice(from, from + room)}…`;
+          cut = true;
+        } else {
+          partial += text.slice(from, end);
+        }
+      }
+      if (nl < 0) break;
+      if (take(partial.length + 1)) out.push(partial);
+      partial = '';
+      cut = false;
+      from = nl + 1;
+    }
+    if (out.length) post({ lines: out });
+  };
+  // Text over the bounds already is not even decoded, nor the rest of a line already cut;
+  // the rest is decoded in pieces (a view of shared memory is copied to be decoded).
+  const full = () => Atomics.load(limits, L_TEXT) >= TEXT_TOTAL;
+  return {
+    write: (bytes) => {
+      if (full()) return;
+      let from = 0;
+      if (cut) {
+        const nl = bytes.indexOf(10);
+        if (nl < 0) return;
+        from = nl;
+      }
+      for (let i = from; i < bytes.length; i += 65536) {
+        lines(dec.decode(bytes.slice(i, Math.min(bytes.length, i + 65536)), { stream: true }));
+      }
+    },
+    say: (line) => { if (take(line.length + 1)) post({ lines: [line] }); },
+  };
+};
+
+// A worker's standard output: the plugin's messages, each a JSON line, parsed here and
+// posted to the page as values (`post({ messages, sizes })`), with back-pressure.
+const messageGate = (limits, post, text) => {
+  const dec = new TextDecoder();
+  let parts = [], size = 0, dropping = false;
+  return (bytes) => {
+    const values = [], sizes = [];
+    let from = 0;
+    for (;;) {
+      const nl = bytes.indexOf(10, from);
+      const end = nl < 0 ? bytes.length : nl;
+      if (!dropping && size + (end - from) > MESSAGE_LINE) {
+        text.say(`NaCl module: a message of more than ${MESSAGE_LINE >> 20} MiB is dropped`);
+        dropping = true;
+        parts = [];
+        size = 0;
+      }
+      if (!dropping && end > from) {
+        parts.push(bytes.slice(from, end));
+        size += end - from;
+      }
+      if (nl < 0) break;
+      if (!dropping) {
+        const line = new Uint8Array(size);
+        let at = 0;
+        for (const p of parts) { line.set(p, at); at += p.length; }
+        const t = dec.decode(line);
+        try {
+          values.push(fromJson(t));
+          sizes.push(size + 1);
+        } catch {
+          text.say(`NaCl module: a message that is not JSON: ${t.slice(0, 200)}`);
+        }
+      }
+      parts = [];
+      size = 0;
+      dropping = false;
+      from = nl + 1;
+    }
+    if (values.length) {
+      const n = sizes.reduce((a, b) => a + b, 0);
+      awaitRoom(limits, L_MSG_POSTED, L_MSG_DONE, n, MESSAGE_WINDOW);
+      post({ messages: values, sizes });
+    }
+  };
+};
+
+// A worker's writes to the page channel: whole, well-formed records (a length word that
+// is a multiple of four, at least eight, within the write and CHANNEL_RECORD; a known
+// kind), with back-pressure; the first malformed record ends what the write sends (the
+// first time with a warning).
+const channelGate = (limits, post, text) => {
+  let warned = false;
+  return (bytes) => {
+    let ok = 0;
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    while (ok + 8 <= bytes.length) {
+      const len = dv.getUint32(ok, true), kind = dv.getUint32(ok + 4, true);
+      if (len < 8 || len % 4 || len > CHANNEL_RECORD || ok + len > bytes.length || kind < 1 || kind > TO_LAST) break;
+      ok += len;
+    }
+    if (ok !== bytes.length && !warned) {
+      warned = true;
+      text.say('NaCl module: malformed records on the page channel are dropped');
+    }
+    if (ok === 0) return;
+    awaitRoom(limits, L_REC_POSTED, L_REC_DONE, ok, CHANNEL_WINDOW);
+    post({ host: ok === bytes.length ? bytes : bytes.slice(0, ok) });
+  };
 };
 
 if (typeof document !== 'undefined') {
@@ -158,20 +348,6 @@ if (typeof document !== 'undefined') {
     seen.delete(v);
     return out;
   };
-
-  // A var's JSON line back into a page value.
-  const fromJson = (line) => JSON.parse(line, (_k, v) => {
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      const keys = Object.keys(v);
-      if (keys.length === 1 && keys[0] === '$arraybuffer' && typeof v.$arraybuffer === 'string') {
-        const s = atob(v.$arraybuffer);
-        const b = new Uint8Array(s.length);
-        for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
-        return b.buffer;
-      }
-    }
-    return v;
-  });
 
   // The element's attributes as Chrome gave them to DidCreate (§5.1): an <object>'s
   // <param>s first, then its attributes (a param of the same name wins), then `src` from
@@ -285,6 +461,8 @@ if (typeof document !== 'undefined') {
         const at = line.indexOf(':');
         if (at > 0) { try { headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim()); } catch { /* a forbidden one */ } }
       }
+      // (Loads at once are bounded, as a browser bounds a page's connections.)
+      if (loads.size >= MAX_LOADS || loads.has(loader)) { fail(PP_ERROR_FAILED); return; }
       const verb = (method || 'GET').toUpperCase();
       const ctrl = new AbortController();
       loads.set(loader, ctrl);
@@ -324,6 +502,7 @@ if (typeof document !== 'undefined') {
     const openSocket = (id, url, protocols) => {
       let ws;
       try {
+        if (sockets.size >= MAX_SOCKETS || sockets.has(id)) throw new Error('too many sockets');
         ws = new WebSocket(url, protocols ? protocols.split(',') : []);
       } catch {
         toHostWith([FROM_WS_ERROR, id], new Uint8Array(0));
@@ -397,13 +576,30 @@ if (typeof document !== 'undefined') {
     };
     state.stop = stop;
 
-    const out = { 1: '', 2: '' };
-    const decoders = { 1: new TextDecoder(), 2: new TextDecoder() };
-    const lines = (fd, bytes) => {
-      out[fd] += decoders[fd].decode(bytes, { stream: true });
-      const parts = out[fd].split('\n');
-      out[fd] = parts.pop();
-      return parts;
+    // What the plugin's workers send, worked on in slices of PAGE_SLICE_MS at most (the
+    // rest in a task of its own, after whatever else the page has to do).
+    const inbox = [];
+    let draining = false;
+    const drain = () => {
+      const until = performance.now() + PAGE_SLICE_MS;
+      while (inbox.length && !state.ended) {
+        // (A fault of the host's own in one piece of work is the page's to see, and the
+        // rest goes on.)
+        try { inbox.shift()(); } catch (e) { setTimeout(() => { throw e; }); }
+        if (performance.now() >= until) break;
+      }
+      draining = inbox.length > 0 && !state.ended;
+      if (draining) setTimeout(drain, 0);
+    };
+    const later = (work) => {
+      inbox.push(work);
+      if (!draining) { draining = true; setTimeout(drain, 0); }
+    };
+    // The host's own words (a trap, a limit reached): short, and few.
+    const hostText = new TextDecoder();
+    const say = (line) => {
+      if (line) state.lastLine = line;
+      console.log(line);
     };
 
     const start = async () => {
@@ -442,6 +638,8 @@ if (typeof document !== 'undefined') {
       state.ring = ring;
       const channel = newRing();
       state.channel = channel;
+      // The bounds' shared words (above).
+      const plugin = pluginLimits();
       // The plugin's 3-D contexts, shared by its workers (host_gl.js).
       const contexts = glContexts();
       // The plugin's sounds: audio resource → its worklet node.
@@ -617,11 +815,71 @@ if (typeof document !== 'undefined') {
         if (state.onCanvas) for (const add of state.onCanvas) add(canvas);
         resizes.observe(canvas);
       };
+      // The bound device (BIND: its id, size, scale, kind), applied at the next animation
+      // frame, however many binds come before it: a canvas of the device's kind, of the
+      // device's size but no larger than the element's own in device pixels (as in
+      // Chrome, a larger device shows its top left corner).
+      let binding = null;
+      const applyBind = () => {
+        const b = binding;
+        binding = null;
+        if (!b || b.device !== bound || !bound) return;
+        if (!canvas || canvas3d !== b.is3d) makeCanvas(b.is3d);
+        device2d = b.is3d ? null : b;
+      };
+      let device2d = null, image = null;
+      const fitCanvas = (w, h, scale) => {
+        const v = viewOf(), dpr = Math.max(1, window.devicePixelRatio || 1);
+        const cw = Math.min(w, Math.ceil(v.vw * dpr / scale)), ch = Math.min(h, Math.ceil(v.vh * dpr / scale));
+        if (cw > 0 && ch > 0 && (canvas.width !== cw || canvas.height !== ch)) {
+          canvas.width = cw;
+          canvas.height = ch;
+        }
+        return cw > 0 && ch > 0;
+      };
+      // 2-D frames (FLUSH): each device's latest, drawn once an animation frame; every
+      // flush is answered then (its callback completes).
+      const flushes = new Map();
+      let painting = false;
+      const paint = () => {
+        painting = false;
+        applyBind();
+        const done = [...flushes.entries()];
+        flushes.clear();
+        for (const [device, rec] of done) {
+          if (device === bound && device2d && ctx2d && !state.ended) draw(rec);
+          toHost([12, FROM_FLUSHED, device >>> 0]);
+        }
+      };
+      const repaint = () => {
+        if (!painting) { painting = true; requestAnimationFrame(paint); }
+      };
+      const draw = ([, ptr, w, h, stride, format]) => {
+        if (w !== device2d.w || h !== device2d.h || !fitCanvas(w, h, device2d.scale)) return;
+        const cw = canvas.width, ch = canvas.height;
+        const end = ptr + stride * (ch - 1) + cw * 4;
+        // One copy, from the plugin's memory into the canvas's pixels (BGRA → RGBA), of
+        // what the canvas shows; the image reused while its size stays.
+        const src = new Uint8Array(memoryTo(memory, end), ptr, end - ptr);
+        if (!image || image.width !== cw || image.height !== ch) image = ctx2d.createImageData(cw, ch);
+        const dst = image.data;
+        const r = format === 0 ? 2 : 0, b = format === 0 ? 0 : 2;
+        for (let y = 0; y < ch; y++) {
+          let s = y * stride, d = y * cw * 4;
+          for (let x = 0; x < cw; x++, s += 4, d += 4) {
+            dst[d] = src[s + r];
+            dst[d + 1] = src[s + 1];
+            dst[d + 2] = src[s + b];
+            dst[d + 3] = src[s + 3];
+          }
+        }
+        ctx2d.putImageData(image, 0, 0);
+      };
       // A 3-D context's frame (SwapBuffers): shown at the next animation frame if its
       // device is the bound one, then the host is told, which completes the swap.
       let pending = null;
       const onFrame = (frame, device) => {
-        if (!bitmaps || device !== bound) {
+        if (device !== bound) {
           frame.close();
           toHost([12, FROM_FLUSHED, device >>> 0]);
           return;
@@ -629,16 +887,35 @@ if (typeof document !== 'undefined') {
         if (pending) pending.close();
         pending = frame;
         requestAnimationFrame(() => {
+          applyBind();
           if (pending === frame) {
             pending = null;
-            if (canvas.width !== frame.width || canvas.height !== frame.height) {
-              canvas.width = frame.width;
-              canvas.height = frame.height;
+            if (bitmaps && device === bound) {
+              if (canvas.width !== frame.width || canvas.height !== frame.height) {
+                canvas.width = frame.width;
+                canvas.height = frame.height;
+              }
+              bitmaps.transferFromImageBitmap(frame);
+            } else {
+              frame.close();
             }
-            bitmaps.transferFromImageBitmap(frame);
           }
           toHost([12, FROM_FLUSHED, device >>> 0]);
         });
+      };
+      // PPB_Console's text, bounded as standard error is (above), here on the page.
+      let consoleSecond = 0, consoleSent = 0, consoleTotal = 0, consoleWarned = false;
+      const consoleRoom = (n) => {
+        const sec = Math.floor(Date.now() / 1000);
+        if (sec !== consoleSecond) { consoleSecond = sec; consoleSent = 0; }
+        if (consoleSent + n > TEXT_PER_SECOND || consoleTotal + n > TEXT_TOTAL) {
+          if (!consoleWarned) console.warn(`NaCl module: console text beyond ${TEXT_PER_SECOND / 1024} KiB a second or ${TEXT_TOTAL >> 20} MiB in all: the rest is dropped`);
+          consoleWarned = true;
+          return false;
+        }
+        consoleSent += n;
+        consoleTotal += n;
+        return true;
       };
       const onHost = (bytes) => {
         const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
@@ -648,18 +925,16 @@ if (typeof document !== 'undefined') {
           // The records come from the host, but what they say sits in the plugin's memory,
           // which the plugin can write: each one is checked before the page acts on it.
           const sane = (w, h) => w > 0 && h > 0 && w <= 16384 && h <= 16384 && w * h <= (1 << 26);
-          if (kind === TO_BIND) {
+          if (kind === TO_BIND && rec.length >= 5) {
             // device, width, height, scale, whether it is 3-D (its frames then come from
             // the worker that draws them, as images)
             const is3d = rec[4] === 1;
             if (rec[0] && !is3d && !sane(rec[1], rec[2])) continue;
+            const scale = new Float32Array(new Uint32Array([rec[3]]).buffer)[0];
             bound = rec[0];
-            if (rec[0] && (!canvas || canvas3d !== is3d)) makeCanvas(is3d);
-            if (canvas && rec[0] && sane(rec[1], rec[2])) {
-              canvas.width = rec[1];
-              canvas.height = rec[2];
-            }
-          } else if (kind === TO_URL_OPEN) {
+            binding = { device: rec[0], w: rec[1], h: rec[2], is3d, scale: scale >= 0.25 && scale <= 16 ? scale : 1 };
+            repaint();
+          } else if (kind === TO_URL_OPEN && rec.length >= 2) {
             // loader, flags, then four lengths each followed by its bytes
             const b = new Uint8Array(bytes.buffer, bytes.byteOffset + (i - len) * 4, len * 4);
             const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
@@ -675,19 +950,19 @@ if (typeof document !== 'undefined') {
               const dec = new TextDecoder();
               openUrl(rec[0], rec[1], dec.decode(fields[0]), dec.decode(fields[1]), dec.decode(fields[2]), fields[3]);
             }
-          } else if (kind === TO_CONSOLE) {
+          } else if (kind === TO_CONSOLE && rec.length >= 3) {
             // PPB_Console: the browser's console, at the plugin's level, prefixed with
             // its source or the plugin's name, as Chrome did.
             const [level, ns, nt] = rec;
             const at = bytes.byteOffset + (i - len) * 4 + 20;
-            if (20 + ns + nt <= len * 4) {
+            if (20 + ns + nt <= len * 4 && consoleRoom(ns + nt)) {
               const dec = new TextDecoder();
               const source = dec.decode(new Uint8Array(bytes.buffer, at, ns));
               const text = dec.decode(new Uint8Array(bytes.buffer, at + ns, nt));
               const method = ['info', 'log', 'warn', 'error'][level] || 'log';
               console[method](`${source || name}: ${text}`);
             }
-          } else if (kind === TO_WS_OPEN || kind === TO_WS_SEND || kind === TO_WS_CLOSE) {
+          } else if ((kind === TO_WS_OPEN || kind === TO_WS_SEND || kind === TO_WS_CLOSE) && len >= 4) {
             // socket, then: the URL's and the protocols' lengths and bytes; binary | length
             // << 1 and the bytes; the code (0: none) and the reason's bytes
             const body = new Uint8Array(bytes.buffer, bytes.byteOffset + (i - len) * 4 + 16, Math.max(0, len * 4 - 16));
@@ -713,7 +988,7 @@ if (typeof document !== 'undefined') {
             const end = ring + 16 + frames * 4;
             const fits = frames > 0 && frames <= 4 * 32768 && ring % 4 === 0
               && end <= memoryTo(memory, end).byteLength && (rate === 44100 || rate === 48000);
-            if (fits && !sounds.has(id)) {
+            if (fits && !sounds.has(id) && sounds.size < MAX_SOUNDS) {
               sounds.set(id, null);
               audioContext(rate).then((c) => {
                 if (!sounds.has(id) || state.ended) return;
@@ -729,33 +1004,20 @@ if (typeof document !== 'undefined') {
             const node = sounds.get(rec[0]);
             sounds.delete(rec[0]);
             if (node) { node.port.postMessage('stop'); node.disconnect(); }
-          } else if (kind === TO_INPUT) {
+          } else if (kind === TO_INPUT && rec.length >= 2) {
             listen(rec[0], rec[1]);
-          } else if (kind === TO_URL_CLOSE) {
+          } else if (kind === TO_URL_CLOSE && rec.length >= 1) {
             const c = loads.get(rec[0]);
             if (c) { c.abort(); loads.delete(rec[0]); }
-          } else if (kind === TO_FLUSH) {
-            const [device, ptr, w, h, stride, format] = rec;
+          } else if (kind === TO_FLUSH && rec.length >= 6) {
+            // device, its pixels' address, width, height, stride, format: the latest of
+            // each device's is drawn at the next animation frame (above).
+            const [device, ptr, w, h, stride] = rec;
             const end = ptr + stride * (h - 1) + w * 4;
             const fits = sane(w, h) && stride >= w * 4 && stride <= 65536 * 4
               && end <= memoryTo(memory, end).byteLength;
-            if (ctx2d && fits && w === canvas.width && h === canvas.height) {
-              // One copy, from the plugin's memory into the canvas's pixels (BGRA → RGBA).
-              const src = new Uint8Array(memory.buffer, ptr, end - ptr);
-              const image = ctx2d.createImageData(w, h);
-              const dst = image.data;
-              for (let y = 0; y < h; y++) {
-                let s = y * stride, d = y * w * 4;
-                for (let x = 0; x < w; x++, s += 4, d += 4) {
-                  dst[d] = src[s + (format === 0 ? 2 : 0)];
-                  dst[d + 1] = src[s + 1];
-                  dst[d + 2] = src[s + (format === 0 ? 0 : 2)];
-                  dst[d + 3] = src[s + 3];
-                }
-              }
-              ctx2d.putImageData(image, 0, 0);
-            }
-            requestAnimationFrame(() => toHost([12, FROM_FLUSHED, device]));
+            if (fits || !flushes.has(device)) flushes.set(device, fits ? rec.slice() : [device, 0, 0, 0, 0, 0]);
+            repaint();
           }
         }
       };
@@ -791,42 +1053,45 @@ if (typeof document !== 'undefined') {
         if (tid !== 0) state.workers.push(worker);
         worker.onmessage = ({ data: m }) => {
           if (state.ended) return;
-          if (m.fd === 1) {
-            for (const line of lines(1, m.bytes)) {
-              let data;
-              try {
-                data = fromJson(line);
-              } catch (e) {
-                console.error(`NaCl module: a message that is not JSON: ${line}`);
-                continue;
-              }
+          if (m.messages) {
+            m.messages.forEach((data, i) => later(() => {
               el.dispatchEvent(new MessageEvent('message', { data }));
-            }
+              doneWith(plugin, L_MSG_DONE, m.sizes[i]);
+            }));
+          } else if (m.lines) {
+            for (const line of m.lines) later(() => say(line));
           } else if (m.fd === 2) {
-            for (const line of lines(2, m.bytes)) {
-              if (line) state.lastLine = line;
-              console.log(line);
-            }
+            for (const line of hostText.decode(m.bytes).split('\n')) if (line) say(line);
           } else if (m.host) {
-            onHost(m.host);
+            later(() => {
+              onHost(m.host);
+              doneWith(plugin, L_REC_DONE, m.host.length);
+            });
           } else if (m.frame) {
             onFrame(m.frame, m.device);
           } else if (m.drained) {
             flushRing(m.drained === 'channel' ? channel : ring);
-          } else if (m.ready) {
-            state.loaded = true;
-            readyState = 4;
-            fire(el, 'load');
-            fire(el, 'loadend');
           } else if (m.spawn !== undefined) {
             spawn(m.spawn, m.arg);
+          } else if (m.ready) {
+            // (These after what the plugin sent before them, as it sent them.)
+            later(() => {
+              state.loaded = true;
+              readyState = 4;
+              fire(el, 'load');
+              fire(el, 'loadend');
+            });
           } else if (m.trapped !== undefined) {
-            state.trapped = m.trapped;
-            console.error(`NaCl module: the program trapped: ${m.trapped}`);
+            later(() => {
+              state.trapped = m.trapped;
+              console.error(`NaCl module: the program trapped: ${m.trapped}`);
+            });
           } else if (m.exit !== undefined) {
-            const why = state.trapped ? `the program trapped: ${state.trapped}` : '';
-            if (state.loaded) crash(m.exit, why);
-            else fail(why || `the module ended with status ${m.exit}`);
+            later(() => {
+              const why = state.trapped ? `the program trapped: ${state.trapped}` : '';
+              if (state.loaded) crash(m.exit, why);
+              else fail(why || `the module ended with status ${m.exit}`);
+            });
           }
         };
         worker.onerror = (e) => {
@@ -834,7 +1099,7 @@ if (typeof document !== 'undefined') {
           if (state.loaded) crash(-1, e.message);
           else fail(e.message);
         };
-        worker.postMessage({ module, memory, fds, pos, ctl, ctx, tid, arg, ring, channel, contexts });
+        worker.postMessage({ module, memory, fds, pos, ctl, ctx, tid, arg, ring, channel, contexts, limits: plugin });
       };
       spawn(0, 0);
       flush();
@@ -870,8 +1135,11 @@ if (typeof document !== 'undefined') {
   // One of the plugin's threads. Standard input is the ring the page writes messages
   // into; standard output and error go to the page.
   self.onmessage = async ({ data }) => {
-    const { module, memory, fds, pos, ctl, ctx, tid, arg, ring, channel, contexts } = data;
+    const { module, memory, fds, pos, ctl, ctx, tid, arg, ring, channel, contexts, limits } = data;
     const post = (m, transfer) => self.postMessage(m, transfer || []);
+    const text = textGate(limits, post);
+    const messages = messageGate(limits, post, text);
+    const records = channelGate(limits, post, text);
     const io = {
       gl: (memory) => glImports(memory, post, contexts, tid),
       ...webIo(post),
@@ -880,9 +1148,13 @@ if (typeof document !== 'undefined') {
       read: (h, len) => (h === FD_CHANNEL
         ? readRing(channel, len, () => post({ drained: 'channel' }))
         : readRing(ring, len, () => post({ drained: 'messages' }))),
+      // Writes come as views of the plugin's memory (`shared`): each gate copies what it
+      // keeps, and no more (a flood of text is not copied whole).
+      shared: true,
       write: (h, fd, bytes) => {
-        if (h === FD_CHANNEL) post({ host: bytes });
-        else post({ fd: fd === 1 ? 1 : 2, bytes });
+        if (h === FD_CHANNEL) records(bytes.slice());
+        else if (fd === 1) messages(bytes);
+        else text.write(bytes);
         return bytes.length;
       },
       ready: () => post({ ready: true }),

@@ -12,6 +12,8 @@ if (inPage) {
   const $ = (id) => document.getElementById(id);
   const status = (text) => { $('status').textContent = text; };
   const decoders = { 1: new TextDecoder(), 2: new TextDecoder() };
+  const SHOWN_MAX = 64 << 20;
+  const shown = { 1: 0, 2: 0 };
   const workers = [];
   const run = async () => {
     if (!self.crossOriginIsolated) {
@@ -37,7 +39,16 @@ if (inPage) {
       w.onmessage = ({ data: m }) => {
         if (ended) return;
         if (m.fd !== undefined) {
-          $(m.fd === 2 ? 'stderr' : 'stdout').textContent += decoders[m.fd === 2 ? 2 : 1].decode(m.bytes, { stream: true });
+          // (A text node more: appending to the text would copy all of it each time.) At
+          // most SHOWN_MAX bytes of each stream are shown; beyond, that is said once.
+          const fd = m.fd === 2 ? 2 : 1;
+          if (shown[fd] < SHOWN_MAX) {
+            const bytes = m.bytes.subarray(0, SHOWN_MAX - shown[fd]);
+            shown[fd] += bytes.length;
+            let text = decoders[fd].decode(bytes, { stream: true });
+            if (shown[fd] >= SHOWN_MAX) text += `\n[the rest of ${fd === 2 ? 'standard error' : 'standard output'} is not shown: more than ${SHOWN_MAX >> 20} MiB]\n`;
+            $(fd === 2 ? 'stderr' : 'stdout').append(text);
+          }
         } else if (m.spawn !== undefined) {
           start(m.spawn, m.arg);
         } else if (m.exit !== undefined) {

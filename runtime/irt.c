@@ -7,6 +7,7 @@
  * STACK_SIZE; its descriptor sits at the bottom of the region, so the current thread's
  * descriptor (and the pexe's thread pointer) is found from the stack pointer.
  */
+#include "backend.h"
 #include "sandbox.h"
 
 #define STACK_SIZE (16u << 20)
@@ -248,7 +249,6 @@ static int irt_thread_nice(int nice) {
 /* ----------------------------------------------------------------------------------- */
 /* Time                                                                                */
 
-struct nacl_timespec { i64 tv_sec; i32 tv_nsec; i32 pad; };
 struct nacl_timeval { i64 tv_sec; i32 tv_usec; i32 pad; };
 
 /* The system clocks and the process's and the calling thread's own CPU clocks (0-7),

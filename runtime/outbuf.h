@@ -9,10 +9,7 @@
  * answer, and what goes to stderr stays in order with stdout when both are the same file),
  * before a descriptor is closed or replaced, and when the program exits.
  *
- * Each backend (irt.c, wasi.c) defines, before including this:
- *   long raw_write(int fd, const void *buf, size_t n)  bytes written, or -errno
- *   int is_terminal(int fd)
- *   void lock(volatile int *), unlock(volatile int *), void *copy(void *, const void *, size_t)
+ * Over the backend's raw_write, is_terminal, lock, unlock and copy (backend.h).
  */
 
 #define OUTBUF 65536

@@ -1,14 +1,8 @@
 /*
  * The PPAPI host: what a browser plugin pexe (one that asks for nacl-irt-ppapihook-0.1)
- * finds instead of Chrome, headless. One implementation for every target; each backend
- * (irt.c natively, wasi.c for WebAssembly) defines, before including this file:
- *   fatal, streq, slen, copy, lock, unlock, raw_write, irt_read, irt_futex_wait_abs,
- *   irt_futex_wake, irt_thread_create (a thread that may run plugin code),
- *   host_thread_create (one that runs only the host's), irt_clock_gettime, host_pages(len) (zeroed memory,
- *   or NULL), host_thread_id() (the calling thread, never 0), exit_process,
- *   irt_thread_exit, write_str, ppapi_ready() (the instance is made: where a page fires
- *   `load`), host_channel_write/host_channel_read (the channel to a page; only used with
- *   PNACL_PAGE=1), and the start-up's arguments through ppapi_set_args.
+ * finds instead of Chrome, headless. One implementation for every target, over what
+ * each backend (irt.c natively, wasi.c for WebAssembly) provides: backend.h declares it.
+ * The backend hands the start-up's arguments over through ppapi_set_args.
  *
  * The pexe's side of each call follows ../shared/notes/ppapi.md §2.3: a PP_Var (or any
  * struct) passed by value arrives as a pointer to a copy, a struct result is written
@@ -1598,14 +1592,45 @@ static void core_release_resource(i32 r) {
     if (data) pa_resource_gone(kind, data);
 }
 
-/* The state of resource `r` if it is a live one of `kind`, else NULL. */
-static void *pa_resource_data(i32 r, i32 kind) {
+/* Whether `r` is a live resource of `kind` with its state (a moment's answer: to use the
+   state, hold it, PA_HOLD below). */
+static int pa_resource_live(i32 r, i32 kind) {
     lock(&pa_res_lock);
     i32 i = pa_slot_locked(r);
-    void *d = i && pa_resources[i].kind == kind ? pa_resources[i].data : NULL;
+    int live = i && pa_resources[i].kind == kind && pa_resources[i].data;
     unlock(&pa_res_lock);
-    return d;
+    return live;
 }
+
+/* A hold on a resource: a reference the host takes while it uses the resource's state,
+   so that a release meanwhile (on any thread) frees nothing under it; the state goes when
+   the last reference does. PA_HOLD(type, name, r, kind) declares `name`, the state of
+   `r` if it is a live resource of `kind` (else NULL), held until the end of the
+   enclosing block, however the block is left. */
+struct pa_hold {
+    i32 r;
+    void *data;
+};
+
+static struct pa_hold pa_hold(i32 r, i32 kind) {
+    struct pa_hold h = {r, NULL};
+    lock(&pa_res_lock);
+    i32 i = pa_slot_locked(r);
+    if (i && pa_resources[i].kind == kind && pa_resources[i].data && pa_resources[i].refs < 0x7fffffff) {
+        pa_resources[i].refs++;
+        h.data = pa_resources[i].data;
+    }
+    unlock(&pa_res_lock);
+    return h;
+}
+
+static void pa_drop(struct pa_hold *h) {
+    if (h->data) core_release_resource(h->r);
+}
+
+#define PA_HOLD(type, name, r, kind)                                                    \
+    struct pa_hold pa_hold_##name __attribute__((cleanup(pa_drop))) = pa_hold(r, kind); \
+    type *name = pa_hold_##name.data
 
 /* A new resource of `kind` holding `data` (0 if the table is full). */
 static i32 pa_new_resource_with(i32 kind, void *data) {
@@ -1776,22 +1801,20 @@ struct pa_input {
     i32 target_segment;
 };
 
-static struct pa_input *pa_input_of(i32 r) { return pa_resource_data(r, RES_INPUT); }
-
-static i32 input_is_event(i32 r) { return pa_input_of(r) != NULL; }
+static i32 input_is_event(i32 r) { return pa_resource_kind(r) == RES_INPUT; }
 
 static i32 input_get_type(i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     return e ? e->type : -1;
 }
 
 static double input_get_time_stamp(i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     return e ? e->time : 0;
 }
 
 static u32 input_get_modifiers(i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     return e ? (u32)e->modifiers : 0;
 }
 
@@ -1844,28 +1867,28 @@ static i32 mouse_create_1_0(i32 instance, i32 type, double time, u32 modifiers, 
 }
 
 static i32 mouse_is(i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     return e && pa_is_mouse(e->type);
 }
 
 static i32 mouse_button(i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     return e && pa_is_mouse(e->type) ? e->button : -1;
 }
 
 static void mouse_position(struct PP_Point *out, i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     pa_zero(out, sizeof *out);
     if (e && pa_is_mouse(e->type)) *out = e->position;
 }
 
 static i32 mouse_clicks(i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     return e && pa_is_mouse(e->type) ? e->click_count : 0;
 }
 
 static void mouse_movement(struct PP_Point *out, i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     pa_zero(out, sizeof *out);
     if (e && pa_is_mouse(e->type)) *out = e->movement;
 }
@@ -1882,24 +1905,24 @@ static i32 wheel_create(i32 instance, double time, u32 modifiers, const struct P
 }
 
 static i32 wheel_is(i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     return e && e->type == 5;
 }
 
 static void wheel_delta(struct PP_FloatPoint *out, i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     pa_zero(out, sizeof *out);
     if (e && e->type == 5) *out = e->delta;
 }
 
 static void wheel_ticks(struct PP_FloatPoint *out, i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     pa_zero(out, sizeof *out);
     if (e && e->type == 5) *out = e->ticks;
 }
 
 static i32 wheel_by_page(i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     return e && e->type == 5 && e->by_page;
 }
 
@@ -1920,18 +1943,18 @@ static i32 key_create_1_0(i32 instance, i32 type, double time, u32 modifiers, u3
 }
 
 static i32 key_is(i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     return e && pa_is_key(e->type);
 }
 
 static u32 key_code(i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     return e && pa_is_key(e->type) ? (u32)e->key_code : 0;
 }
 
 /* A new reference to a string var of the event (UNDEFINED if it has none). */
 static void pa_input_var(struct PP_Var *out, i32 r, int code) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     pa_zero(out, sizeof *out);
     if (!e || !(pa_is_key(e->type) || (pa_is_ime(e->type) && !code))) return;
     *out = code ? e->code : e->text;
@@ -1954,7 +1977,7 @@ static i32 touch_create(i32 instance, i32 type, double time, u32 modifiers) {
 }
 
 static struct pa_touches *pa_touches_of(i32 r, i32 list) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     return e && e->touches && list >= 0 && list < 3 ? e->touches : NULL;
 }
 
@@ -1968,7 +1991,7 @@ static void touch_add_point(i32 r, i32 list, const struct PP_TouchPoint *point) 
 }
 
 static i32 touch_is(i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     return e && e->touches != NULL;
 }
 
@@ -2026,7 +2049,7 @@ static i32 ime_create(i32 instance, i32 type, double time, const struct PP_Var *
 }
 
 static struct pa_input *pa_ime_of(i32 r) {
-    struct pa_input *e = pa_input_of(r);
+    PA_HOLD(struct pa_input, e, r, RES_INPUT);
     return e && pa_is_ime(e->type) && e->segments ? e : NULL;
 }
 
@@ -2356,7 +2379,7 @@ static i32 image_create(i32 instance, i32 format, const struct PP_Size *size, i3
 static i32 image_is(i32 r) { return pa_resource_kind(r) == RES_IMAGE; }
 
 static i32 image_describe(i32 r, struct PP_ImageDataDesc *out) {
-    struct pa_image *im = pa_resource_data(r, RES_IMAGE);
+    PA_HOLD(struct pa_image, im, r, RES_IMAGE);
     if (!out) return 0;
     pa_zero(out, sizeof *out);
     if (!im) return 0;
@@ -2368,7 +2391,7 @@ static i32 image_describe(i32 r, struct PP_ImageDataDesc *out) {
 }
 
 static void *image_map(i32 r) {
-    struct pa_image *im = pa_resource_data(r, RES_IMAGE);
+    PA_HOLD(struct pa_image, im, r, RES_IMAGE);
     return im ? im->pixels : NULL;
 }
 
@@ -2427,7 +2450,7 @@ static i32 g2d_create(i32 instance, const struct PP_Size *size, i32 opaque) {
 static i32 g2d_is(i32 r) { return pa_resource_kind(r) == RES_GRAPHICS2D; }
 
 static i32 g2d_describe(i32 r, struct PP_Size *size, i32 *opaque) {
-    struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
+    PA_HOLD(struct pa_g2d, g, r, RES_GRAPHICS2D);
     if (size) pa_zero(size, sizeof *size);
     if (opaque) *opaque = 0;
     if (!g) return 0;
@@ -2440,7 +2463,7 @@ static i32 g2d_describe(i32 r, struct PP_Size *size, i32 *opaque) {
    full: a plugin that paints 64 times between two flushes loses the oldest frames' work
    only in order). The image is held until the Flush. */
 static void g2d_queue(i32 r, struct pa_g2d_op op) {
-    struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
+    PA_HOLD(struct pa_g2d, g, r, RES_GRAPHICS2D);
     if (!g || (op.kind != G2D_SCROLL && !image_is(op.image))) return;
     lock(&pa_g2d_lock);
     if (g->nops < G2D_MAX_OPS) {
@@ -2527,7 +2550,7 @@ static void g2d_scroll_store(struct pa_g2d *g, struct PP_Rect clip, struct PP_Po
 }
 
 static i32 g2d_flush(i32 r, const struct PP_CompletionCallback *cbp) {
-    struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
+    PA_HOLD(struct pa_g2d, g, r, RES_GRAPHICS2D);
     if (!g) return PP_ERROR_BADRESOURCE;
     if (!pa_may_block(cbp)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     lock(&pa_g2d_lock);
@@ -2541,7 +2564,7 @@ static i32 g2d_flush(i32 r, const struct PP_CompletionCallback *cbp) {
             g2d_scroll_store(g, op.rect, op.at);
             continue;
         }
-        struct pa_image *im = pa_resource_data(op.image, RES_IMAGE);
+        PA_HOLD(struct pa_image, im, op.image, RES_IMAGE);
         if (im && (op.kind == G2D_PAINT || (im->w == g->w && im->h == g->h)))
             g2d_blit(g, im, op.at, op.kind == G2D_PAINT ? op.rect : (struct PP_Rect){0, 0, im->w, im->h});
         core_release_resource(op.image);
@@ -2563,7 +2586,7 @@ static i32 g2d_flush(i32 r, const struct PP_CompletionCallback *cbp) {
 
 /* The page has shown device `r`'s frame. */
 static void g2d_flushed(i32 r) {
-    struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
+    PA_HOLD(struct pa_g2d, g, r, RES_GRAPHICS2D);
     if (!g) return;
     lock(&pa_g2d_lock);
     pa_pending_end(&g->flush, PP_OK, 0);
@@ -2571,21 +2594,21 @@ static void g2d_flushed(i32 r) {
 }
 
 static i32 g2d_set_scale(i32 r, float scale) {
-    struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
+    PA_HOLD(struct pa_g2d, g, r, RES_GRAPHICS2D);
     if (!g || !(scale > 0) || scale > 1000) return 0;
     g->scale = scale;
     return 1;
 }
 
 static float g2d_get_scale(i32 r) {
-    struct pa_g2d *g = pa_resource_data(r, RES_GRAPHICS2D);
+    PA_HOLD(struct pa_g2d, g, r, RES_GRAPHICS2D);
     return g ? g->scale : 0.0f;
 }
 
 /* Tells the page which device shows in the element (its size, scale, and whether it is
    3-D: its frames then come as images from the worker that draws them). */
 static void pa_bind_to_page(i32 device) {
-    struct pa_g2d *g = device ? pa_resource_data(device, RES_GRAPHICS2D) : NULL;
+    PA_HOLD(struct pa_g2d, g, device, RES_GRAPHICS2D); /* (device 0: none) */
     float scale = g ? g->scale : 1;
     u32 bits;
     __builtin_memcpy(&bits, &scale, 4);
@@ -2694,7 +2717,7 @@ static i32 request_create(i32 instance) {
 static i32 request_is(i32 r) { return pa_resource_kind(r) == RES_REQUEST; }
 
 static i32 request_set_property(i32 r, i32 prop, const struct PP_Var *v) {
-    struct pa_request *q = pa_resource_data(r, RES_REQUEST);
+    PA_HOLD(struct pa_request, q, r, RES_REQUEST);
     if (!q || !v) return 0;
     struct PP_Var var = *v;
     lock(&pa_url_lock);
@@ -2720,7 +2743,7 @@ static i32 request_set_property(i32 r, i32 prop, const struct PP_Var *v) {
 }
 
 static i32 request_append_data(i32 r, const void *data, u32 len) {
-    struct pa_request *q = pa_resource_data(r, RES_REQUEST);
+    PA_HOLD(struct pa_request, q, r, RES_REQUEST);
     if (!q || (len && !data)) return 0;
     lock(&pa_url_lock);
     i32 ok = 0;
@@ -2792,8 +2815,8 @@ static i32 pa_loader_wait(struct pa_loader *l, int read) {
 static void pa_put_word(u8 *p, u32 v) { copy(p, &v, 4); }
 
 static i32 loader_open(i32 r, i32 request, const struct PP_CompletionCallback *cbp) {
-    struct pa_loader *l = pa_resource_data(r, RES_LOADER);
-    struct pa_request *q = pa_resource_data(request, RES_REQUEST);
+    PA_HOLD(struct pa_loader, l, r, RES_LOADER);
+    PA_HOLD(struct pa_request, q, request, RES_REQUEST);
     if (!l) return PP_ERROR_BADRESOURCE;
     if (!q) return PP_ERROR_BADARGUMENT;
     struct PP_CompletionCallback cb = {0, 0, 0};
@@ -2855,7 +2878,7 @@ static i32 loader_upload_progress(i32 r, i64 *sent, i64 *total) {
 }
 
 static i32 loader_download_progress(i32 r, i64 *received, i64 *total) {
-    struct pa_loader *l = pa_resource_data(r, RES_LOADER);
+    PA_HOLD(struct pa_loader, l, r, RES_LOADER);
     lock(&pa_url_lock);
     int ok = l && l->record_download;
     i64 got = ok ? l->received : 0, all = ok ? l->total : 0;
@@ -2866,7 +2889,7 @@ static i32 loader_download_progress(i32 r, i64 *received, i64 *total) {
 }
 
 static i32 loader_response_info(i32 r) {
-    struct pa_loader *l = pa_resource_data(r, RES_LOADER);
+    PA_HOLD(struct pa_loader, l, r, RES_LOADER);
     if (!l) return 0;
     lock(&pa_url_lock);
     i32 resp = l->response;
@@ -2894,7 +2917,7 @@ static u32 pa_loader_take(struct pa_loader *l, u8 *buf, u32 n) {
 }
 
 static i32 loader_read(i32 r, void *buf, i32 n, const struct PP_CompletionCallback *cbp) {
-    struct pa_loader *l = pa_resource_data(r, RES_LOADER);
+    PA_HOLD(struct pa_loader, l, r, RES_LOADER);
     if (!l) return PP_ERROR_BADRESOURCE;
     if (n < 0 || (n && !buf)) return PP_ERROR_BADARGUMENT;
     struct PP_CompletionCallback cb = {0, 0, 0};
@@ -2951,7 +2974,7 @@ static void pa_loader_close_locked(struct pa_loader *l) {
 }
 
 static void loader_close(i32 r) {
-    struct pa_loader *l = pa_resource_data(r, RES_LOADER);
+    PA_HOLD(struct pa_loader, l, r, RES_LOADER);
     if (!l) return;
     lock(&pa_url_lock);
     pa_loader_close_locked(l);
@@ -2961,7 +2984,7 @@ static void loader_close(i32 r) {
 static i32 response_is(i32 r) { return pa_resource_kind(r) == RES_RESPONSE; }
 
 static void response_get_property(struct PP_Var *out, i32 r, i32 prop) {
-    struct pa_response *p = pa_resource_data(r, RES_RESPONSE);
+    PA_HOLD(struct pa_response, p, r, RES_RESPONSE);
     pa_zero(out, sizeof *out);
     if (!p) return;
     if (prop == 3) {
@@ -2987,7 +3010,7 @@ static u32 pa_word(const u8 *p) {
 /* A record of the page's about a loader (`n` bytes of body after the kind). */
 static void pa_url_from_page(u32 kind, const u8 *body, u32 n) {
     if (n < 4) return;
-    struct pa_loader *l = pa_resource_data((i32)pa_word(body), RES_LOADER); /* NULL: gone */
+    PA_HOLD(struct pa_loader, l, (i32)pa_word(body), RES_LOADER); /* NULL: gone */
     if (!l) return;
     lock(&pa_url_lock);
     if (l->state == 5) {

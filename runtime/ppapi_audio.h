@@ -72,17 +72,17 @@ static u32 config_recommend_frames(i32 instance, i32 rate, u32 requested) {
 static u32 config_recommend_frames_1_0(i32 rate, u32 requested) { return config_recommend_frames(0, rate, requested); }
 static i32 config_is(i32 r) { return pa_resource_kind(r) == RES_AUDIO_CONFIG; }
 static i32 config_rate(i32 r) {
-    struct pa_audio_config *c = pa_resource_data(r, RES_AUDIO_CONFIG);
+    PA_HOLD(struct pa_audio_config, c, r, RES_AUDIO_CONFIG);
     return c ? c->rate : 0;
 }
 static u32 config_frames(i32 r) {
-    struct pa_audio_config *c = pa_resource_data(r, RES_AUDIO_CONFIG);
+    PA_HOLD(struct pa_audio_config, c, r, RES_AUDIO_CONFIG);
     return c ? (u32)c->frames : 0;
 }
 static i32 config_recommend_rate(i32 instance) { return instance == pa_instance ? 48000 : 0; }
 
 static i32 pa_audio_create(i32 instance, i32 config, void *callback, void *user_data, i32 version) {
-    struct pa_audio_config *c = pa_resource_data(config, RES_AUDIO_CONFIG);
+    PA_HOLD(struct pa_audio_config, c, config, RES_AUDIO_CONFIG);
     if (instance != pa_instance || !c || !callback) return 0;
     struct pa_audio *a = pa_alloc(sizeof *a);
     size_t ring = sizeof(struct pa_audio_ring) + (size_t)c->frames * PA_AUDIO_BUFFERS * 4;
@@ -116,7 +116,7 @@ static i32 audio_create_1_1(i32 instance, i32 config, void *callback, void *user
 }
 static i32 audio_is(i32 r) { return pa_resource_kind(r) == RES_AUDIO; }
 static i32 audio_config(i32 r) {
-    struct pa_audio *a = pa_resource_data(r, RES_AUDIO);
+    PA_HOLD(struct pa_audio, a, r, RES_AUDIO);
     if (!a) return 0;
     core_addref_resource(a->config);
     return a->config;
@@ -183,7 +183,7 @@ static int pa_audio_host_thread(struct pa_audio *a) {
 }
 
 static i32 audio_start(i32 r) {
-    struct pa_audio *a = pa_resource_data(r, RES_AUDIO);
+    PA_HOLD(struct pa_audio, a, r, RES_AUDIO);
     if (!a) return 0;
     lock(&pa_audio_lock);
     if (a->playing) {
@@ -216,7 +216,7 @@ static i32 audio_start(i32 r) {
 }
 
 static i32 audio_stop(i32 r) {
-    struct pa_audio *a = pa_resource_data(r, RES_AUDIO);
+    PA_HOLD(struct pa_audio, a, r, RES_AUDIO);
     if (!a) return 0;
     lock(&pa_audio_lock);
     a->playing = 0;

@@ -193,7 +193,7 @@ static i32 fs_is(i32 r) { return pa_resource_kind(r) == RES_FILESYSTEM; }
 
 static i32 fs_open(i32 r, i64 expected_size, const struct PP_CompletionCallback *cb) {
     (void)expected_size; /* quota: the host's own bound */
-    struct pa_filesystem *f = pa_resource_data(r, RES_FILESYSTEM);
+    PA_HOLD(struct pa_filesystem, f, r, RES_FILESYSTEM);
     if (!f) return PP_ERROR_BADRESOURCE;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     lock(&pa_fs_lock);
@@ -204,7 +204,7 @@ static i32 fs_open(i32 r, i64 expected_size, const struct PP_CompletionCallback 
 }
 
 static i32 fs_get_type(i32 r) {
-    struct pa_filesystem *f = pa_resource_data(r, RES_FILESYSTEM);
+    PA_HOLD(struct pa_filesystem, f, r, RES_FILESYSTEM);
     return f ? f->type : 0;
 }
 
@@ -235,7 +235,7 @@ static i32 pa_ref_new(i32 fs, const char *path, u32 n) {
 }
 
 static i32 ref_create(i32 fs, const char *path) {
-    if (!pa_resource_data(fs, RES_FILESYSTEM) || !path || path[0] != '/') return 0;
+    if (!pa_resource_live(fs, RES_FILESYSTEM) || !path || path[0] != '/') return 0;
     u32 n = 0;
     while (n <= PA_FS_MAX_PATH && path[n]) n++;
     if (n > PA_FS_MAX_PATH || !pa_utf8((const u8 *)path, n)) return 0;
@@ -252,13 +252,13 @@ static i32 ref_create(i32 fs, const char *path) {
 static i32 ref_is(i32 r) { return pa_resource_kind(r) == RES_FILEREF; }
 
 static i32 ref_get_fs_type(i32 r) {
-    struct pa_fileref *f = pa_resource_data(r, RES_FILEREF);
+    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
     return f ? fs_get_type(f->fs) : 0;
 }
 
 /* The last component ("/" for the root). */
 static void ref_get_name(struct PP_Var *out, i32 r) {
-    struct pa_fileref *f = pa_resource_data(r, RES_FILEREF);
+    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
     pa_zero(out, sizeof *out);
     if (!f) return;
     u32 at = f->plen;
@@ -270,7 +270,7 @@ static void ref_get_name(struct PP_Var *out, i32 r) {
 }
 
 static void ref_get_path(struct PP_Var *out, i32 r) {
-    struct pa_fileref *f = pa_resource_data(r, RES_FILEREF);
+    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
     pa_zero(out, sizeof *out);
     if (!f) return;
     lock(&pa_var_lock);
@@ -279,13 +279,13 @@ static void ref_get_path(struct PP_Var *out, i32 r) {
 }
 
 static i32 ref_get_parent(i32 r) {
-    struct pa_fileref *f = pa_resource_data(r, RES_FILEREF);
+    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
     if (!f) return 0;
     return pa_ref_new(f->fs, f->path, pa_parent_len(f->path, f->plen));
 }
 
 static i32 ref_make_directory_flags(i32 r, i32 flags, const struct PP_CompletionCallback *cb) {
-    struct pa_fileref *f = pa_resource_data(r, RES_FILEREF);
+    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
     if (!f) return PP_ERROR_BADRESOURCE;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 fs = fs_get_type(f->fs), result = PP_OK;
@@ -316,7 +316,7 @@ static i32 ref_make_directory(i32 r, i32 make_ancestors, const struct PP_Complet
 }
 
 static i32 ref_touch(i32 r, double atime, double mtime, const struct PP_CompletionCallback *cb) {
-    struct pa_fileref *f = pa_resource_data(r, RES_FILEREF);
+    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
     if (!f) return PP_ERROR_BADRESOURCE;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     lock(&pa_fs_lock);
@@ -327,7 +327,7 @@ static i32 ref_touch(i32 r, double atime, double mtime, const struct PP_Completi
 }
 
 static i32 ref_delete(i32 r, const struct PP_CompletionCallback *cb) {
-    struct pa_fileref *f = pa_resource_data(r, RES_FILEREF);
+    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
     if (!f) return PP_ERROR_BADRESOURCE;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 fs = fs_get_type(f->fs), result = PP_OK;
@@ -342,7 +342,8 @@ static i32 ref_delete(i32 r, const struct PP_CompletionCallback *cb) {
 }
 
 static i32 ref_rename(i32 r, i32 to, const struct PP_CompletionCallback *cb) {
-    struct pa_fileref *f = pa_resource_data(r, RES_FILEREF), *t = pa_resource_data(to, RES_FILEREF);
+    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
+    PA_HOLD(struct pa_fileref, t, to, RES_FILEREF);
     if (!f || !t) return PP_ERROR_BADRESOURCE;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 fs = fs_get_type(f->fs), result = PP_OK;
@@ -382,7 +383,7 @@ static i32 ref_rename(i32 r, i32 to, const struct PP_CompletionCallback *cb) {
 }
 
 static i32 ref_query(i32 r, struct PP_FileInfo *info, const struct PP_CompletionCallback *cb) {
-    struct pa_fileref *f = pa_resource_data(r, RES_FILEREF);
+    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
     if (!f) return PP_ERROR_BADRESOURCE;
     if (!info) return PP_ERROR_BADARGUMENT;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
@@ -400,7 +401,7 @@ static i32 ref_query(i32 r, struct PP_FileInfo *info, const struct PP_Completion
 struct PP_DirectoryEntry { i32 file_ref, file_type; };
 
 static i32 ref_read_entries(i32 r, const struct PP_ArrayOutput *output, const struct PP_CompletionCallback *cb) {
-    struct pa_fileref *f = pa_resource_data(r, RES_FILEREF);
+    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
     if (!f) return PP_ERROR_BADRESOURCE;
     if (!output || !output->get_data_buffer) return PP_ERROR_BADARGUMENT;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
@@ -470,10 +471,10 @@ static i32 io_is(i32 r) { return pa_resource_kind(r) == RES_FILEIO; }
 static i32 io_open(i32 r, i32 ref, i32 flags, const struct PP_CompletionCallback *cb) {
     /* In Chrome's order: the resource, a blocking call on the main thread, then the
        arguments. */
-    struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
+    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
-    struct pa_fileref *f = pa_resource_data(ref, RES_FILEREF);
+    PA_HOLD(struct pa_fileref, f, ref, RES_FILEREF);
     if (!f) return PP_ERROR_BADRESOURCE;
     int bad = !(flags & (PA_OPEN_READ | PA_OPEN_WRITE | PA_OPEN_APPEND)) || (flags & ~63) ||
               ((flags & PA_OPEN_TRUNCATE) && !(flags & PA_OPEN_WRITE)) ||
@@ -500,7 +501,7 @@ static i32 io_open(i32 r, i32 ref, i32 flags, const struct PP_CompletionCallback
 }
 
 static i32 io_query(i32 r, struct PP_FileInfo *info, const struct PP_CompletionCallback *cb) {
-    struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
+    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
     if (!info) return PP_ERROR_BADARGUMENT;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
@@ -515,7 +516,7 @@ static i32 io_query(i32 r, struct PP_FileInfo *info, const struct PP_CompletionC
 }
 
 static i32 io_touch(i32 r, double atime, double mtime, const struct PP_CompletionCallback *cb) {
-    struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
+    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     lock(&pa_fs_lock);
@@ -561,7 +562,7 @@ static i32 pa_io_read(struct pa_fileio *io, i64 offset, void *to, i32 n, const s
 }
 
 static i32 io_read(i32 r, i64 offset, char *buf, i32 n, const struct PP_CompletionCallback *cb) {
-    struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
+    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
     if (n > 0 && !buf) return PP_ERROR_BADARGUMENT;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
@@ -570,7 +571,7 @@ static i32 io_read(i32 r, i64 offset, char *buf, i32 n, const struct PP_Completi
 
 static i32 io_read_to_array(i32 r, i64 offset, i32 max, const struct PP_ArrayOutput *output,
                             const struct PP_CompletionCallback *cb) {
-    struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
+    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
     if (!output || !output->get_data_buffer) return PP_ERROR_BADARGUMENT;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
@@ -579,7 +580,7 @@ static i32 io_read_to_array(i32 r, i64 offset, i32 max, const struct PP_ArrayOut
 }
 
 static i32 io_write(i32 r, i64 offset, const char *buf, i32 n, const struct PP_CompletionCallback *cb) {
-    struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
+    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
     if (n < 0 || offset < 0 || (n > 0 && !buf)) return PP_ERROR_FAILED;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
@@ -602,7 +603,7 @@ static i32 io_write(i32 r, i64 offset, const char *buf, i32 n, const struct PP_C
 }
 
 static i32 io_set_length(i32 r, i64 length, const struct PP_CompletionCallback *cb) {
-    struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
+    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
     if (length < 0) return PP_ERROR_FAILED;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
@@ -617,14 +618,14 @@ static i32 io_set_length(i32 r, i64 length, const struct PP_CompletionCallback *
 }
 
 static i32 io_flush(i32 r, const struct PP_CompletionCallback *cb) {
-    struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
+    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
     if (!io) return PP_ERROR_BADRESOURCE;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     return pa_fs_done(cb, io->node ? PP_OK : PP_ERROR_FAILED);
 }
 
 static void io_close(i32 r) {
-    struct pa_fileio *io = pa_resource_data(r, RES_FILEIO);
+    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
     if (!io) return;
     lock(&pa_fs_lock);
     if (io->node) pa_node_unref(io->node);

@@ -117,7 +117,7 @@ static i32 g3d_is(i32 r) { return pa_resource_kind(r) == RES_GRAPHICS3D; }
 
 /* Context `r`'s size (1), or 0 if it is not one. */
 static int g3d_size(i32 r, i32 *w, i32 *h) {
-    struct pa_g3d *g = pa_resource_data(r, RES_GRAPHICS3D);
+    PA_HOLD(struct pa_g3d, g, r, RES_GRAPHICS3D);
     if (!g) return 0;
     *w = g->attrs[g3d_attr_index(G3D_WIDTH)];
     *h = g->attrs[g3d_attr_index(G3D_HEIGHT)];
@@ -136,7 +136,7 @@ static void g3d_gone(void *data) {
 }
 
 static i32 g3d_get_attribs(i32 r, i32 *list) {
-    struct pa_g3d *g = pa_resource_data(r, RES_GRAPHICS3D);
+    PA_HOLD(struct pa_g3d, g, r, RES_GRAPHICS3D);
     if (!g) return PP_ERROR_BADRESOURCE;
     if (!list) return PP_ERROR_BADARGUMENT;
     for (i32 k = 0; k < G3D_MAX_PAIRS && list[2 * k] != G3D_NONE; k++) {
@@ -148,7 +148,7 @@ static i32 g3d_get_attribs(i32 r, i32 *list) {
 }
 
 static i32 g3d_set_attribs(i32 r, const i32 *list) {
-    struct pa_g3d *g = pa_resource_data(r, RES_GRAPHICS3D);
+    PA_HOLD(struct pa_g3d, g, r, RES_GRAPHICS3D);
     if (!g) return PP_ERROR_BADRESOURCE;
     if (!list) return PP_ERROR_BADARGUMENT;
     for (i32 k = 0; k < G3D_MAX_PAIRS && list[2 * k] != G3D_NONE; k++) {
@@ -160,10 +160,10 @@ static i32 g3d_set_attribs(i32 r, const i32 *list) {
     return PP_OK;
 }
 
-static i32 g3d_get_error(i32 r) { return pa_resource_data(r, RES_GRAPHICS3D) ? PP_OK : PP_ERROR_BADRESOURCE; }
+static i32 g3d_get_error(i32 r) { return pa_resource_live(r, RES_GRAPHICS3D) ? PP_OK : PP_ERROR_BADRESOURCE; }
 
 static i32 g3d_resize_buffers(i32 r, i32 w, i32 h) {
-    struct pa_g3d *g = pa_resource_data(r, RES_GRAPHICS3D);
+    PA_HOLD(struct pa_g3d, g, r, RES_GRAPHICS3D);
     if (!g) return PP_ERROR_BADRESOURCE;
     if (w < 0 || h < 0) return PP_ERROR_BADARGUMENT;
     if (w > PA_MAX_SIDE || h > PA_MAX_SIDE) return PP_ERROR_NOMEMORY;
@@ -175,7 +175,7 @@ static i32 g3d_resize_buffers(i32 r, i32 w, i32 h) {
 }
 
 static i32 g3d_swap_buffers(i32 r, const struct PP_CompletionCallback *cbp) {
-    struct pa_g3d *g = pa_resource_data(r, RES_GRAPHICS3D);
+    PA_HOLD(struct pa_g3d, g, r, RES_GRAPHICS3D);
     if (!g) return PP_ERROR_BADRESOURCE;
     if (!pa_may_block(cbp)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     lock(&pa_g3d_lock);
@@ -198,7 +198,7 @@ static i32 g3d_swap_buffers(i32 r, const struct PP_CompletionCallback *cbp) {
 
 /* The page has shown context `r`'s frame. */
 static void g3d_swapped(i32 r) {
-    struct pa_g3d *g = pa_resource_data(r, RES_GRAPHICS3D);
+    PA_HOLD(struct pa_g3d, g, r, RES_GRAPHICS3D);
     if (!g) return;
     lock(&pa_g3d_lock);
     pa_pending_end(&g->swap, PP_OK, 0);
@@ -400,7 +400,7 @@ PA_GLES2_DRAWBUFFERS(GL_DECLARE, GL_SKIP)
 /* GetString: the text lives in the plugin's memory (the host's constants), as the
    command buffer's client kept it; the names Chrome's gave. */
 static const char *gl_GetString(i32 c, i32 name) {
-    if (!pa_resource_data(c, RES_GRAPHICS3D)) return NULL;
+    if (!pa_resource_live(c, RES_GRAPHICS3D)) return NULL;
     switch (name) {
     case 0x1F00: return "Chromium";                                      /* VENDOR */
     case 0x1F01: return "Chromium";                                      /* RENDERER */
@@ -436,7 +436,7 @@ static volatile int pa_gl_map_lock;
 #define GL_WRITE_ONLY 0x88B9
 
 static void *gl_map(struct pa_gl_map m) {
-    if (!pa_resource_data(m.context, RES_GRAPHICS3D) || m.size <= 0 || m.size > (64 << 20)) return NULL;
+    if (!pa_resource_live(m.context, RES_GRAPHICS3D) || m.size <= 0 || m.size > (64 << 20)) return NULL;
     struct pa_gl_map *e = pa_alloc(sizeof *e);
     void *p = pa_alloc((size_t)m.size);
     if (!e || !p) {

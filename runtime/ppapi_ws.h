@@ -68,7 +68,7 @@ static const char *pa_var_text(const struct PP_Var *v, u32 *n) {
 
 static i32 ws_connect(i32 r, const struct PP_Var *url, const struct PP_Var *protocols, u32 count,
                       const struct PP_CompletionCallback *cb) {
-    struct pa_ws *w = pa_resource_data(r, RES_WEBSOCKET);
+    PA_HOLD(struct pa_ws, w, r, RES_WEBSOCKET);
     if (!w) return PP_ERROR_BADRESOURCE;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     u32 n = 0;
@@ -125,7 +125,7 @@ static i32 ws_connect(i32 r, const struct PP_Var *url, const struct PP_Var *prot
 }
 
 static i32 ws_close(i32 r, i32 code, const struct PP_Var *reason, const struct PP_CompletionCallback *cb) {
-    struct pa_ws *w = pa_resource_data(r, RES_WEBSOCKET);
+    PA_HOLD(struct pa_ws, w, r, RES_WEBSOCKET);
     if (!w) return PP_ERROR_BADRESOURCE;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     code &= 0xffff;
@@ -184,7 +184,7 @@ static void pa_ws_deliver(struct pa_ws *w) {
 }
 
 static i32 ws_receive(i32 r, struct PP_Var *out, const struct PP_CompletionCallback *cb) {
-    struct pa_ws *w = pa_resource_data(r, RES_WEBSOCKET);
+    PA_HOLD(struct pa_ws, w, r, RES_WEBSOCKET);
     if (!w) return PP_ERROR_BADRESOURCE;
     if (!out) return PP_ERROR_BADARGUMENT;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
@@ -220,7 +220,7 @@ static i32 ws_receive(i32 r, struct PP_Var *out, const struct PP_CompletionCallb
 }
 
 static i32 ws_send(i32 r, const struct PP_Var *message) {
-    struct pa_ws *w = pa_resource_data(r, RES_WEBSOCKET);
+    PA_HOLD(struct pa_ws, w, r, RES_WEBSOCKET);
     if (!w) return PP_ERROR_BADRESOURCE;
     if (!message || (message->type != PP_VARTYPE_STRING && message->type != PP_VARTYPE_ARRAY_BUFFER))
         return PP_ERROR_BADARGUMENT;
@@ -254,7 +254,7 @@ static i32 ws_send(i32 r, const struct PP_Var *message) {
 }
 
 static u64 ws_buffered(i32 r) {
-    struct pa_ws *w = pa_resource_data(r, RES_WEBSOCKET);
+    PA_HOLD(struct pa_ws, w, r, RES_WEBSOCKET);
     if (!w) return 0;
     lock(&pa_ws_lock);
     u64 v = w->sent_after_close;
@@ -263,12 +263,12 @@ static u64 ws_buffered(i32 r) {
 }
 
 static i32 ws_close_code(i32 r) {
-    struct pa_ws *w = pa_resource_data(r, RES_WEBSOCKET);
+    PA_HOLD(struct pa_ws, w, r, RES_WEBSOCKET);
     return w ? w->close_code : 0;
 }
 
 static void pa_ws_field(struct PP_Var *out, i32 r, int which) {
-    struct pa_ws *w = pa_resource_data(r, RES_WEBSOCKET);
+    PA_HOLD(struct pa_ws, w, r, RES_WEBSOCKET);
     pa_zero(out, sizeof *out);
     if (!w) return;
     lock(&pa_ws_lock);
@@ -281,13 +281,13 @@ static void pa_ws_field(struct PP_Var *out, i32 r, int which) {
 
 static void ws_close_reason(struct PP_Var *out, i32 r) { pa_ws_field(out, r, 0); }
 static i32 ws_close_was_clean(i32 r) {
-    struct pa_ws *w = pa_resource_data(r, RES_WEBSOCKET);
+    PA_HOLD(struct pa_ws, w, r, RES_WEBSOCKET);
     return w ? w->clean : 0;
 }
 static void ws_extensions(struct PP_Var *out, i32 r) { pa_ws_field(out, r, 1); }
 static void ws_protocol(struct PP_Var *out, i32 r) { pa_ws_field(out, r, 2); }
 static i32 ws_ready_state(i32 r) {
-    struct pa_ws *w = pa_resource_data(r, RES_WEBSOCKET);
+    PA_HOLD(struct pa_ws, w, r, RES_WEBSOCKET);
     return w ? w->state : WS_INVALID;
 }
 static void ws_url(struct PP_Var *out, i32 r) { pa_ws_field(out, r, 3); }
@@ -295,7 +295,7 @@ static void ws_url(struct PP_Var *out, i32 r) { pa_ws_field(out, r, 3); }
 /* A record of the page's about socket `r` (`n` bytes of body after the kind). */
 static void pa_ws_from_page(u32 kind, const u8 *body, u32 n) {
     if (n < 4) return;
-    struct pa_ws *w = pa_resource_data((i32)pa_word(body), RES_WEBSOCKET);
+    PA_HOLD(struct pa_ws, w, (i32)pa_word(body), RES_WEBSOCKET);
     if (!w) return;
     lock(&pa_ws_lock);
     if (kind == PA_FROM_WS_OPEN && n >= 12 && w->state == WS_CONNECTING) {

@@ -18,7 +18,7 @@
  *   6. seccomp-bpf: the system calls the runtime itself makes (sys.h), with their
  *      arguments checked where it matters (the policy below: no name-based call Landlock
  *      does not judge, no set-id or sticky mode, no O_TRUNC in a read-only root, no other
- *      process's clock, the runtime's futex operations and mapping flags only); any other
+ *      process's clock or affinity, the runtime's futex operations and mapping flags only); any other
  *      call ends the process with SIGSYS.
  *
  * If the kernel offers no Landlock or no seccomp filter, the program refuses to start,
@@ -60,6 +60,8 @@ enum check {
     CLOCK,        /* argument 0 a system clock or the caller's own (0-7): no other
                      process's CPU clock */
     FUTEX,        /* argument 1 one of the runtime's three operations */
+    SELF,         /* argument 0, a process or thread id, is 0: the caller itself (no
+                     other process's existence can be probed) */
 };
 
 #define R(name, check) {I386_NR_##name, ARM_NR_##name, check}
@@ -107,7 +109,7 @@ static const struct rule {
     R(nanosleep, ANY),
     R(clock_gettime, CLOCK),
     R(clock_getres, CLOCK),
-    R(sched_getaffinity, ANY),
+    R(sched_getaffinity, SELF),
     R(getpid, ANY),
     R(getrandom, ANY),
     /* The kernel restarts a sleep interrupted by a stop and a continue this way. */
@@ -187,6 +189,11 @@ static void rule(struct prog *p, const struct rule *r, const struct sandbox_poli
             break;
         case MKDIR:
             refuse_bits(p, 2, SET_ID_STICKY);
+            break;
+        case SELF:
+            emit(p, stmt(BPF_LD_W_ABS, DATA_ARG(0)));
+            emit(p, jump(BPF_JEQ_K, 0, 1, 0));
+            emit(p, stmt(BPF_RET_K, RET_KILL));
             break;
         case CLOCK:
             emit(p, stmt(BPF_LD_W_ABS, DATA_ARG(0)));

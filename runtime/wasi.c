@@ -11,7 +11,7 @@
  * the root the user named; the engine keeps it inside its own linear memory.
  */
 
-#include "types.h"
+#include "backend.h"
 
 #define PAGE 65536u    /* the granularity of anonymous memory: a WebAssembly page */
 #define MAX_FDS 1024
@@ -423,7 +423,6 @@ void __wasm_longjmp(void *env, int val) {
 /* ----------------------------------------------------------------------------------- */
 /* Time                                                                                */
 
-struct nacl_timespec { i64 tv_sec; i32 tv_nsec; i32 pad; };
 struct nacl_timeval { i64 tv_sec; i32 tv_usec; i32 pad; };
 
 static int now(u32 clk, u64 *ns) { return nacl_errno(wasi_clock_time_get(clk, 1, ns)); }
@@ -840,7 +839,8 @@ static int start_argc;
 static char **start_argv;
 
 /* The host learns that the plugin's instance is made (a page fires `load`). */
-__attribute__((import_module("pnacl"), import_name("ppapi_ready"))) void ppapi_ready(void);
+__attribute__((import_module("pnacl"), import_name("ppapi_ready"))) void pnacl_ppapi_ready(void);
+static void ppapi_ready(void) { pnacl_ppapi_ready(); }
 
 /* In a page (PNACL_PAGE=1), fd 3 is the PPAPI host's channel to the page (ppapi.h):
    whole records written, and read, at once. */

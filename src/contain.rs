@@ -17,8 +17,10 @@
 //!
 //! The guest's runtime finds its own sandbox missing and, told by `PNACL_CONTAINED=1` and
 //! the kernel (a seccomp filter on the process) that it is contained from outside, runs.
-//! What qemu itself needs stays open: name-based status (`newfstatat`, `access`) of what
-//! Landlock would not let it open, which its dynamic loader uses.
+//! What qemu itself needs stays open: name-based status (`newfstatat`) of what Landlock
+//! would not let it open, which its dynamic loader uses. Its `access` (the loader's, for
+//! /etc/ld.so.preload) is told that no name exists, its `sysinfo` that there is no such
+//! call, its `readlinkat` that it may not: the guest learns nothing through them either.
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
@@ -98,6 +100,7 @@ const NR_MKDIRAT: u32 = 258;
 const NR_NEWFSTATAT: u32 = 262;
 const NR_UNLINKAT: u32 = 263;
 const NR_READLINKAT: u32 = 267;
+const NR_READLINK: u32 = 89;
 const NR_FACCESSAT: u32 = 269;
 const NR_SET_ROBUST_LIST: u32 = 273;
 const NR_DUP3: u32 = 292;
@@ -121,6 +124,7 @@ const fn ret_errno(e: u32) -> u32 {
     0x0005_0000 | e
 }
 const EPERM: u32 = 1;
+const ENOENT: u32 = 2;
 const EACCES: u32 = 13;
 const ENOTTY: u32 = 25;
 const ENOSYS: u32 = 38;
@@ -201,10 +205,14 @@ fn rules(pid: u32) -> Vec<(u32, Check)> {
         (NR_OPENAT, Any),
         (NR_MKDIRAT, Any),
         (NR_UNLINKAT, Any),
-        (NR_READLINKAT, Any),
-        // qemu's loader takes the status of names and asks for access by name.
+        // A link's target: qemu reads none of its own; the guest's (qemu's own answer
+        // for /proc/self/exe asks the kernel too) is refused.
+        (NR_READLINKAT, Errno(EACCES)),
+        (NR_READLINK, Errno(EACCES)),
+        // qemu's loader takes the status of names. It asks for access by name once, for
+        // /etc/ld.so.preload, which it does without: every name is missing to `access`.
         (NR_NEWFSTATAT, Any),
-        (NR_ACCESS, Any),
+        (NR_ACCESS, Errno(ENOENT)),
         (NR_STATX, Errno(EACCES)),
         (NR_FACCESSAT, Errno(EACCES)),
         (NR_FACCESSAT2, Errno(EACCES)),
@@ -249,7 +257,9 @@ fn rules(pid: u32) -> Vec<(u32, Check)> {
         (NR_GETRLIMIT, Any),
         (NR_GET_MEMPOLICY, Any),
         (NR_SET_MEMPOLICY, Any),
-        (NR_SYSINFO, Any),
+        // The host's uptime, load, memory and process count: qemu's C library asks
+        // (sysconf's physical pages, to size qemu's code cache) and does without.
+        (NR_SYSINFO, Errno(ENOSYS)),
         (NR_UNAME, Any),
         (NR_GETRANDOM, Any),
         (NR_GETUID, Any),

@@ -420,7 +420,35 @@ fn on_arm_under_pnacl_run_the_thread_limit_and_the_metadata_rules_hold() {
             describe(&out)
         );
     }
-    let killed: [(&str, &[&str]); 3] = [
+    // access by name: no name exists (ENOENT), there or not; a link's target: refused
+    // (EACCES); the host's uptime, load, memory and processes: no such call (ENOSYS).
+    let answered: [(&str, &[&str], i32); 5] = [
+        ("33", &["@/etc/passwd", "0"], 2),
+        ("33", &["@/nowhere-at-all", "0"], 2),
+        ("332", &[AT_FDCWD, "@/proc/self/exe", "buf", "512"], 13),
+        (
+            "332",
+            &[AT_FDCWD, "@/etc/alternatives/awk", "buf", "512"],
+            13,
+        ),
+        ("116", &["buf"], 38),
+    ];
+    for (nr, args, errno) in answered {
+        let mut a = vec![pat.as_str(), nr];
+        a.extend_from_slice(args);
+        let out = pnacl_run(&exe, &a, &[], dir.path());
+        assert_eq!(
+            out.status.code(),
+            Some(256 - errno),
+            "{nr} {args:?}: {}",
+            describe(&out)
+        );
+    }
+    // Another process's affinity (whether it exists), its clock, a socket, a new process:
+    // killed.
+    let killed: [(&str, &[&str]); 5] = [
+        ("242", &["1", "128", "buf"]),
+        ("242", &["4194304", "128", "buf"]),
         ("263", &["0xfffffff2", "buf"]),
         ("281", &["2", "1", "0"]),
         ("2", &["0", "0", "0"]),
@@ -729,9 +757,9 @@ fn a_thread_bomb_stops_at_the_thread_limit_as_root_and_as_a_user() {
     );
 }
 
-/// What Landlock does not judge: stat, access and O_PATH opens by name, and clocks by
-/// number. The pexe asking the kernel itself for a host file's status, its access, an
-/// O_PATH descriptor, or another process's CPU clock is killed, with a root and without;
+/// What Landlock does not judge: stat, access and O_PATH opens by name, and clocks and
+/// processes by number. The pexe asking the kernel itself for a host file's status, its
+/// access, an O_PATH descriptor, another process's CPU clock or affinity is killed, with a root and without;
 /// without a root no name exists at all (the same error for /etc/passwd as for a name
 /// that is nowhere). Its own clocks it reads. The control group learns all of it.
 #[test]
@@ -745,12 +773,13 @@ fn host_metadata_is_out_of_reach() {
     let root = dir.path().join("root");
     std::fs::create_dir_all(&root).unwrap();
     const AT_FDCWD: &str = "0xffffff9c";
-    let probes: [(&str, &[&str]); 5] = [
+    let probes: [(&str, &[&str]); 6] = [
         ("383", &[AT_FDCWD, "@/etc/passwd", "0", "0x7ff", "buf"]), // statx
         ("307", &[AT_FDCWD, "@/etc/passwd", "0"]),                 // faccessat
         ("439", &[AT_FDCWD, "@/etc/passwd", "0", "0"]),            // faccessat2
         ("295", &[AT_FDCWD, "@/etc", "0x200000"]),                 // openat O_PATH
         ("265", &["0xfffffff2", "buf"]), // clock_gettime: pid 1's CPU clock
+        ("242", &["1", "128", "buf"]),   // sched_getaffinity: whether pid 1 exists
     ];
     let run = |exe: &Path, nr: &str, args: &[&str], env: &[(&str, &str)]| {
         let pat = pattern(exe, "__pnacl_syscall");

@@ -635,3 +635,29 @@ fn a_plugin_draws_headless_with_pnacl_graphics() {
         "{err}"
     );
 }
+
+/// The host's resource table under a race from two of the plugin's threads
+/// (tests/programs/race.c, a C plugin built by pnacl-clang): images released while
+/// another thread describes them, their memory taken by new devices. The host holds a
+/// resource while it uses it, so a description is the image's own or none (0 wrong); an
+/// id kept after its release names nothing, not the new resource in its slot (0 stale);
+/// and the race ran (1: descriptions were had). A stress test: before the host held its
+/// resources, the window was a few instructions wide.
+#[test]
+fn resources_released_while_used_and_stale_ids_name_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = dir.path().join("race.pexe");
+    let o = Command::new(cargo_bin("pnacl-clang"))
+        .args(["-O2", "-w"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/race.c"))
+        .arg("-o")
+        .arg(&pexe)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for arch in TARGETS {
+        let command = translate(&pexe, arch, dir.path());
+        let o = run(&command, b"", &[("PNACL_GRAPHICS", "headless")]);
+        assert_eq!(o.stdout, b"0\n0\n1\n", "{arch}: {}", describe(&o));
+    }
+}

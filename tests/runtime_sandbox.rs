@@ -347,8 +347,26 @@ fn forbidden_system_calls_end_the_process_with_sigsys() {
         assert_eq!(o.status.signal(), Some(SIGSYS), "{c:?}: {}", stdout(&o));
         assert!(o.stdout.is_empty(), "{c:?} returned: {}", stdout(&o));
     }
-    // getpid is the runtime's; mprotect without PROT_EXEC too (it fails here, harmlessly).
-    for c in [["20", "0", "0", "0"], ["125", "0", "4096", "3"]] {
+    // No other process's existence can be learnt: sched_getaffinity of init (alive), of
+    // this test's own process (alive, another process than the probe), of a pid no
+    // process has: each ends the program the same way.
+    let me = std::process::id().to_string();
+    for pid in ["1", me.as_str(), "4194304"] {
+        let o = probe(&exe, dir.path(), &["call", "242", pid, "0", "0"], &[]);
+        assert_eq!(
+            o.status.signal(),
+            Some(SIGSYS),
+            "affinity of {pid}: {}",
+            stdout(&o)
+        );
+    }
+    // getpid is the runtime's; mprotect without PROT_EXEC too (it fails here, harmlessly);
+    // sched_getaffinity of the program itself (pid 0) is the runtime's processor count.
+    for c in [
+        ["20", "0", "0", "0"],
+        ["125", "0", "4096", "3"],
+        ["242", "0", "0", "0"],
+    ] {
         let mut args = vec!["call"];
         args.extend_from_slice(&c);
         let o = probe(&exe, dir.path(), &args, &[]);
@@ -614,6 +632,20 @@ fn the_seccomp_policies_check_names_modes_clocks_futexes_and_mappings() {
                     "{arch} clock {c:#x}"
                 );
             }
+        }
+        // sched_getaffinity(pid, len, mask): the caller's own only (pid 0), so that no other
+        // process's existence can be probed.
+        assert_eq!(
+            run(&rw, 242, [0, 128, 0, 0, 0, 0]),
+            ALLOW,
+            "{arch} affinity 0"
+        );
+        for pid in [1, 2, 1234, u32::MAX] {
+            assert_eq!(
+                run(&rw, 242, [pid, 128, 0, 0, 0, 0]),
+                KILL,
+                "{arch} affinity of {pid}"
+            );
         }
         // futex(addr, op, ...): the runtime's private wait, wake and absolute wait only.
         for op in [128, 129, 9 | 128 | 256] {

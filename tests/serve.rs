@@ -114,23 +114,109 @@ fn long_request_lines_and_headers_get_a_clear_4xx_and_no_memory() {
 fn connections_are_bounded_and_idle_ones_dropped() {
     let dir = site();
     let s = Server::start(dir.path());
-    // 32 idle connections are served (they wait); the 33rd is refused at once.
-    let idle: Vec<TcpStream> = (0..32).map(|_| s.connect()).collect();
+    let get = format!(
+        "GET /a.txt HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+        s.port
+    );
+    // 32 idle connections are served (they wait); a 33rd takes the place of the one that
+    // has waited longest, which is closed, and gets its page.
+    let idle: Vec<TcpStream> = (0..32)
+        .map(|_| {
+            let c = s.connect();
+            std::thread::sleep(Duration::from_millis(20));
+            c
+        })
+        .collect();
     std::thread::sleep(Duration::from_millis(300));
-    let mut extra = s.connect();
-    assert_eq!(status_line(&mut extra), "HTTP/1.1 503 Service Unavailable");
-    // The idle ones are dropped after a while (10 s), and the server serves again.
-    let start = Instant::now();
-    let mut first = idle.into_iter().next().unwrap();
+    assert_eq!(s.ask(get.as_bytes()), "HTTP/1.1 200 OK");
+    let mut idle = idle.into_iter();
+    let mut first = idle.next().unwrap();
     let mut buf = [0u8; 16];
-    let n = first.read(&mut buf).unwrap_or(0);
+    let start = Instant::now();
+    assert_eq!(first.read(&mut buf).unwrap_or(0), 0, "the oldest got data");
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "the oldest stayed"
+    );
+    // The others are dropped when their time for a request is up (10 s), and the server
+    // serves again.
+    let mut second = idle.next().unwrap();
+    let start = Instant::now();
+    let n = second.read(&mut buf).unwrap_or(0);
     assert_eq!(n, 0, "an idle connection got data");
     let waited = start.elapsed();
     assert!(waited < Duration::from_secs(20), "idle for {waited:?}");
     std::thread::sleep(Duration::from_millis(300));
-    let r = format!(
-        "GET /a.txt HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
-        s.port
+    assert_eq!(s.ask(get.as_bytes()), "HTTP/1.1 200 OK");
+}
+
+/// A request's head that comes a line a second is cut off 10 s after the connection
+/// began (408), whatever it still sends; and while 48 such clients keep every connection
+/// taken (reconnecting whenever one is closed), a normal client gets each of its pages
+/// at once.
+#[test]
+fn slow_clients_lock_no_one_out() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let dir = site();
+    let s = Server::start(dir.path());
+    let port = s.port;
+    // One slow client, a header line a second: answered 408 within the deadline.
+    let slow = std::thread::spawn(move || {
+        let mut c = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let start = Instant::now();
+        c.write_all(b"GET /a.txt HTTP/1.1\r\n").unwrap();
+        for i in 0..30 {
+            std::thread::sleep(Duration::from_secs(1));
+            if c.write_all(format!("X-{i}: y\r\n").as_bytes()).is_err() {
+                break;
+            }
+        }
+        let mut text = String::new();
+        let _ = c.read_to_string(&mut text);
+        (start.elapsed(), text)
+    });
+    // The slowloris: 48 threads, each a connection at a time sending a byte a second.
+    let stop = Arc::new(AtomicBool::new(false));
+    let lorises: Vec<_> = (0..48)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let Ok(mut c) = TcpStream::connect(("127.0.0.1", port)) else {
+                        continue;
+                    };
+                    for b in b"GET /a.txt HTTP/1.1\r\nX: ".iter().cycle() {
+                        if stop.load(Ordering::Relaxed) || c.write_all(&[*b]).is_err() {
+                            break;
+                        }
+                        std::thread::sleep(Duration::from_millis(1000));
+                    }
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(2));
+    let get = format!("GET /a.txt HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    let mut slowest = Duration::ZERO;
+    for _ in 0..15 {
+        let start = Instant::now();
+        assert_eq!(s.ask(get.as_bytes()), "HTTP/1.1 200 OK");
+        slowest = slowest.max(start.elapsed());
+        std::thread::sleep(Duration::from_millis(700));
+    }
+    stop.store(true, Ordering::Relaxed);
+    assert!(slowest < Duration::from_secs(2), "a page took {slowest:?}");
+    let (took, text) = slow.join().unwrap();
+    assert!(
+        text.starts_with("HTTP/1.1 408 Request Timeout") || text.is_empty(),
+        "{text:?}"
     );
-    assert_eq!(s.ask(r.as_bytes()), "HTTP/1.1 200 OK");
+    assert!(
+        took < Duration::from_secs(13),
+        "the slow client stayed {took:?}"
+    );
+    for l in lorises {
+        l.join().unwrap();
+    }
 }

@@ -575,3 +575,68 @@ fn the_gl_imports_and_the_page_agree() {
     assert_eq!(imported.len(), 141 + 17 + 4, "{imported:?}");
     assert_eq!(imported, given);
 }
+
+/// A hostile plugin cannot hang its page or grow the browser without bound
+/// (tests/programs/flood.c, built by pnacl-clang): 3 s of standard error with no newline,
+/// and the page channel taken from the plugin's own runtime to send an 8192 x 8192
+/// device and 5 s of full-frame flushes of it, and 60,000 random and mutated records
+/// there (the page channel's fuzzer). Through each, the page's own 10 ms timer keeps
+/// firing (no gap of 100 ms), no exception escapes the page's host, the browser stays
+/// within 1.5 GiB (a page with nothing: about 1 GiB here, all its processes' resident
+/// memory summed), and the plugin gets to say that it sent all of it.
+#[test]
+fn a_flooding_plugin_does_not_hang_its_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = dir.path().join("flood.pexe");
+    let st = Command::new(cargo_bin("pnacl-clang"))
+        .arg("-O2")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/flood.c"))
+        .arg("-o")
+        .arg(&pexe)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let src = app_with(dir.path(), "flood", &pexe, "flood.pexe");
+    let out = dir.path().join("out");
+    let o = revive(&src, &out, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let server = common::Server::start(&out);
+    for (page, said) in [
+        (
+            "",
+            &["attack: stderr flood sent", "standard error beyond"][..],
+        ),
+        (
+            "channel.html",
+            &["attack: channel taken", "attack: channel flood sent"][..],
+        ),
+        // The page channel fuzzed: 60,000 random and mutated records (flood.c's fuzz()).
+        ("fuzz.html", &["attack: fuzz sent 60000 records"][..]),
+    ] {
+        let url = format!("{}{page}", server.base);
+        let (result, console) = driver_with(&url, 120, None, None, &[("PNACL_RSS", "1")]);
+        let (json, rss) = result
+            .split_once(" rss=")
+            .unwrap_or_else(|| panic!("{page}: {result}"));
+        let r: serde_json::Value =
+            serde_json::from_str(json).unwrap_or_else(|e| panic!("{page}: {result}: {e}"));
+        let worst = r["worst"].as_i64().unwrap();
+        let ticks = r["ticks"].as_i64().unwrap();
+        let rss: u64 = rss.parse().unwrap();
+        assert!(
+            worst < 100,
+            "{page}: the page's timer stopped for {worst} ms: {result}"
+        );
+        assert!(
+            ticks > 400,
+            "{page}: the page's timer fired {ticks} times in 8 s"
+        );
+        assert!(rss < 1536, "{page}: the browser grew to {rss} MiB");
+        for s in said {
+            assert!(console.contains(s), "{page}: no {s:?} in: {console}");
+        }
+        // No exception escaped the page's host.
+        assert_eq!(r["errors"].as_i64().unwrap_or(0), 0, "{page}: {result}");
+        assert!(!console.contains("exception:"), "{page}: {console}");
+    }
+}

@@ -274,6 +274,44 @@ fn memory_beyond_its_own_and_functions_of_another_type_trap() {
     );
 }
 
+/// The host checks what the program asks of it before it allocates or touches anything:
+/// random numbers for a buffer reaching beyond the program's memory, or of a length near
+/// 4 GiB, trap (status 134, one line on standard error, no JavaScript stack) at once.
+#[test]
+fn a_host_call_beyond_the_program_s_memory_traps() {
+    let dir = tempfile::tempdir().unwrap();
+    let mjs = attack(dir.path(), "wasm-random");
+    // A buffer in the program's own memory (its data: the first megabyte), a few bytes.
+    let out = node(
+        &mjs,
+        &["wasm-random".into(), "65536".into(), "64".into()],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    for (buf, count) in [
+        ("65536", "0xfffff000"),
+        ("65536", "0x7fffffff"),
+        ("0xfffffff0", "64"),
+        ("0x80000000", "1"),
+    ] {
+        let start = std::time::Instant::now();
+        let out = node(&mjs, &["wasm-random".into(), buf.into(), count.into()], &[]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(134), "{buf} {count}: {err}");
+        assert!(
+            err.starts_with("pnacl: the program trapped: ")
+                && err.contains("beyond the program's memory")
+                && err.lines().count() == 1,
+            "{buf} {count}: {err:?}"
+        );
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "{buf} {count}: {:?}",
+            start.elapsed()
+        );
+    }
+}
+
 /// The first thread runs on node's main thread: another thread's exit must still end the
 /// program at once, with that thread's status and output, whether the first thread spins
 /// or waits on a futex no one wakes, and when a third thread (a worker's worker) started

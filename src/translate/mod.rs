@@ -20,6 +20,7 @@ use crate::llvm::{export, ExportOptions, Target};
 /// The runtime's sources, compiled on first use for each architecture.
 const SOURCES: &[(&str, &str)] = &[
     ("types.h", include_str!("../../runtime/types.h")),
+    ("backend.h", include_str!("../../runtime/backend.h")),
     ("sys.h", include_str!("../../runtime/sys.h")),
     ("irt_tables.h", include_str!("../../runtime/irt_tables.h")),
     ("outbuf.h", include_str!("../../runtime/outbuf.h")),

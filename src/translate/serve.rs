@@ -6,28 +6,88 @@
 //! 127.0.0.1, and only for requests that name it (`Host: 127.0.0.1:PORT` or
 //! `localhost:PORT`: a page elsewhere cannot reach it by rebinding a name of its own).
 //! Requests are bounded (line, headers), as are the connections served at once and the
-//! time a connection may stay idle.
+//! time a request's head may take: a client that sends slowly (slowloris) holds a
+//! connection for [`HEAD_DEADLINE`] at most, and when every connection is taken a new one
+//! takes the place of the one that has waited longest for its request, so that slow
+//! clients cannot lock others out.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-/// The longest request line, and the most header bytes, a request may have.
+/// The longest request line, and the most header bytes and lines, a request may have.
 pub const MAX_REQUEST_LINE: u64 = 8 * 1024;
 pub const MAX_HEADERS: u64 = 32 * 1024;
-/// The most connections served at once; one more is answered 503 and closed.
+pub const MAX_HEADER_LINES: usize = 100;
+/// The most connections served at once. One more takes the place of the connection that
+/// has waited longest for a request's head; when all are sending a response, it is
+/// answered 503 and closed.
 pub const MAX_CONNECTIONS: usize = 32;
-/// A connection that sends nothing for this long is closed.
-pub const IDLE: Duration = Duration::from_secs(10);
+/// A request's whole head (its line and headers) must arrive within this time of the
+/// connection's start, or of the end of the response before it on the connection;
+/// otherwise the connection is closed (408 if part of a head came).
+pub const HEAD_DEADLINE: Duration = Duration::from_secs(10);
 
 /// Binds 127.0.0.1:`port` (0: any free port); the listener and the address it has.
 pub fn bind(port: u16) -> std::io::Result<(TcpListener, SocketAddr)> {
     let l = TcpListener::bind(("127.0.0.1", port))?;
     let a = l.local_addr()?;
     Ok((l, a))
+}
+
+/// A connection being served: whether it waits for a request's head, and since when.
+struct Conn {
+    id: u64,
+    waiting: bool,
+    since: Instant,
+    stream: TcpStream,
+}
+
+/// The connections served at once.
+#[derive(Clone, Default)]
+struct Table(Arc<Mutex<Vec<Conn>>>);
+
+impl Table {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Conn>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Makes room for one more (closing the connection that has waited longest for a
+    /// request's head, if all are taken) and enters it: false if all are sending.
+    fn enter(&self, id: u64, stream: &TcpStream) -> bool {
+        let mut t = self.lock();
+        if t.len() >= MAX_CONNECTIONS {
+            let oldest = (0..t.len())
+                .filter(|&i| t[i].waiting)
+                .min_by_key(|&i| t[i].since);
+            let Some(i) = oldest else { return false };
+            let _ = t.swap_remove(i).stream.shutdown(Shutdown::Both);
+        }
+        let Ok(stream) = stream.try_clone() else {
+            return false;
+        };
+        t.push(Conn {
+            id,
+            waiting: true,
+            since: Instant::now(),
+            stream,
+        });
+        true
+    }
+
+    /// Connection `id` now waits for a request's head (from now), or sends a response.
+    fn mark(&self, id: u64, waiting: bool) {
+        if let Some(c) = self.lock().iter_mut().find(|c| c.id == id) {
+            c.waiting = waiting;
+            c.since = Instant::now();
+        }
+    }
+
+    fn leave(&self, id: u64) {
+        self.lock().retain(|c| c.id != id);
+    }
 }
 
 /// Serves `dir` on `listener` until the process ends, a thread per connection, at most
@@ -38,11 +98,11 @@ pub fn serve(listener: TcpListener, dir: &Path) -> std::io::Result<()> {
     // The names a request may give in its Host header: this server's own address. Any
     // other (a name a page on another site made resolve to 127.0.0.1) is refused.
     let hosts = Arc::new([format!("127.0.0.1:{port}"), format!("localhost:{port}")]);
-    let open = Arc::new(AtomicUsize::new(0));
-    for conn in listener.incoming() {
+    let table = Table::default();
+    for (id, conn) in (0u64..).zip(listener.incoming()) {
         let Ok(mut conn) = conn else { continue };
-        if open.fetch_add(1, Ordering::AcqRel) >= MAX_CONNECTIONS {
-            open.fetch_sub(1, Ordering::AcqRel);
+        if !table.enter(id, &conn) {
+            let _ = conn.set_write_timeout(Some(Duration::from_secs(1)));
             let _ = respond(
                 &mut conn,
                 "503 Service Unavailable",
@@ -51,19 +111,37 @@ pub fn serve(listener: TcpListener, dir: &Path) -> std::io::Result<()> {
             );
             continue;
         }
-        let (dir, hosts, open) = (dir.clone(), hosts.clone(), open.clone());
+        let (dir, hosts, table) = (dir.clone(), hosts.clone(), table.clone());
         std::thread::spawn(move || {
-            let _ = handle(conn, &dir, &hosts[..]);
-            open.fetch_sub(1, Ordering::AcqRel);
+            let _ = handle(conn, &dir, &hosts[..], &|waiting| table.mark(id, waiting));
+            table.leave(id);
         });
     }
     Ok(())
 }
 
+/// A connection's reading side, which ends (`TimedOut`) at a deadline however the bytes
+/// come: a read timeout alone restarts with each byte.
+struct Timed {
+    stream: TcpStream,
+    until: Instant,
+}
+
+impl Read for Timed {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        self.stream.read(buf)
+    }
+}
+
 /// A line of at most `limit` bytes (its end included): `Ok(None)` at the end of the
 /// stream, `Err(())` for a longer line.
 fn read_line_within(
-    r: &mut BufReader<TcpStream>,
+    r: &mut BufReader<Timed>,
     limit: u64,
 ) -> std::io::Result<Result<Option<String>, ()>> {
     let mut buf = Vec::new();
@@ -118,18 +196,31 @@ fn write_response(
     Ok(())
 }
 
-fn handle(mut conn: TcpStream, dir: &Path, hosts: &[String]) -> std::io::Result<()> {
-    conn.set_read_timeout(Some(IDLE))?;
-    conn.set_write_timeout(Some(IDLE))?;
+fn handle(
+    mut conn: TcpStream,
+    dir: &Path,
+    hosts: &[String],
+    mark: &dyn Fn(bool),
+) -> std::io::Result<()> {
+    conn.set_write_timeout(Some(HEAD_DEADLINE))?;
     // A response is its head and its body, two writes: without this, the body of each one
     // after the first on a connection waits for the browser's delayed ACK (40 ms).
     conn.set_nodelay(true)?;
-    let mut reader = BufReader::new(conn.try_clone()?);
+    let mut reader = BufReader::new(Timed {
+        stream: conn.try_clone()?,
+        until: Instant::now() + HEAD_DEADLINE,
+    });
+    let late = |e: &std::io::Error| {
+        matches!(
+            e.kind(),
+            std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+        )
+    };
     loop {
-        let line = match read_line_within(&mut reader, MAX_REQUEST_LINE)? {
-            Ok(Some(l)) => l,
-            Ok(None) => return Ok(()),
-            Err(()) => {
+        let line = match read_line_within(&mut reader, MAX_REQUEST_LINE) {
+            Ok(Ok(Some(l))) => l,
+            Ok(Ok(None)) => return Ok(()),
+            Ok(Err(())) => {
                 return respond(
                     &mut conn,
                     "414 URI Too Long",
@@ -137,6 +228,9 @@ fn handle(mut conn: TcpStream, dir: &Path, hosts: &[String]) -> std::io::Result<
                     false,
                 )
             }
+            // No request, or one too slow to read: closed.
+            Err(e) if late(&e) => return Ok(()),
+            Err(e) => return Err(e),
         };
         let mut parts = line.split_whitespace();
         let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
@@ -144,15 +238,26 @@ fn handle(mut conn: TcpStream, dir: &Path, hosts: &[String]) -> std::io::Result<
         let mut keep_alive = true;
         let mut host = None;
         let mut left = MAX_HEADERS;
+        let mut lines = 0;
         loop {
-            let h = match read_line_within(&mut reader, left)? {
-                Ok(Some(h)) => h,
-                Ok(None) => return Ok(()),
-                Err(()) => {
+            let h = match read_line_within(&mut reader, left) {
+                Ok(Ok(Some(h))) if lines < MAX_HEADER_LINES => h,
+                Ok(Ok(None)) => return Ok(()),
+                Ok(_) => {
                     let why = "request headers too large\n";
                     return respond(&mut conn, "431 Request Header Fields Too Large", why, false);
                 }
+                Err(e) if late(&e) => {
+                    return respond(
+                        &mut conn,
+                        "408 Request Timeout",
+                        "request too slow\n",
+                        false,
+                    )
+                }
+                Err(e) => return Err(e),
             };
+            lines += 1;
             left -= h.len() as u64;
             if h.trim().is_empty() {
                 break;
@@ -165,6 +270,7 @@ fn handle(mut conn: TcpStream, dir: &Path, hosts: &[String]) -> std::io::Result<
                 host = Some(value.to_ascii_lowercase());
             }
         }
+        mark(false);
         if !host
             .as_deref()
             .is_some_and(|h| hosts.iter().any(|a| a == h))
@@ -188,6 +294,8 @@ fn handle(mut conn: TcpStream, dir: &Path, hosts: &[String]) -> std::io::Result<
         if !keep_alive {
             return Ok(());
         }
+        mark(true);
+        reader.get_mut().until = Instant::now() + HEAD_DEADLINE;
     }
 }
 

@@ -52,5 +52,29 @@ export function launch(chromium) {
     });
     browser.kill('SIGKILL');
   };
-  return { send, onEvent: (f) => listeners.push(f), close };
+  // The resident memory of the browser and all its processes, in bytes (Linux's /proc).
+  const rss = () => {
+    const children = new Map();
+    for (const d of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(d)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        if (!children.has(ppid)) children.set(ppid, []);
+        children.get(ppid).push(Number(d));
+      } catch { /* gone */ }
+    }
+    let total = 0;
+    const todo = [browser.pid];
+    while (todo.length) {
+      const pid = todo.pop();
+      try {
+        const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+        if (m) total += Number(m[1]) * 1024;
+      } catch { /* gone */ }
+      todo.push(...(children.get(pid) || []));
+    }
+    return total;
+  };
+  return { send, onEvent: (f) => listeners.push(f), close, rss };
 }

@@ -17,7 +17,11 @@ import zlib from 'node:zlib';
 import { launch } from './cdp.mjs';
 
 const [chromium, url, timeout, selector] = process.argv.slice(2);
-const { send, onEvent, close } = launch(chromium);
+const { send, onEvent, close, rss } = launch(chromium);
+// With PNACL_RSS=1, the result is followed by the browser's peak resident memory (all
+// its processes, sampled every 100 ms), in MiB: "RESULT rss=MIB".
+let peak = 0;
+if (process.env.PNACL_RSS) setInterval(() => { peak = Math.max(peak, rss()); }, 100).unref();
 onEvent((msg) => {
   if (msg.method === 'Runtime.consoleAPICalled') {
     const text = msg.params.args.map((a) => a.value ?? a.description ?? '').join(' ');
@@ -123,7 +127,7 @@ try {
       for (let k = 0; k < first.length; k += 4) if (first.readUInt32BE(k) !== second.readUInt32BE(k)) changed++;
       finish(JSON.stringify({ result: v, later, colours: [colours(first), colours(second)], changed }), 0);
     } else if (v) {
-      finish(v, 0);
+      finish(process.env.PNACL_RSS ? `${v} rss=${Math.round(peak / (1 << 20))}` : v, 0);
     }
     await new Promise((res) => setTimeout(res, 100));
   }

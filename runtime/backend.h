@@ -1,0 +1,58 @@
+/*
+ * The backend contract: what each backend of the runtime provides to the parts above it
+ * (outbuf.h, ppapi.h and the PPAPI interfaces). The backends are irt.c (x86-32 and ARM,
+ * over Linux's system calls), wasi.c (WebAssembly, over WASI) and the PPAPI host's fuzzer
+ * (fuzz/ppapi/json.c, over libc). Each includes this file first and defines every function
+ * below; the compiler checks each definition against its declaration here.
+ */
+#ifndef PNACL_RT_BACKEND_H
+#define PNACL_RT_BACKEND_H
+
+#include "types.h"
+
+/* NaCl's time, as the IRT's clock and futex interfaces take it. */
+struct nacl_timespec {
+    i64 tv_sec;
+    i32 tv_nsec;
+    i32 pad;
+};
+
+/* The process: its end (status), and its end with a message (status 134). */
+__attribute__((noreturn)) static void exit_process(int status);
+__attribute__((noreturn)) static void fatal(const char *msg);
+
+/* Strings and memory. */
+static int streq(const char *a, const char *b);
+static size_t slen(const char *s);
+static void *copy(void *d, const void *s, size_t n);
+
+/* Locks (spin locks on an int, 0 free), and the standard streams: a raw write (the bytes
+   written, or a negative error), a string to a descriptor, whether a descriptor is a
+   terminal (outbuf.h's; not the fuzzer's), the IRT's read. */
+static void lock(volatile int *l);
+static void unlock(volatile int *l);
+static long raw_write(int fd, const void *buf, size_t n);
+static void write_str(int fd, const char *s);
+static int is_terminal(int fd);
+static int irt_read(int fd, void *buf, size_t count, size_t *nread);
+
+/* Futexes, threads and clocks, as the IRT's interfaces give them (0 or a NaCl errno): a
+   thread that may run plugin code (irt_thread_create), one that runs only the host's
+   (host_thread_create), the calling thread's end. */
+static int irt_futex_wait_abs(volatile int *addr, int value, const struct nacl_timespec *abstime);
+static int irt_futex_wake(volatile int *addr, int nwake, int *count);
+static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr);
+static int host_thread_create(void (*start)(void), void *stack, void *thread_ptr);
+static void irt_thread_exit(i32 *stack_flag);
+static int irt_clock_gettime(u32 clk, struct nacl_timespec *tp);
+
+/* The PPAPI host's: zeroed pages of memory (or NULL), the calling thread (never 0), that
+   the instance is made (where a page fires `load`), and the channel to a page (whole
+   records; used only with PNACL_PAGE=1). */
+static void *host_pages(size_t len);
+static uptr host_thread_id(void);
+static void ppapi_ready(void);
+static int host_channel_write(const void *p, u32 n);
+static i32 host_channel_read(void *p, u32 n);
+
+#endif
