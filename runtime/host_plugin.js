@@ -109,8 +109,8 @@ const fromJson = (line) => JSON.parse(line, (_k, v) => {
 // memory and runtime are the plugin's: no rule kept there holds), and the page works on
 // what they send in slices of a few milliseconds, so that its thread stays its own.
 // - Standard error: lines split once, in the worker; at most TEXT_LINE bytes a line,
-//   TEXT_PER_SECOND a second and TEXT_TOTAL in all, over all the plugin's threads; the
-//   rest is dropped, and that is said once.
+//   TEXT_LINES_PER_SECOND lines and TEXT_PER_SECOND bytes a second and TEXT_TOTAL in all,
+//   over all the plugin's threads; the rest is dropped, and that is said once.
 // - Messages (standard output, a JSON line each): parsed in the worker; a plugin that
 //   posts faster than the page dispatches waits once MESSAGE_WINDOW bytes are on their way
 //   (as a writer to a full pipe waits); a message over MESSAGE_LINE is dropped with a
@@ -118,7 +118,7 @@ const fromJson = (line) => JSON.parse(line, (_k, v) => {
 // - Channel records (descriptor 3): whole, well-formed records only, CHANNEL_WINDOW bytes
 //   on their way at most (the writer waits); the page draws each device's latest frame
 //   once an animation frame, at most the element's own size in device pixels.
-const TEXT_LINE = 4096, TEXT_PER_SECOND = 64 * 1024, TEXT_TOTAL = 8 * 1024 * 1024;
+const TEXT_LINE = 4096, TEXT_PER_SECOND = 64 * 1024, TEXT_LINES_PER_SECOND = 256, TEXT_TOTAL = 8 * 1024 * 1024;
 const MESSAGE_WINDOW = 4 * 1024 * 1024, MESSAGE_LINE = 64 * 1024 * 1024;
 // (A record may carry a socket's message or a request's body: the host's own bound.)
 const CHANNEL_WINDOW = 1 << 20, CHANNEL_RECORD = 512 * 1024 * 1024;
@@ -129,22 +129,31 @@ const MAX_LOADS = 64, MAX_SOCKETS = 64, MAX_SOUNDS = 16;
 // text sent in all, whether the drop was said; the bytes of messages and of records
 // posted and done with (counting on, modulo 2^32).
 const L_SECOND = 0, L_SECOND_TEXT = 1, L_TEXT = 2, L_WARNED = 3;
-const L_MSG_POSTED = 4, L_MSG_DONE = 5, L_REC_POSTED = 6, L_REC_DONE = 7, L_WORDS = 8;
+const L_MSG_POSTED = 4, L_MSG_DONE = 5, L_REC_POSTED = 6, L_REC_DONE = 7, L_SECOND_LINES = 8;
+// (Each kind's posts too, for the posts on their way are bounded as well: each is a task
+// of the page's, and many small ones would crowd its own out.)
+const L_MSG_POSTS = 9, L_MSG_POSTS_DONE = 10, L_REC_POSTS = 11, L_REC_POSTS_DONE = 12, L_WORDS = 13;
+const POSTS_ON_THEIR_WAY = 32;
 const pluginLimits = () => new Int32Array(new SharedArrayBuffer(4 * L_WORDS));
 
 // Waits (in a worker) until fewer than `window` bytes posted under `posted` are not yet
-// done with under `done`, then counts `n` more as posted.
-const awaitRoom = (limits, posted, done, n, window) => {
+// done with under `done` and fewer than POSTS_ON_THEIR_WAY posts under `posts` (the next
+// word: their count done with), then counts `n` bytes and a post more.
+const awaitRoom = (limits, posted, done, n, window, posts) => {
   for (;;) {
     const d = Atomics.load(limits, done);
-    if (((Atomics.load(limits, posted) - d) >>> 0) < window) break;
-    Atomics.wait(limits, done, d, 1000);
+    if (((Atomics.load(limits, posted) - d) >>> 0) < window
+      && ((Atomics.load(limits, posts) - Atomics.load(limits, posts + 1)) >>> 0) < POSTS_ON_THEIR_WAY) break;
+    Atomics.wait(limits, done, d, 50);
   }
   Atomics.add(limits, posted, n);
+  Atomics.add(limits, posts, 1);
 };
 
-// The page is done with `n` bytes counted under `done`: a writer waiting for room goes on.
-const doneWith = (limits, done, n) => {
+// The page is done with `n` bytes counted under `done` (and, with `posts`, with a post):
+// a writer waiting for room goes on.
+const doneWith = (limits, done, n, posts = -1) => {
+  if (posts >= 0) Atomics.add(limits, posts + 1, 1);
   Atomics.add(limits, done, n);
   Atomics.notify(limits, done);
 };
@@ -157,10 +166,14 @@ const textGate = (limits, post) => {
   const take = (n) => {
     const sec = Math.floor(Date.now() / 1000) | 0;
     const was = Atomics.load(limits, L_SECOND);
-    if (was !== sec && Atomics.compareExchange(limits, L_SECOND, was, sec) === was) Atomics.store(limits, L_SECOND_TEXT, 0);
-    if (Atomics.load(limits, L_TEXT) + n > TEXT_TOTAL || Atomics.add(limits, L_SECOND_TEXT, n) + n > TEXT_PER_SECOND) {
+    if (was !== sec && Atomics.compareExchange(limits, L_SECOND, was, sec) === was) {
+      Atomics.store(limits, L_SECOND_TEXT, 0);
+      Atomics.store(limits, L_SECOND_LINES, 0);
+    }
+    if (Atomics.load(limits, L_TEXT) + n > TEXT_TOTAL || Atomics.add(limits, L_SECOND_TEXT, n) + n > TEXT_PER_SECOND
+      || Atomics.add(limits, L_SECOND_LINES, 1) >= TEXT_LINES_PER_SECOND) {
       if (Atomics.compareExchange(limits, L_WARNED, 0, 1) === 0) {
-        post({ lines: [`NaCl module: standard error beyond ${TEXT_PER_SECOND / 1024} KiB a second or ${TEXT_TOTAL >> 20} MiB in all: the rest is dropped`] });
+        post({ lines: [`NaCl module: standard error beyond ${TEXT_LINES_PER_SECOND} lines or ${TEXT_PER_SECOND / 1024} KiB a second, or ${TEXT_TOTAL >> 20} MiB in all: the rest is dropped`] });
       }
       return false;
     }
@@ -251,7 +264,7 @@ const messageGate = (limits, post, text) => {
     }
     if (values.length) {
       const n = sizes.reduce((a, b) => a + b, 0);
-      awaitRoom(limits, L_MSG_POSTED, L_MSG_DONE, n, MESSAGE_WINDOW);
+      awaitRoom(limits, L_MSG_POSTED, L_MSG_DONE, n, MESSAGE_WINDOW, L_MSG_POSTS);
       post({ messages: values, sizes });
     }
   };
@@ -276,7 +289,7 @@ const channelGate = (limits, post, text) => {
       text.say('NaCl module: malformed records on the page channel are dropped');
     }
     if (ok === 0) return;
-    awaitRoom(limits, L_REC_POSTED, L_REC_DONE, ok, CHANNEL_WINDOW);
+    awaitRoom(limits, L_REC_POSTED, L_REC_DONE, ok, CHANNEL_WINDOW, L_REC_POSTS);
     post({ host: ok === bytes.length ? bytes : bytes.slice(0, ok) });
   };
 };
@@ -904,11 +917,11 @@ if (typeof document !== 'undefined') {
         });
       };
       // PPB_Console's text, bounded as standard error is (above), here on the page.
-      let consoleSecond = 0, consoleSent = 0, consoleTotal = 0, consoleWarned = false;
+      let consoleSecond = 0, consoleSent = 0, consoleLines = 0, consoleTotal = 0, consoleWarned = false;
       const consoleRoom = (n) => {
         const sec = Math.floor(Date.now() / 1000);
-        if (sec !== consoleSecond) { consoleSecond = sec; consoleSent = 0; }
-        if (consoleSent + n > TEXT_PER_SECOND || consoleTotal + n > TEXT_TOTAL) {
+        if (sec !== consoleSecond) { consoleSecond = sec; consoleSent = 0; consoleLines = 0; }
+        if (consoleSent + n > TEXT_PER_SECOND || consoleTotal + n > TEXT_TOTAL || ++consoleLines > TEXT_LINES_PER_SECOND) {
           if (!consoleWarned) console.warn(`NaCl module: console text beyond ${TEXT_PER_SECOND / 1024} KiB a second or ${TEXT_TOTAL >> 20} MiB in all: the rest is dropped`);
           consoleWarned = true;
           return false;
@@ -1054,9 +1067,10 @@ if (typeof document !== 'undefined') {
         worker.onmessage = ({ data: m }) => {
           if (state.ended) return;
           if (m.messages) {
+            const last = m.messages.length - 1;
             m.messages.forEach((data, i) => later(() => {
               el.dispatchEvent(new MessageEvent('message', { data }));
-              doneWith(plugin, L_MSG_DONE, m.sizes[i]);
+              doneWith(plugin, L_MSG_DONE, m.sizes[i], i === last ? L_MSG_POSTS : -1);
             }));
           } else if (m.lines) {
             for (const line of m.lines) later(() => say(line));
@@ -1065,7 +1079,7 @@ if (typeof document !== 'undefined') {
           } else if (m.host) {
             later(() => {
               onHost(m.host);
-              doneWith(plugin, L_REC_DONE, m.host.length);
+              doneWith(plugin, L_REC_DONE, m.host.length, L_REC_POSTS);
             });
           } else if (m.frame) {
             onFrame(m.frame, m.device);
