@@ -127,9 +127,11 @@ fn stockfish_is_a_uci_engine_for_python_chess_on_every_target() {
                 .unwrap();
             assert!(o.status.success(), "{name} {arch}: {}", describe(&o));
             let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-            assert_eq!(
-                r["moves"].as_array().unwrap().len(),
-                plies,
+            // All the plies, or fewer where the game ended (two search threads make each
+            // game its own: one ended in a mate at ply 32).
+            let played = r["moves"].as_array().unwrap().len();
+            assert!(
+                played == plies || (played < plies && r["over"] == true),
                 "{name} {arch}: {r}"
             );
             assert_eq!(

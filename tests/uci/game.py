@@ -5,7 +5,7 @@
 The engine plays both sides, PLIES half-moves or until the game ends, each move a search
 to DEPTH, with Threads 2 and Hash 16 set; every move must be legal; then `quit`, after
 which the engine must end by itself with status 0. Prints one line of JSON: the moves and
-the engine's exit status."""
+the engine's exit status, and whether the game is over (a mate, a draw) where it stopped."""
 import json
 import sys
 
@@ -29,7 +29,7 @@ def main():
         board.push(result.move)
     name = engine.id.get("name", "")
     engine.quit()
-    print(json.dumps({"moves": moves, "returncode": engine.transport.get_returncode(), "name": name}))
+    print(json.dumps({"moves": moves, "over": board.is_game_over(), "returncode": engine.transport.get_returncode(), "name": name}))
 
 
 if __name__ == "__main__":
