@@ -160,26 +160,31 @@ const doneWith = (limits, done, n, posts = -1) => {
 
 // A worker's standard error: whole lines to the page (`post({ lines })`), within the
 // bounds above.
+// Whether a line of `n` bytes of the plugin's text (standard error, or console text) fits
+// in the bounds above, counted in `limits` by every worker and the page alike; the first
+// time one does not, `warn` gets the line that says so.
+const textRoom = (limits, n, warn) => {
+  const sec = Math.floor(Date.now() / 1000) | 0;
+  const was = Atomics.load(limits, L_SECOND);
+  if (was !== sec && Atomics.compareExchange(limits, L_SECOND, was, sec) === was) {
+    Atomics.store(limits, L_SECOND_TEXT, 0);
+    Atomics.store(limits, L_SECOND_LINES, 0);
+  }
+  if (Atomics.load(limits, L_TEXT) + n > TEXT_TOTAL || Atomics.add(limits, L_SECOND_TEXT, n) + n > TEXT_PER_SECOND
+    || Atomics.add(limits, L_SECOND_LINES, 1) >= TEXT_LINES_PER_SECOND) {
+    if (Atomics.compareExchange(limits, L_WARNED, 0, 1) === 0) {
+      warn(`NaCl module: standard error beyond ${TEXT_LINES_PER_SECOND} lines or ${TEXT_PER_SECOND / 1024} KiB a second, or ${TEXT_TOTAL >> 20} MiB in all (console text included): the rest is dropped`);
+    }
+    return false;
+  }
+  Atomics.add(limits, L_TEXT, n);
+  return true;
+};
+
 const textGate = (limits, post) => {
   const dec = new TextDecoder();
   let partial = '', cut = false;
-  const take = (n) => {
-    const sec = Math.floor(Date.now() / 1000) | 0;
-    const was = Atomics.load(limits, L_SECOND);
-    if (was !== sec && Atomics.compareExchange(limits, L_SECOND, was, sec) === was) {
-      Atomics.store(limits, L_SECOND_TEXT, 0);
-      Atomics.store(limits, L_SECOND_LINES, 0);
-    }
-    if (Atomics.load(limits, L_TEXT) + n > TEXT_TOTAL || Atomics.add(limits, L_SECOND_TEXT, n) + n > TEXT_PER_SECOND
-      || Atomics.add(limits, L_SECOND_LINES, 1) >= TEXT_LINES_PER_SECOND) {
-      if (Atomics.compareExchange(limits, L_WARNED, 0, 1) === 0) {
-        post({ lines: [`NaCl module: standard error beyond ${TEXT_LINES_PER_SECOND} lines or ${TEXT_PER_SECOND / 1024} KiB a second, or ${TEXT_TOTAL >> 20} MiB in all: the rest is dropped`] });
-      }
-      return false;
-    }
-    Atomics.add(limits, L_TEXT, n);
-    return true;
-  };
+  const take = (n) => textRoom(limits, n, (line) => post({ lines: [line] }));
   const lines = (text) => {
     const out = [];
     let from = 0;
@@ -916,20 +921,8 @@ if (typeof document !== 'undefined') {
           toHost([12, FROM_FLUSHED, device >>> 0]);
         });
       };
-      // PPB_Console's text, bounded as standard error is (above), here on the page.
-      let consoleSecond = 0, consoleSent = 0, consoleLines = 0, consoleTotal = 0, consoleWarned = false;
-      const consoleRoom = (n) => {
-        const sec = Math.floor(Date.now() / 1000);
-        if (sec !== consoleSecond) { consoleSecond = sec; consoleSent = 0; consoleLines = 0; }
-        if (consoleSent + n > TEXT_PER_SECOND || consoleTotal + n > TEXT_TOTAL || ++consoleLines > TEXT_LINES_PER_SECOND) {
-          if (!consoleWarned) console.warn(`NaCl module: console text beyond ${TEXT_PER_SECOND / 1024} KiB a second or ${TEXT_TOTAL >> 20} MiB in all: the rest is dropped`);
-          consoleWarned = true;
-          return false;
-        }
-        consoleSent += n;
-        consoleTotal += n;
-        return true;
-      };
+      // PPB_Console's text, within standard error's bounds (above), counted with it.
+      const consoleRoom = (n) => textRoom(plugin, n, (line) => console.warn(line));
       const onHost = (bytes) => {
         const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
         for (let i = 0; i + 2 <= words.length;) {

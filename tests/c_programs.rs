@@ -138,14 +138,7 @@ fn lua_passes_its_checks_as_built_natively() {
     );
     let text = String::from_utf8_lossy(&expected.stdout);
     assert!(text.ends_with("all checks passed\n"), "natively: {text}");
-    for (what, mut cmd) in [
-        ("x86-32", Command::new(&x86)),
-        ("wasm32", {
-            let mut c = Command::new(pnacl::tools::NODE);
-            c.arg(&mjs);
-            c
-        }),
-    ] {
+    for (what, mut cmd) in translated(&x86, &mjs) {
         let got = run_ok(
             cmd.env("PNACL_FS_ROOT", dir.path())
                 .current_dir(dir.path())
@@ -158,6 +151,14 @@ fn lua_passes_its_checks_as_built_natively() {
             "lua on {what} prints otherwise than natively"
         );
     }
+}
+
+/// The commands that run a program built by `build`: on x86-32, and in WebAssembly under
+/// node.
+fn translated(x86: &Path, mjs: &Path) -> [(&'static str, Command); 2] {
+    let mut node = Command::new(pnacl::tools::NODE);
+    node.arg(mjs);
+    [("x86-32", Command::new(x86)), ("wasm32", node)]
 }
 
 #[test]
@@ -193,14 +194,7 @@ fn zlib_compresses_a_large_file_as_natively() {
             "native zlib",
         );
         let expected = std::fs::read(dir.path().join("native.z")).unwrap();
-        for (what, mut cmd) in [
-            ("x86-32", Command::new(&x86)),
-            ("wasm32", {
-                let mut c = Command::new(pnacl::tools::NODE);
-                c.arg(&mjs);
-                c
-            }),
-        ] {
+        for (what, mut cmd) in translated(&x86, &mjs) {
             let got = run_ok(
                 cmd.env("PNACL_FS_ROOT", dir.path())
                     .current_dir(dir.path())
