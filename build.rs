@@ -42,4 +42,51 @@ fn main() {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_else(|| get("llvm", "major"));
     println!("cargo:rustc-env=PNACL_LLVM_VERSION={version}");
+    runtime_sources();
+}
+
+/// The runtime's C sources (runtime/: .c, .h, .S, .def, in folders too) and its JavaScript
+/// modules (.js), written into `$OUT_DIR/runtime_sources.rs` and `runtime_js.rs` as tables
+/// of (path below runtime/, text), which `translate` compiles and assembles from: the
+/// files on disk are the one list.
+fn runtime_sources() {
+    println!("cargo:rerun-if-changed=runtime");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime");
+    let mut files = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(d) = dirs.pop() {
+        for e in fs::read_dir(&d).expect("runtime/ is readable") {
+            let p = e.expect("runtime/ is readable").path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if matches!(
+                p.extension().and_then(|x| x.to_str()),
+                Some("c" | "h" | "S" | "def" | "js")
+            ) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    // The C (compiled for each target), and the JavaScript hosts' modules (assembled).
+    for (name, js) in [("runtime_sources.rs", false), ("runtime_js.rs", true)] {
+        let mut out = String::from("&[\n");
+        for p in files
+            .iter()
+            .filter(|p| p.extension().is_some_and(|x| x == "js") == js)
+        {
+            let rel = p
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            out += &format!(
+                "    ({rel:?}, include_str!({:?})),\n",
+                p.display().to_string()
+            );
+        }
+        out += "]\n";
+        let dest = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join(name);
+        fs::write(dest, out).expect("OUT_DIR is writable");
+    }
 }

@@ -1,12 +1,17 @@
 /* 32-bit ARM (EABI, hard float): process entry, system calls, stack switching,
    setjmp/longjmp, thread start, and the 64-bit division helpers' register shims. */
+
+/* A global function: FUNC name, its code below. */
+.macro FUNC name
+    .globl \name
+    .type \name, %function
+\name:
+.endm
     .syntax unified
     .arm
     .text
 
-    .globl _start
-    .type _start, %function
-_start:
+FUNC _start
     mov fp, #0
     mov lr, #0
     mov r0, sp
@@ -15,9 +20,7 @@ _start:
     udf #0
 
 /* long __pnacl_syscall(long n, long a, long b, long c, long d, long e, long f) */
-    .globl __pnacl_syscall
-    .type __pnacl_syscall, %function
-__pnacl_syscall:
+FUNC __pnacl_syscall
     push {r4, r5, r7, lr}
     mov r7, r0
     mov r0, r1
@@ -30,9 +33,7 @@ __pnacl_syscall:
     pop {r4, r5, r7, pc}
 
 /* void __pnacl_switch_stack(void *sp, void (*fn)(void *), void *arg) */
-    .globl __pnacl_switch_stack
-    .type __pnacl_switch_stack, %function
-__pnacl_switch_stack:
+FUNC __pnacl_switch_stack
     bic sp, r0, #15
     mov r0, r2
     mov fp, #0
@@ -40,9 +41,7 @@ __pnacl_switch_stack:
     udf #0
 
 /* int __pnacl_setjmp(void *buf): r4-r11, sp, lr, d8-d15. */
-    .globl __pnacl_setjmp
-    .type __pnacl_setjmp, %function
-__pnacl_setjmp:
+FUNC __pnacl_setjmp
     stmia r0!, {r4-r11}
     str sp, [r0], #4
     str lr, [r0], #4
@@ -51,9 +50,7 @@ __pnacl_setjmp:
     bx lr
 
 /* void __pnacl_longjmp(void *buf, int val) */
-    .globl __pnacl_longjmp
-    .type __pnacl_longjmp, %function
-__pnacl_longjmp:
+FUNC __pnacl_longjmp
     ldmia r0!, {r4-r11}
     ldr sp, [r0], #4
     ldr lr, [r0], #4
@@ -63,9 +60,7 @@ __pnacl_longjmp:
     bx lr
 
 /* int __pnacl_clone(u32 flags, void *stack_top, int *ctid, void (*fn)(void *), void *arg) */
-    .globl __pnacl_clone
-    .type __pnacl_clone, %function
-__pnacl_clone:
+FUNC __pnacl_clone
     push {r4, r5, r7, lr}
     bic r1, r1, #15
     ldr r5, [sp, #16]            /* arg */
@@ -90,31 +85,22 @@ __pnacl_clone:
 1:
     pop {r4, r5, r7, pc}
 
-/* u64 quotient in r0:r1, remainder in r2:r3. */
-    .globl __aeabi_uldivmod
-    .type __aeabi_uldivmod, %function
-__aeabi_uldivmod:
+/* The EABI's 64-bit division: quotient in r0:r1, remainder in r2:r3, from a C worker
+   that writes the remainder through a pointer (builtins.c). */
+.macro divmod name, worker
+FUNC \name
     push {r11, lr}
     sub sp, sp, #16
     add r12, sp, #8
     str r12, [sp]
-    bl __pnacl_udivmoddi4
+    bl \worker
     ldr r2, [sp, #8]
     ldr r3, [sp, #12]
     add sp, sp, #16
     pop {r11, pc}
+.endm
 
-    .globl __aeabi_ldivmod
-    .type __aeabi_ldivmod, %function
-__aeabi_ldivmod:
-    push {r11, lr}
-    sub sp, sp, #16
-    add r12, sp, #8
-    str r12, [sp]
-    bl __pnacl_divmoddi4
-    ldr r2, [sp, #8]
-    ldr r3, [sp, #12]
-    add sp, sp, #16
-    pop {r11, pc}
+    divmod __aeabi_uldivmod, __pnacl_udivmoddi4
+    divmod __aeabi_ldivmod, __pnacl_divmoddi4
 
     .section .note.GNU-stack,"",%progbits

@@ -1,10 +1,16 @@
 /* i386: process entry, system calls, stack switching, setjmp/longjmp, thread start. */
+
+/* A global function: FUNC name, its code below. */
+.macro FUNC name
+    .globl \name
+    .type \name, @function
+\name:
+.endm
+
     .text
 
 /* The kernel enters here with argc, argv[], envp[], auxv on the stack. */
-    .globl _start
-    .type _start, @function
-_start:
+FUNC _start
     xorl %ebp, %ebp
     movl %esp, %eax
     andl $-16, %esp
@@ -14,9 +20,7 @@ _start:
     hlt
 
 /* long __pnacl_syscall(long n, long a, long b, long c, long d, long e, long f) */
-    .globl __pnacl_syscall
-    .type __pnacl_syscall, @function
-__pnacl_syscall:
+FUNC __pnacl_syscall
     pushl %ebp
     pushl %edi
     pushl %esi
@@ -36,9 +40,7 @@ __pnacl_syscall:
     ret
 
 /* void __pnacl_switch_stack(void *sp, void (*fn)(void *), void *arg): never returns. */
-    .globl __pnacl_switch_stack
-    .type __pnacl_switch_stack, @function
-__pnacl_switch_stack:
+FUNC __pnacl_switch_stack
     movl 4(%esp), %eax
     movl 8(%esp), %ecx
     movl 12(%esp), %edx
@@ -51,9 +53,7 @@ __pnacl_switch_stack:
     hlt
 
 /* int __pnacl_setjmp(void *buf): saves ebx esi edi ebp esp eip. */
-    .globl __pnacl_setjmp
-    .type __pnacl_setjmp, @function
-__pnacl_setjmp:
+FUNC __pnacl_setjmp
     movl 4(%esp), %eax
     movl %ebx, 0(%eax)
     movl %esi, 4(%eax)
@@ -67,9 +67,7 @@ __pnacl_setjmp:
     ret
 
 /* void __pnacl_longjmp(void *buf, int val) */
-    .globl __pnacl_longjmp
-    .type __pnacl_longjmp, @function
-__pnacl_longjmp:
+FUNC __pnacl_longjmp
     movl 4(%esp), %edx
     movl 8(%esp), %eax
     testl %eax, %eax
@@ -85,9 +83,7 @@ __pnacl_longjmp:
 
 /* int __pnacl_clone(u32 flags, void *stack_top, int *ctid, void (*fn)(void *), void *arg)
    The child runs fn(arg) on stack_top, then exits the thread. */
-    .globl __pnacl_clone
-    .type __pnacl_clone, @function
-__pnacl_clone:
+FUNC __pnacl_clone
     pushl %ebp
     pushl %edi
     pushl %esi

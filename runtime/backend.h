@@ -26,15 +26,19 @@ static int streq(const char *a, const char *b);
 static size_t slen(const char *s);
 static void *copy(void *d, const void *s, size_t n);
 
-/* Locks (spin locks on an int, 0 free), and the standard streams: a raw write (the bytes
-   written, or a negative error), a string to a descriptor, whether a descriptor is a
-   terminal (outbuf.h's; not the fuzzer's), the IRT's read. */
+/* Locks (spin locks on an int, 0 free), and descriptors: a raw write and read (the bytes
+   written or read, or a negative NaCl errno), a close (0 or a NaCl errno), a string to a
+   descriptor, whether a descriptor is a terminal, the IRT's read (guest.h's; not the
+   fuzzer's), the processors the program may use. */
 static void lock(volatile int *l);
 static void unlock(volatile int *l);
 static long raw_write(int fd, const void *buf, size_t n);
 static void write_str(int fd, const char *s);
 static int is_terminal(int fd);
+static long raw_read(int fd, void *buf, size_t n);
+static int raw_close(int fd);
 static int irt_read(int fd, void *buf, size_t count, size_t *nread);
+static int online_cpus(void);
 
 /* Futexes, threads and clocks, as the IRT's interfaces give them (0 or a NaCl errno): a
    thread that may run plugin code (irt_thread_create), one that runs only the host's

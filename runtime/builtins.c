@@ -150,18 +150,6 @@ static u64 f64_mag_to_u64(u64 bits, int *overflow) {
     return e >= 52 ? m << (e - 52) : m >> (52 - e);
 }
 
-static u64 f32_mag_to_u64(u32 bits, int *overflow) {
-    int e = (int)((bits >> 23) & 0xff) - 127;
-    *overflow = 0;
-    if (e < 0) return 0;
-    if (e > 63) {
-        *overflow = 1;
-        return 0;
-    }
-    u64 m = (bits & ((1u << 23) - 1)) | (1u << 23);
-    return e >= 23 ? m << (e - 23) : m >> (23 - e);
-}
-
 i64 __fixdfdi(double a) {
     dbits x = {a};
     int of;
@@ -179,22 +167,9 @@ u64 __fixunsdfdi(double a) {
     return of ? ~0ull : m;
 }
 
-i64 __fixsfdi(float a) {
-    fbits x = {a};
-    int of;
-    u64 m = f32_mag_to_u64(x.u & ~(1u << 31), &of);
-    if (of || ((x.u >> 23) & 0xff) == 0xff || m > (1ull << 63) || (m == (1ull << 63) && !(x.u >> 31)))
-        return (i64)0x8000000000000000ull;
-    return (x.u >> 31) ? -(i64)m : (i64)m;
-}
-
-u64 __fixunssfdi(float a) {
-    fbits x = {a};
-    if (x.u >> 31) return 0;
-    int of;
-    u64 m = f32_mag_to_u64(x.u, &of);
-    return of ? ~0ull : m;
-}
+/* A float converts to a double exactly: its conversions are the double's. */
+i64 __fixsfdi(float a) { return __fixdfdi(a); }
+u64 __fixunssfdi(float a) { return __fixunsdfdi(a); }
 
 /* Exact conversions of 64-bit integers: one rounding, in the final addition. */
 double __floatundidf(u64 a) {
@@ -246,6 +221,16 @@ float __floatdisf(i64 a) {
 /* ----------------------------------------------------------------------------------- */
 /* fmod and fmodf: exact remainders (the frem instruction).                           */
 
+/* The significand of double bits `m` with its implicit bit, normalised, and its exponent
+   (`*e`, adjusted for a subnormal). */
+static u64 normalised(u64 m, int *e) {
+    if (!*e) {
+        for (u64 i = m << 12; i >> 63 == 0; i <<= 1) (*e)--;
+        return m << (-*e + 1);
+    }
+    return (m & (-1ull >> 12)) | (1ull << 52);
+}
+
 double fmod(double x, double y) {
     dbits ux = {x}, uy = {y};
     int ex = (ux.u >> 52) & 0x7ff, ey = (uy.u >> 52) & 0x7ff;
@@ -263,22 +248,10 @@ double fmod(double x, double y) {
     }
     u64 mx = ux.u, my = uy.u;
     /* Normalise the significands, with their exponents. */
-    if (!ex) {
-        for (u64 i = mx << 12; i >> 63 == 0; i <<= 1) ex--;
-        mx <<= -ex + 1;
-    } else {
-        mx &= -1ull >> 12;
-        mx |= 1ull << 52;
-    }
-    if (!ey) {
-        for (u64 i = my << 12; i >> 63 == 0; i <<= 1) ey--;
-        my <<= -ey + 1;
-    } else {
-        my &= -1ull >> 12;
-        my |= 1ull << 52;
-    }
-    /* Long division, one bit at a time. */
-    for (; ex > ey; ex--) {
+    mx = normalised(mx, &ex);
+    my = normalised(my, &ey);
+    /* Long division, one bit at a time (the last step without the shift). */
+    for (;; ex--) {
         u64 i = mx - my;
         if (i >> 63 == 0) {
             if (i == 0) {
@@ -287,15 +260,8 @@ double fmod(double x, double y) {
             }
             mx = i;
         }
+        if (ex == ey) break;
         mx <<= 1;
-    }
-    u64 i = mx - my;
-    if (i >> 63 == 0) {
-        if (i == 0) {
-            dbits z = {.u = sx};
-            return z.d;
-        }
-        mx = i;
     }
     for (; mx >> 52 == 0; mx <<= 1) ex--;
     if (ex > 0) {
@@ -308,65 +274,9 @@ double fmod(double x, double y) {
     return r.d;
 }
 
-float fmodf(float x, float y) {
-    fbits ux = {x}, uy = {y};
-    int ex = (ux.u >> 23) & 0xff, ey = (uy.u >> 23) & 0xff;
-    u32 sx = ux.u & 0x80000000u;
-    if ((uy.u << 1) == 0 || ex == 0xff || (ey == 0xff && (uy.u << 9) != 0)) {
-        fbits nan = {.u = 0x7fc00000u};
-        return nan.f;
-    }
-    if ((ux.u << 1) <= (uy.u << 1)) {
-        if ((ux.u << 1) == (uy.u << 1)) {
-            fbits z = {.u = sx};
-            return z.f;
-        }
-        return x;
-    }
-    u32 mx = ux.u, my = uy.u;
-    if (!ex) {
-        for (u32 i = mx << 9; i >> 31 == 0; i <<= 1) ex--;
-        mx <<= -ex + 1;
-    } else {
-        mx &= -1u >> 9;
-        mx |= 1u << 23;
-    }
-    if (!ey) {
-        for (u32 i = my << 9; i >> 31 == 0; i <<= 1) ey--;
-        my <<= -ey + 1;
-    } else {
-        my &= -1u >> 9;
-        my |= 1u << 23;
-    }
-    for (; ex > ey; ex--) {
-        u32 i = mx - my;
-        if (i >> 31 == 0) {
-            if (i == 0) {
-                fbits z = {.u = sx};
-                return z.f;
-            }
-            mx = i;
-        }
-        mx <<= 1;
-    }
-    u32 i = mx - my;
-    if (i >> 31 == 0) {
-        if (i == 0) {
-            fbits z = {.u = sx};
-            return z.f;
-        }
-        mx = i;
-    }
-    for (; mx >> 23 == 0; mx <<= 1) ex--;
-    if (ex > 0) {
-        mx -= 1u << 23;
-        mx |= (u32)ex << 23;
-    } else {
-        mx >>= -ex + 1;
-    }
-    fbits r = {.u = mx | sx};
-    return r.f;
-}
+/* A float's remainder is fmod's of the same values as doubles: both convert exactly, and
+   the exact remainder of two floats is itself a float. */
+float fmodf(float x, float y) { return (float)fmod(x, y); }
 
 /* ----------------------------------------------------------------------------------- */
 /* ARM EABI entry points                                                               */

@@ -12,13 +12,13 @@
 
 // WASI's errno numbers (its own numbering; the runtime maps them to NaCl's), by the
 // names node gives host errors.
-const ERRNO = { SUCCESS: 0, E2BIG: 1, EACCES: 2, EAGAIN: 6, EBADF: 8, EBUSY: 10, EEXIST: 20,
+export const ERRNO = { SUCCESS: 0, E2BIG: 1, EACCES: 2, EAGAIN: 6, EBADF: 8, EBUSY: 10, EEXIST: 20,
   EFAULT: 21, EFBIG: 22, EINTR: 27, EINVAL: 28, EIO: 29, EISDIR: 31, ELOOP: 32, EMFILE: 33,
   ENAMETOOLONG: 37, ENFILE: 41, ENODEV: 43, ENOENT: 44, ENOMEM: 48, ENOSPC: 51, ENOSYS: 52,
   ENOTDIR: 54, ENOTEMPTY: 55, ENOTSUP: 58, ENOTTY: 59, EPERM: 62, EPIPE: 63, EROFS: 68,
   ESPIPE: 69, EXDEV: 74, NOTCAPABLE: 75 };
 
-const FILETYPE = { UNKNOWN: 0, CHAR: 2, DIR: 3, FILE: 4, SOCKET: 6, LINK: 7 };
+export const FILETYPE = { UNKNOWN: 0, CHAR: 2, DIR: 3, FILE: 4, SOCKET: 6, LINK: 7 };
 const RIGHTS_SEEK = (1n << 2n) | (1n << 5n);
 const RIGHTS_ALL = (1n << 30n) - 1n;
 
@@ -26,20 +26,20 @@ const RIGHTS_ALL = (1n << 30n) - 1n;
 // SharedArrayBuffer): for each WASI descriptor, -1 if closed, -2 for the root directory,
 // -3 for a stream the host writes itself (the browser's standard streams), else the
 // host's descriptor. `io` gives the rest.
-const FD_FREE = -1, FD_ROOT = -2, FD_STREAM = -3, MAX_FDS = 1024;
+export const FD_FREE = -1, FD_ROOT = -2, FD_STREAM = -3, MAX_FDS = 1024;
 
 // Control words, shared (and out of the program's reach: not in its memory): [0] the next
 // thread id; [1] the exit status a thread other than node's main thread ended the program
 // with, plus one (0 while none has); [2] the threads the program has; [3] the most it may
 // have (PNACL_MAX_THREADS, 256 unless set); [4] whether the limit has been reported.
-const CTL_NEXT_TID = 0, CTL_EXIT = 1, CTL_LIVE = 2, CTL_MAX = 3, CTL_WARNED = 4, CTL_WORDS = 5;
-const DEFAULT_MAX_THREADS = 256, THREAD_SLOTS = 4096;
+export const CTL_NEXT_TID = 0, CTL_EXIT = 1, CTL_LIVE = 2, CTL_MAX = 3, CTL_WARNED = 4, CTL_WORDS = 5;
+export const DEFAULT_MAX_THREADS = 256, THREAD_SLOTS = 4096;
 
 // The program's memory as a buffer that reaches at least to `end` (if the memory does).
 // Another thread's growth of the shared memory reaches this thread's buffer late (V8
 // brings each thread's view up to date when it next stops to look); growing the memory by
 // nothing brings it up to date at once.
-function memoryTo(memory, end) {
+export function memoryTo(memory, end) {
   let b = memory.buffer;
   if (end > b.byteLength) {
     memory.grow(0);
@@ -48,14 +48,14 @@ function memoryTo(memory, end) {
   return b;
 }
 
-class ProcExit extends Error {
+export class ProcExit extends Error {
   constructor(code) { super(`exit ${code}`); this.code = code; }
 }
 
 // A host call the host refuses as the engine refuses an access out of bounds: the
 // program traps (status 134, the reason on standard error). The host checks every
 // pointer and length the program gives before it allocates or touches anything.
-class HostTrap extends Error {}
+export class HostTrap extends Error {}
 
 // The most one read of a descriptor takes (what the host allocates for it).
 const READ_MAX = 1 << 24;
@@ -63,7 +63,7 @@ const READ_MAX = 1 << 24;
 // One thread's view of the WASI world: `memory` the program's memory, `fds`, `pos` and
 // `ctl` the shared tables, `io` the host's (node's or the browser's) operations, `ctx`
 // what the program was given (args, env).
-function makeImports({ memory, fds, pos, ctl, io, ctx }) {
+export function makeImports({ memory, fds, pos, ctl, io, ctx }) {
   // The memory to at least `end`, as a DataView; `n` bytes of it at `p`.
   // The memory up to `end` (a pointer the program gave plus a length), or a trap.
   const reach = (end) => {
@@ -285,7 +285,7 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
   };
   // The runtime's own: its PPAPI host says when a plugin's instance is made.
   const pnacl = { ppapi_ready: () => { if (io.ready) io.ready(); } };
-  // 3-D graphics (runtime/ppapi_gl.h): a page's worker gives WebGL (host_gl.js); where no
+  // 3-D graphics (runtime/ppapi/ppb_graphics3d.h): a page's worker gives WebGL (host_gl.js); where no
   // page is, the imports exist but are never reached (the runtime offers the interfaces
   // only in a page).
   const gl = io.gl ? io.gl(memory) : new Proxy({}, { get: () => () => 0 });
@@ -295,7 +295,7 @@ function makeImports({ memory, fds, pos, ctl, io, ctx }) {
 // The host's operations in a browser (a page's worker): standard streams the page shows
 // (`post` sends it what the program writes), no files, the browser's clocks. The page
 // hosts (host_web.js, host_plugin.js) start from these.
-function webIo(post) {
+export function webIo(post) {
   const none = () => { const e = new Error('NOTCAPABLE'); e.code = 'NOTCAPABLE'; throw e; };
   return {
     errno: (e) => ERRNO[e && e.code] ?? ERRNO.EIO,
@@ -316,7 +316,7 @@ function webIo(post) {
 
 // The memory a module imports: its limits, read from its import section (the host
 // makes it, shared, for all of the program's threads).
-function memoryLimits(bytes) {
+export function memoryLimits(bytes) {
   let i = 8;
   const u = () => { let r = 0, s = 0, b; do { b = bytes[i++]; r |= (b & 0x7f) << s; s += 7; } while (b & 0x80); return r >>> 0; };
   while (i < bytes.length) {
@@ -345,7 +345,7 @@ function memoryLimits(bytes) {
 // Runs one thread of the program here: the main thread (`tid` 0, `_start`) or
 // a spawned one. Returns the exit status when the program exits here, or null when the
 // thread ends.
-async function runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg }) {
+export async function runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg }) {
   const instance = await WebAssembly.instantiate(module, makeImports({ memory, fds, pos, ctl, io, ctx }));
   const code = enterThread(instance, io, tid, arg);
   if (code === null) Atomics.sub(ctl, CTL_LIVE, 1);
@@ -353,7 +353,7 @@ async function runThread({ module, memory, fds, pos, ctl, io, ctx, tid, arg }) {
 }
 
 // Runs thread `tid` of the program on `instance` (see runThread).
-function enterThread(instance, io, tid, arg) {
+export function enterThread(instance, io, tid, arg) {
   try {
     if (tid === 0) instance.exports._start();
     else instance.exports.wasi_thread_start(tid, arg);
@@ -371,7 +371,7 @@ function enterThread(instance, io, tid, arg) {
 // The shared tables of a new program: its descriptors (0, 1, 2 the standard streams as
 // `std` says, 3 the root if there is one), each one's position (-1 where it has none),
 // and the control words.
-function sharedTables(std, hasRoot, maxThreads = DEFAULT_MAX_THREADS) {
+export function sharedTables(std, hasRoot, maxThreads = DEFAULT_MAX_THREADS) {
   const fds = new Int32Array(new SharedArrayBuffer(4 * MAX_FDS)).fill(FD_FREE);
   for (let i = 0; i < 3; i++) fds[i] = std[i];
   if (hasRoot) fds[3] = FD_ROOT;

@@ -1,4 +1,4 @@
-// 3-D graphics for a plugin in a page: the `gl` imports of runtime/ppapi_gl.h, which is
+// 3-D graphics for a plugin in a page: the `gl` imports of runtime/ppapi/ppb_graphics3d.h, which is
 // PPB_Graphics3D;1.0 and PPB_OpenGLES2;1.0 (with its extensions) onto WebGL 2 (ppapi.md
 // §4.14, §4.15, §7). Each of the plugin's workers has its own: a context's WebGL lives in
 // the worker of the first thread that draws with it, in an OffscreenCanvas there;
@@ -17,6 +17,8 @@
 // checked against its memory (a bad one is GL_INVALID_VALUE, as a command buffer's
 // client-side check was), every name against the context's, and no call ever throws into
 // the plugin.
+
+import { memoryTo } from './host_core.js';
 
 const GL_NO_ERROR = 0, GL_INVALID_ENUM = 0x500, GL_INVALID_VALUE = 0x501, GL_INVALID_OPERATION = 0x502;
 const GL_OUT_OF_MEMORY = 0x505, GL_CONTEXT_LOST = 0x507;
@@ -42,13 +44,13 @@ const glFail = (code) => { throw new GLError(code); };
 // context on the main thread and draw on one of its own, as Chrome allowed.
 const GL_SLOTS = 4096, GL_WORDS = 6, GL_FIRST_RESOURCE = 0x2000;
 const GL_OWNER = 0, GL_WIDTH = 1, GL_HEIGHT = 2, GL_ATTRS = 3, GL_GEN = 4, GL_ID = 5, GL_LIVE = 32;
-function glContexts() {
+export function glContexts() {
   return new Int32Array(new SharedArrayBuffer(4 * GL_SLOTS * GL_WORDS));
 }
 
 // The imports for one worker (the thread `tid`'s); `post(message, transfer)` reaches the
 // page; `shared` is glContexts()'s table.
-function glImports(memory, post, shared, tid) {
+export function glImports(memory, post, shared, tid) {
   const contexts = new Map();
   let H8 = new Uint8Array(memory.buffer);
   // The plugin's memory, reaching to `end` if the memory does (host_core.js's memoryTo).

@@ -4,6 +4,8 @@
 // thread, each other one in a worker (`worker_threads`) whose script is this file.
 // PNACL_FS_ROOT names the one directory it may reach (PNACL_FS_READONLY=1: only to read).
 
+import { CTL_EXIT, DEFAULT_MAX_THREADS, ERRNO, FD_ROOT, FILETYPE, THREAD_SLOTS, enterThread, makeImports, memoryLimits, runThread, sharedTables } from './host_core.js';
+
 const { Worker, isMainThread, parentPort } = await import('node:worker_threads');
 const vm = await import('node:vm');
 const fs = await import('node:fs');

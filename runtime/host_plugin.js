@@ -1,4 +1,5 @@
-// The page's part of the host for browser plugins (after host_core.js): `pnacl.js`, the
+// The page's part of the host for browser plugins (a module: what it takes from the others
+// it imports; src/translate/js.rs assembles them): `pnacl.js`, the
 // one script a Chrome-era NaCl page needs to run in today's browsers. In the page it
 // turns each `<embed>` or `<object>` of type application/x-pnacl (those in the page, and
 // those added later) into a working plugin with the element API Chrome gave it:
@@ -20,19 +21,32 @@
 //
 // In a worker, the same script runs one of the plugin's threads.
 
+import { FD_STREAM, memoryLimits, memoryTo, runThread, sharedTables } from './host_core.js';
+import { urlLoads } from './host_fetch.js';
+import { webSockets } from './host_socket.js';
+import { pluginSounds } from './host_sound.js';
+import { pluginInput } from './host_input.js';
+import { glContexts, glImports } from './host_gl.js';
+import { PAGE_SLICE_MS, pluginLimits, doneWith, textRoom, textGate, messageGate, channelGate, L_MSG_DONE, L_MSG_POSTS, L_REC_DONE, L_REC_POSTS } from './host_bounds.js';
+import { FROM_FLUSHED, FROM_VIEW, TO_AUDIO_START, TO_AUDIO_STOP, TO_BIND, TO_CONSOLE, TO_CURSOR, TO_FLUSH, TO_INPUT, TO_URL_CLOSE, TO_URL_OPEN, TO_WS_CLOSE, TO_WS_OPEN, TO_WS_SEND } from './host_channel.js';
+
 const PNACL_TYPE = 'application/x-pnacl';
 const RING_BYTES = 1 << 20;
 // The ring's control words: [0] bytes written, [1] bytes read (both counting on, modulo
 // 2^32), [2] whether the page waits for room.
 const RING_WRITTEN = 0, RING_READ = 1, RING_WAITING = 2;
-// The host channel's descriptor in the WASI table, and its records' kinds (ppapi.h).
+// The host channel's descriptor in the WASI table. Its records' kinds (TO_BIND, …,
+// FROM_FLUSHED, …, and TO_LAST) come before this script in pnacl.js, written from
+// runtime/ppapi/channel.def (translate::channel_kinds), the one list the C host reads too.
 const FD_CHANNEL = -4;
-const TO_BIND = 1, TO_FLUSH = 2, TO_URL_OPEN = 3, TO_URL_CLOSE = 4, TO_INPUT = 5;
-const FROM_FLUSHED = 1, FROM_VIEW = 2, FROM_URL_HEADERS = 3, FROM_URL_DATA = 4, FROM_URL_END = 5, FROM_URL_ERROR = 6;
-const FROM_INPUT = 7, TO_CONSOLE = 6;
-const TO_WS_OPEN = 7, TO_WS_SEND = 8, TO_WS_CLOSE = 9, TO_AUDIO_START = 10, TO_AUDIO_STOP = 11, TO_LAST = 11;
-const FROM_WS_OPEN = 8, FROM_WS_MESSAGE = 9, FROM_WS_CLOSED = 10, FROM_WS_ERROR = 11;
-const PP_ERROR_FAILED = -2, PP_ERROR_NOACCESS = -7;
+// PP_MouseCursor_Type's cursors (0 .. 44) as CSS names: the pannings CSS lacks are
+// all-scroll, as is MIDDLEPANNING.
+const CURSORS = ['default', 'crosshair', 'pointer', 'text', 'wait', 'help', 'e-resize', 'n-resize',
+  'ne-resize', 'nw-resize', 's-resize', 'se-resize', 'sw-resize', 'w-resize', 'ns-resize', 'ew-resize',
+  'nesw-resize', 'nwse-resize', 'col-resize', 'row-resize', 'all-scroll', 'e-resize', 'n-resize',
+  'ne-resize', 'nw-resize', 's-resize', 'se-resize', 'sw-resize', 'w-resize', 'move', 'vertical-text',
+  'cell', 'context-menu', 'alias', 'progress', 'no-drop', 'copy', 'none', 'not-allowed', 'zoom-in',
+  'zoom-out', 'grab', 'grabbing', 'all-scroll', 'all-scroll'];
 
 const newRing = () => ({
   ctl: new Int32Array(new SharedArrayBuffer(16)),
@@ -104,200 +118,6 @@ const fromJson = (line) => JSON.parse(line, (_k, v) => {
   }
   return v;
 });
-
-// What a plugin may make the page do. Its workers hold these bounds (the plugin's own
-// memory and runtime are the plugin's: no rule kept there holds), and the page works on
-// what they send in slices of a few milliseconds, so that its thread stays its own.
-// - Standard error: lines split once, in the worker; at most TEXT_LINE bytes a line,
-//   TEXT_LINES_PER_SECOND lines and TEXT_PER_SECOND bytes a second and TEXT_TOTAL in all,
-//   over all the plugin's threads; the rest is dropped, and that is said once.
-// - Messages (standard output, a JSON line each): parsed in the worker; a plugin that
-//   posts faster than the page dispatches waits once MESSAGE_WINDOW bytes are on their way
-//   (as a writer to a full pipe waits); a message over MESSAGE_LINE is dropped with a
-//   warning.
-// - Channel records (descriptor 3): whole, well-formed records only, CHANNEL_WINDOW bytes
-//   on their way at most (the writer waits); the page draws each device's latest frame
-//   once an animation frame, at most the element's own size in device pixels.
-const TEXT_LINE = 4096, TEXT_PER_SECOND = 64 * 1024, TEXT_LINES_PER_SECOND = 256, TEXT_TOTAL = 8 * 1024 * 1024;
-const MESSAGE_WINDOW = 4 * 1024 * 1024, MESSAGE_LINE = 64 * 1024 * 1024;
-// (A record may carry a socket's message or a request's body: the host's own bound.)
-const CHANNEL_WINDOW = 1 << 20, CHANNEL_RECORD = 512 * 1024 * 1024;
-const PAGE_SLICE_MS = 4;
-// Fetches, sockets and sounds a plugin has at once.
-const MAX_LOADS = 64, MAX_SOCKETS = 64, MAX_SOUNDS = 16;
-// The shared words of those bounds: the current second and the text sent in it, the
-// text sent in all, whether the drop was said; the bytes of messages and of records
-// posted and done with (counting on, modulo 2^32).
-const L_SECOND = 0, L_SECOND_TEXT = 1, L_TEXT = 2, L_WARNED = 3;
-const L_MSG_POSTED = 4, L_MSG_DONE = 5, L_REC_POSTED = 6, L_REC_DONE = 7, L_SECOND_LINES = 8;
-// (Each kind's posts too, for the posts on their way are bounded as well: each is a task
-// of the page's, and many small ones would crowd its own out.)
-const L_MSG_POSTS = 9, L_MSG_POSTS_DONE = 10, L_REC_POSTS = 11, L_REC_POSTS_DONE = 12, L_WORDS = 13;
-const POSTS_ON_THEIR_WAY = 32;
-const pluginLimits = () => new Int32Array(new SharedArrayBuffer(4 * L_WORDS));
-
-// Waits (in a worker) until fewer than `window` bytes posted under `posted` are not yet
-// done with under `done` and fewer than POSTS_ON_THEIR_WAY posts under `posts` (the next
-// word: their count done with), then counts `n` bytes and a post more.
-const awaitRoom = (limits, posted, done, n, window, posts) => {
-  for (;;) {
-    const d = Atomics.load(limits, done);
-    if (((Atomics.load(limits, posted) - d) >>> 0) < window
-      && ((Atomics.load(limits, posts) - Atomics.load(limits, posts + 1)) >>> 0) < POSTS_ON_THEIR_WAY) break;
-    Atomics.wait(limits, done, d, 50);
-  }
-  Atomics.add(limits, posted, n);
-  Atomics.add(limits, posts, 1);
-};
-
-// The page is done with `n` bytes counted under `done` (and, with `posts`, with a post):
-// a writer waiting for room goes on.
-const doneWith = (limits, done, n, posts = -1) => {
-  if (posts >= 0) Atomics.add(limits, posts + 1, 1);
-  Atomics.add(limits, done, n);
-  Atomics.notify(limits, done);
-};
-
-// A worker's standard error: whole lines to the page (`post({ lines })`), within the
-// bounds above.
-// Whether a line of `n` bytes of the plugin's text (standard error, or console text) fits
-// in the bounds above, counted in `limits` by every worker and the page alike; the first
-// time one does not, `warn` gets the line that says so.
-const textRoom = (limits, n, warn) => {
-  const sec = Math.floor(Date.now() / 1000) | 0;
-  const was = Atomics.load(limits, L_SECOND);
-  if (was !== sec && Atomics.compareExchange(limits, L_SECOND, was, sec) === was) {
-    Atomics.store(limits, L_SECOND_TEXT, 0);
-    Atomics.store(limits, L_SECOND_LINES, 0);
-  }
-  if (Atomics.load(limits, L_TEXT) + n > TEXT_TOTAL || Atomics.add(limits, L_SECOND_TEXT, n) + n > TEXT_PER_SECOND
-    || Atomics.add(limits, L_SECOND_LINES, 1) >= TEXT_LINES_PER_SECOND) {
-    if (Atomics.compareExchange(limits, L_WARNED, 0, 1) === 0) {
-      warn(`NaCl module: standard error beyond ${TEXT_LINES_PER_SECOND} lines or ${TEXT_PER_SECOND / 1024} KiB a second, or ${TEXT_TOTAL >> 20} MiB in all (console text included): the rest is dropped`);
-    }
-    return false;
-  }
-  Atomics.add(limits, L_TEXT, n);
-  return true;
-};
-
-const textGate = (limits, post) => {
-  const dec = new TextDecoder();
-  let partial = '', cut = false;
-  const take = (n) => textRoom(limits, n, (line) => post({ lines: [line] }));
-  const lines = (text) => {
-    const out = [];
-    let from = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', from);
-      const end = nl < 0 ? text.length : nl;
-      if (!cut) {
-        const room = TEXT_LINE - partial.length;
-        if (end - from > room) {
-          partial += `${text.slice(from, from + room)}…`;
-          cut = true;
-        } else {
-          partial += text.slice(from, end);
-        }
-      }
-      if (nl < 0) break;
-      if (take(partial.length + 1)) out.push(partial);
-      partial = '';
-      cut = false;
-      from = nl + 1;
-    }
-    if (out.length) post({ lines: out });
-  };
-  // Text over the bounds already is not even decoded, nor the rest of a line already cut;
-  // the rest is decoded in pieces (a view of shared memory is copied to be decoded).
-  const full = () => Atomics.load(limits, L_TEXT) >= TEXT_TOTAL;
-  return {
-    write: (bytes) => {
-      if (full()) return;
-      let from = 0;
-      if (cut) {
-        const nl = bytes.indexOf(10);
-        if (nl < 0) return;
-        from = nl;
-      }
-      for (let i = from; i < bytes.length; i += 65536) {
-        lines(dec.decode(bytes.slice(i, Math.min(bytes.length, i + 65536)), { stream: true }));
-      }
-    },
-    say: (line) => { if (take(line.length + 1)) post({ lines: [line] }); },
-  };
-};
-
-// A worker's standard output: the plugin's messages, each a JSON line, parsed here and
-// posted to the page as values (`post({ messages, sizes })`), with back-pressure.
-const messageGate = (limits, post, text) => {
-  const dec = new TextDecoder();
-  let parts = [], size = 0, dropping = false;
-  return (bytes) => {
-    const values = [], sizes = [];
-    let from = 0;
-    for (;;) {
-      const nl = bytes.indexOf(10, from);
-      const end = nl < 0 ? bytes.length : nl;
-      if (!dropping && size + (end - from) > MESSAGE_LINE) {
-        text.say(`NaCl module: a message of more than ${MESSAGE_LINE >> 20} MiB is dropped`);
-        dropping = true;
-        parts = [];
-        size = 0;
-      }
-      if (!dropping && end > from) {
-        parts.push(bytes.slice(from, end));
-        size += end - from;
-      }
-      if (nl < 0) break;
-      if (!dropping) {
-        const line = new Uint8Array(size);
-        let at = 0;
-        for (const p of parts) { line.set(p, at); at += p.length; }
-        const t = dec.decode(line);
-        try {
-          values.push(fromJson(t));
-          sizes.push(size + 1);
-        } catch {
-          text.say(`NaCl module: a message that is not JSON: ${t.slice(0, 200)}`);
-        }
-      }
-      parts = [];
-      size = 0;
-      dropping = false;
-      from = nl + 1;
-    }
-    if (values.length) {
-      const n = sizes.reduce((a, b) => a + b, 0);
-      awaitRoom(limits, L_MSG_POSTED, L_MSG_DONE, n, MESSAGE_WINDOW, L_MSG_POSTS);
-      post({ messages: values, sizes });
-    }
-  };
-};
-
-// A worker's writes to the page channel: whole, well-formed records (a length word that
-// is a multiple of four, at least eight, within the write and CHANNEL_RECORD; a known
-// kind), with back-pressure; the first malformed record ends what the write sends (the
-// first time with a warning).
-const channelGate = (limits, post, text) => {
-  let warned = false;
-  return (bytes) => {
-    let ok = 0;
-    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    while (ok + 8 <= bytes.length) {
-      const len = dv.getUint32(ok, true), kind = dv.getUint32(ok + 4, true);
-      if (len < 8 || len % 4 || len > CHANNEL_RECORD || ok + len > bytes.length || kind < 1 || kind > TO_LAST) break;
-      ok += len;
-    }
-    if (ok !== bytes.length && !warned) {
-      warned = true;
-      text.say('NaCl module: malformed records on the page channel are dropped');
-    }
-    if (ok === 0) return;
-    awaitRoom(limits, L_REC_POSTED, L_REC_DONE, ok, CHANNEL_WINDOW, L_REC_POSTS);
-    post({ host: ok === bytes.length ? bytes : bytes.slice(0, ok) });
-  };
-};
 
 if (typeof document !== 'undefined') {
   // Pages ask whether the browser has NaCl before they make the element (the SDK's
@@ -391,53 +211,6 @@ if (typeof document !== 'undefined') {
 
   const plugins = new Map();
 
-  // Sound (PPB_Audio): a worklet that plays from the ring the host's audio thread fills
-  // (runtime/ppapi_audio.h: [written, read] frame counts, then 16-bit stereo samples),
-  // reading the plugin's memory (shared), and wakes that thread as it reads on.
-  const AUDIO_WORKLET = `registerProcessor('pnacl-audio', class extends AudioWorkletProcessor {
-    constructor(o) {
-      super();
-      const { buffer, ring, frames } = o.processorOptions;
-      this.counts = new Int32Array(buffer, ring, 2);
-      this.samples = new Int16Array(buffer, ring + 16, frames * 2);
-      this.frames = frames;
-      this.port.onmessage = () => { this.stopped = true; };
-    }
-    process(_inputs, outputs) {
-      if (this.stopped) return false;
-      const [left, right] = outputs[0];
-      const written = Atomics.load(this.counts, 0) >>> 0, read = Atomics.load(this.counts, 1) >>> 0;
-      const have = Math.min((written - read) >>> 0, left.length);
-      for (let i = 0; i < left.length; i++) {
-        const at = ((read + i) % this.frames) * 2;
-        left[i] = i < have ? this.samples[at] / 32768 : 0;
-        if (right) right[i] = i < have ? this.samples[at + 1] / 32768 : 0;
-      }
-      if (have) {
-        Atomics.store(this.counts, 1, (read + have) | 0);
-        Atomics.notify(this.counts, 1);
-      }
-      return true;
-    }
-  });`;
-  let audioModule = null;
-  const audioContexts = new Map(); // rate → AudioContext
-  const audioContext = async (rate) => {
-    let c = audioContexts.get(rate);
-    if (!c) {
-      c = new AudioContext({ sampleRate: rate });
-      audioContexts.set(rate, c);
-      // Browsers start sound only after the user does something on the page.
-      const resume = () => { if (c.state === 'suspended') c.resume(); };
-      for (const type of ['pointerdown', 'keydown', 'touchstart']) document.addEventListener(type, resume, { capture: true });
-      resume();
-    }
-    if (!audioModule) audioModule = URL.createObjectURL(new Blob([AUDIO_WORKLET], { type: 'text/javascript' }));
-    if (!c.pnaclModule) c.pnaclModule = c.audioWorklet.addModule(audioModule);
-    await c.pnaclModule;
-    return c;
-  };
-
   const attach = (el) => {
     if (plugins.has(el)) return;
     const state = { workers: [], ended: false, loaded: false, queue: [], ring: null, lastLine: '' };
@@ -464,93 +237,9 @@ if (typeof document !== 'undefined') {
       flushRing(state.channel);
     };
 
-    // URL loading over fetch: the plugin's requests, relative to the page; a cross-origin
-    // one only if it allowed them (then CORS), as Chrome did.
-    const loads = new Map();
-    const openUrl = async (loader, flags, url, method, headerText, body) => {
-      const fail = (code) => { loads.delete(loader); toHostWith([FROM_URL_ERROR, loader, code >>> 0], new Uint8Array(0)); };
-      let target;
-      try { target = new URL(url, document.baseURI); } catch { fail(PP_ERROR_FAILED); return; }
-      const same = target.origin === location.origin;
-      if (!same && !(flags & 2)) { fail(PP_ERROR_NOACCESS); return; }
-      if (!/^https?:$/.test(target.protocol)) { fail(PP_ERROR_NOACCESS); return; }
-      const headers = new Headers();
-      for (const line of headerText.split('\n')) {
-        const at = line.indexOf(':');
-        if (at > 0) { try { headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim()); } catch { /* a forbidden one */ } }
-      }
-      // (Loads at once are bounded, as a browser bounds a page's connections.)
-      if (loads.size >= MAX_LOADS || loads.has(loader)) { fail(PP_ERROR_FAILED); return; }
-      const verb = (method || 'GET').toUpperCase();
-      const ctrl = new AbortController();
-      loads.set(loader, ctrl);
-      try {
-        const response = await fetch(target, {
-          method: verb, headers, signal: ctrl.signal,
-          body: body.length && verb !== 'GET' && verb !== 'HEAD' ? body : undefined,
-          mode: same ? 'same-origin' : 'cors',
-          credentials: flags & 4 ? 'include' : same ? 'same-origin' : 'omit',
-          redirect: 'follow',
-        });
-        const enc = new TextEncoder();
-        const u = enc.encode(response.url), line = enc.encode(`HTTP/1.1 ${response.status} ${response.statusText}`);
-        let text = '';
-        response.headers.forEach((v, k) => { text += `${k}: ${v}\n`; });
-        const h = enc.encode(text);
-        const all = new Uint8Array(u.length + line.length + h.length);
-        all.set(u, 0); all.set(line, u.length); all.set(h, u.length + line.length);
-        toHostWith([FROM_URL_HEADERS, loader, response.status, u.length, line.length, h.length], all);
-        if (response.body) {
-          const reader = response.body.getReader();
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            for (let i = 0; i < value.length; i += 262144) toHostWith([FROM_URL_DATA, loader], value.subarray(i, i + 262144));
-          }
-        }
-        loads.delete(loader);
-        toHostWith([FROM_URL_END, loader], new Uint8Array(0));
-      } catch (e) {
-        if (!ctrl.signal.aborted) fail(same ? PP_ERROR_FAILED : PP_ERROR_NOACCESS);
-      }
-    };
-    // WebSockets (PPB_WebSocket): the page's own, with the page's origin; each message
-    // goes to the host in pieces of at most 256 KiB, text as UTF-8.
-    const sockets = new Map();
-    const openSocket = (id, url, protocols) => {
-      let ws;
-      try {
-        if (sockets.size >= MAX_SOCKETS || sockets.has(id)) throw new Error('too many sockets');
-        ws = new WebSocket(url, protocols ? protocols.split(',') : []);
-      } catch {
-        toHostWith([FROM_WS_ERROR, id], new Uint8Array(0));
-        toHostWith([FROM_WS_CLOSED, id, 1006, 0], new Uint8Array(0));
-        return;
-      }
-      ws.binaryType = 'arraybuffer';
-      sockets.set(id, ws);
-      const enc = new TextEncoder();
-      ws.onopen = () => {
-        const p = enc.encode(ws.protocol), x = enc.encode(ws.extensions);
-        const both = new Uint8Array(p.length + x.length);
-        both.set(p, 0);
-        both.set(x, p.length);
-        toHostWith([FROM_WS_OPEN, id, p.length, x.length], both);
-      };
-      ws.onmessage = (e) => {
-        const binary = typeof e.data !== 'string';
-        const b = binary ? new Uint8Array(e.data) : enc.encode(e.data);
-        for (let i = 0; i === 0 || i < b.length; i += 262144) {
-          const last = i + 262144 >= b.length;
-          toHostWith([FROM_WS_MESSAGE, id, (binary ? 1 : 0) | (last ? 2 : 0)], b.subarray(i, i + 262144));
-        }
-      };
-      ws.onerror = () => { if (ws.readyState !== WebSocket.OPEN) toHostWith([FROM_WS_ERROR, id], new Uint8Array(0)); };
-      ws.onclose = (e) => {
-        sockets.delete(id);
-        toHostWith([FROM_WS_CLOSED, id, e.code, e.wasClean ? 1 : 0], enc.encode(e.reason).slice(0, 123));
-      };
-    };
+    // URL loading (host_fetch.js) and WebSockets (host_socket.js).
+    const urls = urlLoads(toHostWith);
+    const { open: openSocket, sockets } = webSockets(toHostWith);
     el.postMessage = (message) => {
       if (state.ended) return;
       let line;
@@ -571,7 +260,7 @@ if (typeof document !== 'undefined') {
       state.ended = true;
       for (const w of state.workers) w.terminate();
       for (const ws of sockets.values()) ws.close();
-      for (const node of (state.sounds || new Map()).values()) if (node) { node.port.postMessage('stop'); node.disconnect(); }
+      if (state.sounds) state.sounds.stopAll();
     };
     const fail = (why) => {
       if (state.ended) return;
@@ -660,141 +349,15 @@ if (typeof document !== 'undefined') {
       const plugin = pluginLimits();
       // The plugin's 3-D contexts, shared by its workers (host_gl.js).
       const contexts = glContexts();
-      // The plugin's sounds: audio resource → its worklet node.
-      const sounds = new Map();
+      // The plugin's sounds (host_sound.js).
+      const sounds = pluginSounds(memory, () => state.ended);
       state.sounds = sounds;
       // The element's screen: a canvas in its place once the plugin binds a device.
       let canvas = null, ctx2d = null, bitmaps = null, canvas3d = false, bound = 0;
       // The canvas takes the element's place, look and size (a percentage stays one; a
       // number is CSS pixels; else the size `box` measured, while the element showed).
-      // Input events: those of the classes the plugin asked for (mouse 1, keyboard 2,
-      // wheel 4), on the element's screen, relative to it; an event of a class it asked
-      // for without filtering is its own (the page's default action does not happen).
-      let classes = 0, filtering = 0, listening = false;
-      const MOUSE = { mousedown: 0, mouseup: 1, mousemove: 2, mouseenter: 3, mouseleave: 4, contextmenu: 10 };
-      const KEYS = { keydown: 7, keyup: 8, keypress: 9 };
-      const TOUCH = { touchstart: 15, touchmove: 16, touchend: 17, touchcancel: 18 };
-      const IME = { compositionstart: 11, compositionupdate: 12, compositionend: 13 };
-      const modifiers = (e) => {
-        let m = (e.shiftKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.altKey ? 4 : 0) | (e.metaKey ? 8 : 0);
-        if (e.buttons !== undefined) m |= (e.buttons & 1 ? 64 : 0) | (e.buttons & 4 ? 128 : 0) | (e.buttons & 2 ? 256 : 0);
-        if (e.location !== undefined) m |= (e.location === 3 ? 16 : 0) | (e.location === 1 ? 2048 : 0) | (e.location === 2 ? 4096 : 0);
-        if (e.repeat) m |= 32;
-        if (e.getModifierState) m |= (e.getModifierState('CapsLock') ? 512 : 0) | (e.getModifierState('NumLock') ? 1024 : 0);
-        return m;
-      };
-      const f32 = (v) => new Uint32Array(new Float32Array([v]).buffer)[0];
-      const sendInput = (e) => {
-        if (IME[e.type] !== undefined) { sendIme(e); return; }
-        const type = MOUSE[e.type] ?? KEYS[e.type] ?? TOUCH[e.type] ?? (e.type === 'wheel' ? 5 : -1);
-        const cls = type === 5 ? 4 : KEYS[e.type] !== undefined ? 2 : TOUCH[e.type] !== undefined ? 8 : 1;
-        if (type < 0 || !(classes & cls)) return;
-        if (!(filtering & cls)) e.preventDefault();
-        if (e.type === 'mousedown') focusScreen();
-        const r = screen().getBoundingClientRect();
-        const mouse = cls === 1;
-        const time = new Float64Array([performance.now() / 1000]);
-        const tw = new Uint32Array(time.buffer);
-        const scale = e.deltaMode === 1 ? 40 : 1;
-        const words = [FROM_INPUT, type >>> 0, modifiers(e),
-          mouse ? (e.type === 'mousemove' || e.type === 'mouseenter' || e.type === 'mouseleave' ? -1 : e.button) >>> 0 : 0xffffffff,
-          mouse ? e.detail | 0 : 0,
-          mouse ? Math.round(e.clientX - r.left) >>> 0 : 0, mouse ? Math.round(e.clientY - r.top) >>> 0 : 0,
-          mouse ? (e.movementX | 0) >>> 0 : 0, mouse ? (e.movementY | 0) >>> 0 : 0,
-          f32(type === 5 ? e.deltaX * scale : 0), f32(type === 5 ? e.deltaY * scale : 0),
-          f32(type === 5 ? e.deltaX * scale / 100 : 0), f32(type === 5 ? e.deltaY * scale / 100 : 0),
-          type === 5 && e.deltaMode === 2 ? 1 : 0, cls === 2 ? e.keyCode >>> 0 : 0, tw[0], tw[1]];
-        const enc = new TextEncoder();
-        const text = enc.encode(type === 9 && e.key && e.key.length <= 4 ? e.key : '').slice(0, 64);
-        const code = enc.encode(cls === 2 ? e.code || '' : '').slice(0, 64);
-        // A touch event's lists (touches, changed, target: at most 16 points each), each
-        // point relative to the element: id, x, y, radius x, y, angle, pressure, tilt x, y
-        // (touch events carry no tilt: 0).
-        const lists = cls === 8 ? [e.touches, e.changedTouches, e.targetTouches].map((l) => Array.from(l || []).slice(0, 16)) : [];
-        const points = lists.reduce((n, l) => n + l.length, 0);
-        const tail = new Uint8Array(8 + text.length + code.length + (cls === 8 ? 12 + 36 * points : 0));
-        const dv = new DataView(tail.buffer);
-        dv.setUint32(0, text.length, true);
-        dv.setUint32(4, code.length, true);
-        tail.set(text, 8);
-        tail.set(code, 8 + text.length);
-        if (cls === 8) {
-          let at = 8 + text.length + code.length;
-          lists.forEach((l, k) => dv.setUint32(at + 4 * k, l.length, true));
-          at += 12;
-          for (const l of lists) {
-            for (const t of l) {
-              dv.setUint32(at, t.identifier >>> 0, true);
-              [t.clientX - r.left, t.clientY - r.top, t.radiusX || 0, t.radiusY || 0, t.rotationAngle || 0,
-                t.force || 0, 0, 0].forEach((v, i) => dv.setFloat32(at + 4 + 4 * i, v, true));
-              at += 36;
-            }
-          }
-        }
-        toHostWith(words, tail);
-      };
-      const screen = () => canvas || el;
-      // IME composition (class 16): composition events come only to an editable element,
-      // so a plugin that asks for them has one of its own over its screen, invisible,
-      // which takes the focus the screen would (its keys are the screen's).
-      let ime = null;
-      const focusScreen = () => {
-        if (ime) ime.focus({ preventScroll: true });
-        else if (screen().focus) screen().focus();
-      };
-      const enc8 = (t) => new TextEncoder().encode(t || '');
-      const sendIme = (e) => {
-        if (!(classes & 16)) return;
-        const text = enc8(e.data).slice(0, 1024);
-        const time = new Float64Array([performance.now() / 1000]);
-        const tw = new Uint32Array(time.buffer);
-        // type, modifiers, -, -, selection start and end (bytes), ..., time; the text
-        const send = (type, bytes) => {
-          const tail = new Uint8Array(8 + bytes.length);
-          new DataView(tail.buffer).setUint32(0, bytes.length, true);
-          tail.set(bytes, 8);
-          toHostWith([FROM_INPUT, type, 0, 0xffffffff, 0, bytes.length, bytes.length, 0, 0, 0, 0, 0, 0, 0, 0,
-            tw[0], tw[1]], tail);
-        };
-        if (e.type === 'compositionend') {
-          // The text it makes, then the end (Chrome's order); the editable starts over.
-          send(14, text);
-          send(13, new Uint8Array(0));
-          ime.value = '';
-        } else {
-          send(IME[e.type], e.type === 'compositionstart' ? new Uint8Array(0) : text);
-        }
-      };
-      const listenIme = () => {
-        if (ime || !(classes & 16)) return;
-        ime = document.createElement('textarea');
-        ime.setAttribute('aria-hidden', 'true');
-        ime.style.cssText = 'position:absolute;opacity:0;width:1px;height:1px;border:0;padding:0;'
-          + 'resize:none;overflow:hidden;pointer-events:none';
-        const r = screen().getBoundingClientRect();
-        ime.style.left = `${r.left + window.scrollX}px`;
-        ime.style.top = `${r.top + window.scrollY}px`;
-        document.body.appendChild(ime);
-        for (const type of [...Object.keys(IME), ...Object.keys(KEYS)]) ime.addEventListener(type, sendInput);
-        screen().addEventListener('focus', focusScreen);
-      };
-      const listen = (c, f) => {
-        classes = c;
-        filtering = f;
-        listenIme();
-        if (listening || !c) return;
-        listening = true;
-        for (const type of [...Object.keys(MOUSE), ...Object.keys(KEYS), ...Object.keys(TOUCH), 'wheel']) {
-          for (const target of [el, () => canvas]) {
-            const add = (t) => t.addEventListener(type, (e) => { if (e.currentTarget === screen()) sendInput(e); }, { passive: false });
-            if (typeof target === 'function') state.onCanvas = (state.onCanvas || []).concat([add]);
-            else add(target);
-          }
-        }
-        if (el.tabIndex < 0) el.tabIndex = 0;
-        if (canvas) for (const add of state.onCanvas) add(canvas);
-      };
-
+      // Input events (host_input.js), on the element's screen: it, or the canvas in its place.
+      const { listen } = pluginInput(el, () => canvas || el, toHostWith, state);
       const dress = (box) => {
         canvas.className = el.className;
         canvas.style.cssText = el.style.cssText;
@@ -921,110 +484,133 @@ if (typeof document !== 'undefined') {
           toHost([12, FROM_FLUSHED, device >>> 0]);
         });
       };
+      // PPB_MouseCursor: the element's CSS cursor (and its screen's, once it has one),
+      // PP_MouseCursor_Type's by number; a custom one (at most 32 x 32, its hot spot
+      // inside) as an image of its pixels.
+      const setCursor = ([type, x, y, w, h, format], pixels) => {
+        let css = CURSORS[type];
+        if (type === 0xffffffff) {
+          if (!w || !h || w > 32 || h > 32 || x >= w || y >= h || pixels.length < w * h * 4) return;
+          const c = document.createElement('canvas');
+          c.width = w;
+          c.height = h;
+          const img = new ImageData(w, h);
+          for (let k = 0; k < w * h * 4; k += 4) {
+            // premultiplied BGRA (format 0) or RGBA (1) to straight RGBA
+            const a = pixels[k + 3], un = (v) => (a ? Math.min(255, Math.round(v * 255 / a)) : 0);
+            const r = pixels[k + (format === 0 ? 2 : 0)], b = pixels[k + (format === 0 ? 0 : 2)];
+            img.data[k] = un(r), img.data[k + 1] = un(pixels[k + 1]), img.data[k + 2] = un(b), img.data[k + 3] = a;
+          }
+          c.getContext('2d').putImageData(img, 0, 0);
+          css = `url(${c.toDataURL()}) ${x} ${y}, auto`;
+        }
+        if (css === undefined) return;
+        el.style.cursor = css;
+        if (canvas) canvas.style.cursor = css;
+      };
       // PPB_Console's text, within standard error's bounds (above), counted with it.
       const consoleRoom = (n) => textRoom(plugin, n, (line) => console.warn(line));
+      // What each record to the page does (channel.def's TO_ kinds): `rec` its words after
+      // its kind, `from(k)` its bytes from byte k of the record on. The records come from
+      // the host, but what they say sits in the plugin's memory, which the plugin can
+      // write: each one is checked before the page acts on it.
+      const sane = (w, h) => w > 0 && h > 0 && w <= 16384 && h <= 16384 && w * h <= (1 << 26);
+      const toPage = {
+        [TO_BIND]: (rec) => {
+          // device, width, height, scale, whether it is 3-D (its frames then come from
+          // the worker that draws them, as images)
+          if (rec.length < 5) return;
+          const is3d = rec[4] === 1;
+          if (rec[0] && !is3d && !sane(rec[1], rec[2])) return;
+          const scale = new Float32Array(new Uint32Array([rec[3]]).buffer)[0];
+          bound = rec[0];
+          binding = { device: rec[0], w: rec[1], h: rec[2], is3d, scale: scale >= 0.25 && scale <= 16 ? scale : 1 };
+          repaint();
+        },
+        [TO_URL_OPEN]: (rec, from) => {
+          // loader, flags, then four lengths each followed by its bytes
+          if (rec.length < 2) return;
+          const b = from(0);
+          const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+          const fields = [];
+          let at = 16;
+          for (let k = 0; k < 4 && at + 4 <= b.length; k++) {
+            const n = dv.getUint32(at, true);
+            at += 4;
+            fields.push(b.slice(at, Math.min(b.length, at + n)));
+            at += n;
+          }
+          if (fields.length === 4) {
+            const dec = new TextDecoder();
+            urls.open(rec[0], rec[1], dec.decode(fields[0]), dec.decode(fields[1]), dec.decode(fields[2]), fields[3]);
+          }
+        },
+        [TO_URL_CLOSE]: (rec) => { if (rec.length >= 1) urls.close(rec[0]); },
+        [TO_CONSOLE]: (rec, from) => {
+          // PPB_Console: the browser's console, at the plugin's level, prefixed with its
+          // source or the plugin's name, as Chrome did.
+          if (rec.length < 3) return;
+          const [level, ns, nt] = rec, b = from(20);
+          if (ns + nt <= b.length && consoleRoom(ns + nt)) {
+            const dec = new TextDecoder();
+            const source = dec.decode(b.subarray(0, ns));
+            const text = dec.decode(b.subarray(ns, ns + nt));
+            const method = ['info', 'log', 'warn', 'error'][level] || 'log';
+            console[method](`${source || name}: ${text}`);
+          }
+        },
+        // PPB_MouseCursor: type, hot spot, width, height, format (a custom one's pixels
+        // follow, row by row)
+        [TO_CURSOR]: (rec, from) => { if (rec.length >= 6) setCursor(rec, from(32)); },
+        // socket, the URL's and the protocols' lengths and bytes
+        [TO_WS_OPEN]: (rec, from) => {
+          const body = from(16), dec = new TextDecoder();
+          if (rec.length >= 3 && 4 + rec[1] + rec[2] <= body.length) {
+            openSocket(rec[0], dec.decode(body.subarray(4, 4 + rec[1])), dec.decode(body.subarray(4 + rec[1], 4 + rec[1] + rec[2])));
+          }
+        },
+        // socket, binary | length << 1, the bytes
+        [TO_WS_SEND]: (rec, from) => {
+          const ws = rec.length >= 2 && sockets.get(rec[0]), n = rec[1] >>> 1, body = from(16);
+          if (ws && ws.readyState === WebSocket.OPEN && n <= body.length) {
+            const data = body.slice(0, n);
+            ws.send(rec[1] & 1 ? data.buffer : new TextDecoder().decode(data));
+          }
+        },
+        // socket, the code (0: none), the reason's bytes
+        [TO_WS_CLOSE]: (rec, from) => {
+          const ws = rec.length >= 2 && sockets.get(rec[0]);
+          const reason = new TextDecoder().decode(from(16)).replace(/\0+$/, '');
+          if (ws) {
+            try { if (rec[1]) ws.close(rec[1], reason); else ws.close(); } catch { ws.close(); }
+          }
+        },
+        // audio, the ring's address, its frames, the rate; audio
+        [TO_AUDIO_START]: (rec) => { if (rec.length >= 4) sounds.start(rec); },
+        [TO_AUDIO_STOP]: (rec) => { if (rec.length >= 1) sounds.stop(rec[0]); },
+        [TO_INPUT]: (rec) => { if (rec.length >= 2) listen(rec[0], rec[1]); },
+        [TO_FLUSH]: (rec) => {
+          // device, its pixels' address, width, height, stride, format: the latest of
+          // each device's is drawn at the next animation frame (above).
+          if (rec.length < 6) return;
+          const [device, ptr, w, h, stride] = rec;
+          const end = ptr + stride * (h - 1) + w * 4;
+          const fits = sane(w, h) && stride >= w * 4 && stride <= 65536 * 4
+            && end <= memoryTo(memory, end).byteLength;
+          if (fits || !flushes.has(device)) flushes.set(device, fits ? rec.slice() : [device, 0, 0, 0, 0, 0]);
+          repaint();
+        },
+      };
       const onHost = (bytes) => {
         const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
         for (let i = 0; i + 2 <= words.length;) {
           const len = words[i] >> 2, kind = words[i + 1], rec = words.subarray(i + 2, i + len);
+          const start = bytes.byteOffset + i * 4;
           i += Math.max(len, 2);
-          // The records come from the host, but what they say sits in the plugin's memory,
-          // which the plugin can write: each one is checked before the page acts on it.
-          const sane = (w, h) => w > 0 && h > 0 && w <= 16384 && h <= 16384 && w * h <= (1 << 26);
-          if (kind === TO_BIND && rec.length >= 5) {
-            // device, width, height, scale, whether it is 3-D (its frames then come from
-            // the worker that draws them, as images)
-            const is3d = rec[4] === 1;
-            if (rec[0] && !is3d && !sane(rec[1], rec[2])) continue;
-            const scale = new Float32Array(new Uint32Array([rec[3]]).buffer)[0];
-            bound = rec[0];
-            binding = { device: rec[0], w: rec[1], h: rec[2], is3d, scale: scale >= 0.25 && scale <= 16 ? scale : 1 };
-            repaint();
-          } else if (kind === TO_URL_OPEN && rec.length >= 2) {
-            // loader, flags, then four lengths each followed by its bytes
-            const b = new Uint8Array(bytes.buffer, bytes.byteOffset + (i - len) * 4, len * 4);
-            const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-            const fields = [];
-            let at = 16;
-            for (let k = 0; k < 4 && at + 4 <= b.length; k++) {
-              const n = dv.getUint32(at, true);
-              at += 4;
-              fields.push(b.slice(at, Math.min(b.length, at + n)));
-              at += n;
-            }
-            if (fields.length === 4) {
-              const dec = new TextDecoder();
-              openUrl(rec[0], rec[1], dec.decode(fields[0]), dec.decode(fields[1]), dec.decode(fields[2]), fields[3]);
-            }
-          } else if (kind === TO_CONSOLE && rec.length >= 3) {
-            // PPB_Console: the browser's console, at the plugin's level, prefixed with
-            // its source or the plugin's name, as Chrome did.
-            const [level, ns, nt] = rec;
-            const at = bytes.byteOffset + (i - len) * 4 + 20;
-            if (20 + ns + nt <= len * 4 && consoleRoom(ns + nt)) {
-              const dec = new TextDecoder();
-              const source = dec.decode(new Uint8Array(bytes.buffer, at, ns));
-              const text = dec.decode(new Uint8Array(bytes.buffer, at + ns, nt));
-              const method = ['info', 'log', 'warn', 'error'][level] || 'log';
-              console[method](`${source || name}: ${text}`);
-            }
-          } else if ((kind === TO_WS_OPEN || kind === TO_WS_SEND || kind === TO_WS_CLOSE) && len >= 4) {
-            // socket, then: the URL's and the protocols' lengths and bytes; binary | length
-            // << 1 and the bytes; the code (0: none) and the reason's bytes
-            const body = new Uint8Array(bytes.buffer, bytes.byteOffset + (i - len) * 4 + 16, Math.max(0, len * 4 - 16));
-            const dec = new TextDecoder();
-            if (kind === TO_WS_OPEN && rec.length >= 3 && 4 + rec[1] + rec[2] <= body.length) {
-              openSocket(rec[0], dec.decode(body.subarray(4, 4 + rec[1])), dec.decode(body.subarray(4 + rec[1], 4 + rec[1] + rec[2])));
-            } else if (kind === TO_WS_SEND && rec.length >= 2) {
-              const ws = sockets.get(rec[0]), n = rec[1] >>> 1;
-              if (ws && ws.readyState === WebSocket.OPEN && n <= body.length) {
-                const data = body.slice(0, n);
-                ws.send(rec[1] & 1 ? data.buffer : dec.decode(data));
-              }
-            } else if (kind === TO_WS_CLOSE && rec.length >= 2) {
-              const ws = sockets.get(rec[0]);
-              const reason = dec.decode(body).replace(/\0+$/, '');
-              if (ws) {
-                try { if (rec[1]) ws.close(rec[1], reason); else ws.close(); } catch { ws.close(); }
-              }
-            }
-          } else if (kind === TO_AUDIO_START && rec.length >= 4) {
-            // audio, the ring's address, its frames, the rate
-            const [id, ring, frames, rate] = rec;
-            const end = ring + 16 + frames * 4;
-            const fits = frames > 0 && frames <= 4 * 32768 && ring % 4 === 0
-              && end <= memoryTo(memory, end).byteLength && (rate === 44100 || rate === 48000);
-            if (fits && !sounds.has(id) && sounds.size < MAX_SOUNDS) {
-              sounds.set(id, null);
-              audioContext(rate).then((c) => {
-                if (!sounds.has(id) || state.ended) return;
-                const node = new AudioWorkletNode(c, 'pnacl-audio', {
-                  numberOfInputs: 0, outputChannelCount: [2],
-                  processorOptions: { buffer: memory.buffer, ring, frames },
-                });
-                node.connect(c.destination);
-                sounds.set(id, node);
-              }).catch((e) => console.error(`NaCl module: no sound: ${e.message}`));
-            }
-          } else if (kind === TO_AUDIO_STOP && rec.length >= 1) {
-            const node = sounds.get(rec[0]);
-            sounds.delete(rec[0]);
-            if (node) { node.port.postMessage('stop'); node.disconnect(); }
-          } else if (kind === TO_INPUT && rec.length >= 2) {
-            listen(rec[0], rec[1]);
-          } else if (kind === TO_URL_CLOSE && rec.length >= 1) {
-            const c = loads.get(rec[0]);
-            if (c) { c.abort(); loads.delete(rec[0]); }
-          } else if (kind === TO_FLUSH && rec.length >= 6) {
-            // device, its pixels' address, width, height, stride, format: the latest of
-            // each device's is drawn at the next animation frame (above).
-            const [device, ptr, w, h, stride] = rec;
-            const end = ptr + stride * (h - 1) + w * 4;
-            const fits = sane(w, h) && stride >= w * 4 && stride <= 65536 * 4
-              && end <= memoryTo(memory, end).byteLength;
-            if (fits || !flushes.has(device)) flushes.set(device, fits ? rec.slice() : [device, 0, 0, 0, 0, 0]);
-            repaint();
-          }
+          // (Within the record and what came: a record's words are checked by its handler.)
+          const size = Math.min(len * 4, bytes.byteOffset + bytes.byteLength - start);
+          const from = (k) => (k < size ? new Uint8Array(bytes.buffer, start + k, size - k) : new Uint8Array(0));
+          if (Object.hasOwn(toPage, kind)) toPage[kind](rec, from);
         }
       };
       // The view: the element's size in CSS pixels, the device's scale, and whether the

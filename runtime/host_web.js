@@ -6,6 +6,8 @@
 // script. The program has no files: standard input is empty, and no directory is given.
 // Shared memory needs a page with cross-origin isolation (`pnacl-translate --serve`).
 
+import { FD_STREAM, memoryLimits, runThread, sharedTables, webIo } from './host_core.js';
+
 const inPage = typeof document !== 'undefined';
 
 if (inPage) {

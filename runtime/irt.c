@@ -14,31 +14,11 @@
 #define PAGE 4096u
 #define THREAD_SLOTS 4096 /* the most PNACL_MAX_THREADS may say */
 #define DEFAULT_MAX_THREADS 256
-#define MAX_FDS 1024
-
-/* NaCl errno values (Linux-compatible, runtime.md §2.1). */
-#define NACL_EPERM 1
-#define NACL_ENOENT 2
-#define NACL_EINTR 4
-#define NACL_EBADF 9
-#define NACL_EAGAIN 11
-#define NACL_ENOMEM 12
-#define NACL_EACCES 13
-#define NACL_EFAULT 14
-#define NACL_EINVAL 22
-#define NACL_ENOTTY 25
-#define NACL_ENAMETOOLONG 36
-#define NACL_ENOSYS 38
-#define NACL_ETIMEDOUT 110
+#include "guest.h"
 
 /* ----------------------------------------------------------------------------------- */
 /* Basics                                                                              */
 
-static size_t slen(const char *s) {
-    size_t n = 0;
-    while (s[n]) n++;
-    return n;
-}
 
 static void write_str(int fd, const char *s) {
     size_t n = slen(s);
@@ -60,29 +40,11 @@ __attribute__((noreturn)) static void exit_process(int status) {
     for (;;) sys1(SYS_exit_group, status);
 }
 
-__attribute__((noreturn)) static void fatal(const char *msg) {
-    write_str(2, "pnacl runtime: ");
-    write_str(2, msg);
-    write_str(2, "\n");
-    exit_process(127);
-}
 
-/* An IRT function that is reached but not implemented: say which, exit 127. */
-__attribute__((noreturn)) static void unimplemented(const char *name) {
-    write_str(2, "pnacl runtime: IRT function not implemented: ");
-    write_str(2, name);
-    write_str(2, "\n");
-    exit_process(127);
-}
 
 static int err_of(long r) { return SYS_FAILED(r) ? (int)-r : 0; }
 
-static int streq(const char *a, const char *b) {
-    while (*a && *a == *b) a++, b++;
-    return *a == *b;
-}
 
-static void *copy(void *d, const void *s, size_t n) { return __builtin_memcpy(d, s, n); }
 
 static void zero(void *d, size_t n) {
     u8 *dd = d;
@@ -122,6 +84,10 @@ static long raw_write(int fd, const void *buf, size_t n) {
         if (r != -NACL_EINTR) return r;
     }
 }
+
+static long raw_read(int fd, void *buf, size_t n) { return sys3(SYS_read, fd, buf, n); }
+
+static int raw_close(int fd) { return err_of(sys1(SYS_close, fd)); }
 
 static int is_terminal(int fd) {
     u8 termios[64];
@@ -224,14 +190,6 @@ static int host_thread_create(void (*start)(void), void *stack, void *thread_ptr
     return 0;
 }
 
-extern u32 __pnacl_threads; /* builtins.c's */
-
-/* A thread for the pexe: from now on its code may run on more than one. */
-static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr) {
-    __atomic_store_n(&__pnacl_threads, 1, __ATOMIC_SEQ_CST);
-    return host_thread_create(start, stack, thread_ptr);
-}
-
 static void irt_thread_exit(i32 *stack_flag) {
     if (stack_flag) __atomic_store_n(stack_flag, 0, __ATOMIC_SEQ_CST);
     sys1(SYS_exit, 0);
@@ -249,7 +207,6 @@ static int irt_thread_nice(int nice) {
 /* ----------------------------------------------------------------------------------- */
 /* Time                                                                                */
 
-struct nacl_timeval { i64 tv_sec; i32 tv_usec; i32 pad; };
 
 /* The system clocks and the process's and the calling thread's own CPU clocks (0-7),
    never another process's (the sandbox refuses those too). */
@@ -309,39 +266,19 @@ static int irt_nanosleep(const struct nacl_timespec *req, struct nacl_timespec *
 
 static int irt_sched_yield(void) { return err_of(sys0(SYS_sched_yield)); }
 
-static int irt_sysconf(int name, int *value) {
-    switch (name) {
-    case 1: { /* _SC_NPROCESSORS_ONLN */
-        u32 mask[32];
-        long r = sys3(SYS_sched_getaffinity, 0, sizeof mask, mask);
-        int n = 0;
-        if (!SYS_FAILED(r))
-            for (long i = 0; i < r / 4; i++)
-                for (u32 m = mask[i]; m; m &= m - 1) n++;
-        *value = n > 0 ? n : 1;
-        return 0;
-    }
-    case 2: /* _SC_PAGESIZE */
-        *value = PAGE;
-        return 0;
-    default:
-        return NACL_EINVAL;
-    }
+/* The processors the program may run on (its affinity), at least 1. */
+static int online_cpus(void) {
+    u32 mask[32];
+    long r = sys3(SYS_sched_getaffinity, 0, sizeof mask, mask);
+    int n = 0;
+    if (!SYS_FAILED(r))
+        for (long i = 0; i < r / 4; i++)
+            for (u32 m = mask[i]; m; m &= m - 1) n++;
+    return n > 0 ? n : 1;
 }
 
-/* A browser plugin (it asked for the PPAPI hook): its standard output carries messages,
-   so what it writes there itself goes to standard error, or with PNACL_STDOUT=messages
-   becomes messages (ppapi.h). Fd 1 stays the host's: the plugin's close of it only closes
-   it for the plugin, and a dup of it is a dup of fd 2. */
-static int ppapi_plugin;
-static int pa_stdout_messages;
-static int ppapi_stdout_write(const void *buf, size_t count, size_t *nwrote);
-static void ppapi_stdout_flush(void);
 
-__attribute__((noreturn)) static void irt_exit(int status) {
-    if (ppapi_plugin) ppapi_stdout_flush();
-    exit_process(status);
-}
+
 
 /* ----------------------------------------------------------------------------------- */
 /* Futexes                                                                             */
@@ -386,8 +323,8 @@ static int irt_munmap(void *addr, size_t len) { return err_of(sys2(SYS_munmap, a
 /* Memory is never executable: no code can be written and then run (the sandbox kills
    the process that asks the kernel itself). */
 static int irt_mprotect(void *addr, size_t len, int prot) {
-    if (prot & PROT_EXEC) return NACL_EACCES;
-    if (prot & ~(PROT_READ | PROT_WRITE)) return NACL_EINVAL;
+    if (prot & NACL_PROT_EXEC) return NACL_EACCES;
+    if (prot & ~(NACL_PROT_READ | NACL_PROT_WRITE)) return NACL_EINVAL;
     return err_of(sys3(SYS_mprotect, addr, len, prot));
 }
 
@@ -399,21 +336,12 @@ static int irt_sysbrk(void **newbrk) {
 /* ----------------------------------------------------------------------------------- */
 /* Descriptors: the program may use 0, 1, 2 and what it opened itself.                */
 
-static u32 fd_ok[MAX_FDS / 32] = {7};
-
-static int allowed(int fd) { return fd >= 0 && fd < MAX_FDS && (fd_ok[fd / 32] >> (fd % 32)) & 1; }
-static void allow(int fd) {
-    if (fd >= 0 && fd < MAX_FDS) fd_ok[fd / 32] |= 1u << (fd % 32);
-}
-static void forbid(int fd) {
-    if (fd >= 0 && fd < MAX_FDS) fd_ok[fd / 32] &= ~(1u << (fd % 32));
-}
 
 static int irt_mmap(void **addr, size_t len, int prot, int flags, int fd, i64 off) {
-    if (prot & PROT_EXEC) return NACL_EACCES; /* see irt_mprotect */
-    if (prot & ~(PROT_READ | PROT_WRITE)) return NACL_EINVAL;
-    if (flags & ~(MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS)) return NACL_EINVAL;
-    if (!(flags & MAP_ANONYMOUS)) {
+    if (prot & NACL_PROT_EXEC) return NACL_EACCES; /* see irt_mprotect */
+    if (prot & ~(NACL_PROT_READ | NACL_PROT_WRITE)) return NACL_EINVAL;
+    if (flags & ~(NACL_MAP_SHARED | NACL_MAP_PRIVATE | NACL_MAP_FIXED | NACL_MAP_ANONYMOUS)) return NACL_EINVAL;
+    if (!(flags & NACL_MAP_ANONYMOUS)) {
         if (!allowed(fd)) return NACL_EBADF;
         if (off & (PAGE - 1)) return NACL_EINVAL;
     } else {
@@ -426,18 +354,6 @@ static int irt_mmap(void **addr, size_t len, int prot, int flags, int fd, i64 of
     return 0;
 }
 
-static int irt_close(int fd) {
-    if (!allowed(fd)) return NACL_EBADF;
-    out_flush(); /* newlib closes stdout at exit, before the IRT's exit */
-    if (fd == 1 && ppapi_plugin) {
-        ppapi_stdout_flush();
-        forbid(fd);
-        return 0;
-    }
-    int e = err_of(sys1(SYS_close, fd));
-    if (!e) forbid(fd);
-    return e;
-}
 
 static int irt_dup(int fd, int *newfd) {
     if (!allowed(fd)) return NACL_EBADF;
@@ -460,29 +376,8 @@ static int irt_dup2(int fd, int newfd) {
     return 0;
 }
 
-static int irt_read(int fd, void *buf, size_t count, size_t *nread) {
-    if (!allowed(fd)) return NACL_EBADF;
-    out_flush();
-    long r = sys3(SYS_read, fd, buf, count);
-    if (SYS_FAILED(r)) return -r;
-    *nread = r;
-    return 0;
-}
 
 
-static int irt_write(int fd, const void *buf, size_t count, size_t *nwrote) {
-    if (!allowed(fd)) return NACL_EBADF;
-    if (fd == 1 && ppapi_plugin) {
-        if (pa_stdout_messages) return ppapi_stdout_write(buf, count, nwrote);
-        fd = 2;
-    }
-    if (fd == 1) return out_write(buf, count, nwrote);
-    out_flush();
-    long r = sys3(SYS_write, fd, buf, count);
-    if (SYS_FAILED(r)) return -r;
-    *nwrote = r;
-    return 0;
-}
 
 static int irt_seek(int fd, i64 offset, int whence, i64 *new_offset) {
     if (!allowed(fd)) return NACL_EBADF;
@@ -493,37 +388,19 @@ static int irt_seek(int fd, i64 offset, int whence, i64 *new_offset) {
     return 0;
 }
 
-/* nacl_abi_stat: 104 bytes (runtime.md §3.1). */
-struct nacl_stat {
-    i64 st_dev;
-    u64 st_ino;
-    u32 st_mode, st_nlink, st_uid, st_gid;
-    i64 st_rdev, st_size;
-    i32 st_blksize, st_blocks;
-    i64 st_atime, st_atimensec, st_mtime, st_mtimensec, st_ctime, st_ctimensec;
-};
 
 /* What fstat64 says of descriptor `fd`, as nacl_abi_stat: 0 or -errno. */
 static long fstat_of(int fd, struct nacl_stat *s) {
     struct k_stat64 k;
     long r = sys2(SYS_fstat64, fd, &k);
     if (SYS_FAILED(r)) return r;
-    s->st_dev = (i64)k.st_dev;
-    s->st_ino = k.st_ino;
-    s->st_mode = k.st_mode;
-    s->st_nlink = k.st_nlink;
-    s->st_uid = k.st_uid;
-    s->st_gid = k.st_gid;
-    s->st_rdev = (i64)k.st_rdev;
-    s->st_size = k.st_size;
-    s->st_blksize = (i32)k.st_blksize;
-    s->st_blocks = (i32)k.st_blocks;
-    s->st_atime = k.st_atime;
-    s->st_atimensec = k.st_atime_nsec;
-    s->st_mtime = k.st_mtime;
-    s->st_mtimensec = k.st_mtime_nsec;
-    s->st_ctime = k.st_ctime;
-    s->st_ctimensec = k.st_ctime_nsec;
+    *s = (struct nacl_stat){.st_dev = (i64)k.st_dev, .st_ino = k.st_ino, .st_mode = k.st_mode,
+                            .st_nlink = k.st_nlink, .st_uid = k.st_uid, .st_gid = k.st_gid,
+                            .st_rdev = (i64)k.st_rdev, .st_size = k.st_size,
+                            .st_blksize = (i32)k.st_blksize, .st_blocks = (i32)k.st_blocks,
+                            .st_atime = k.st_atime, .st_atimensec = k.st_atime_nsec,
+                            .st_mtime = k.st_mtime, .st_mtimensec = k.st_mtime_nsec,
+                            .st_ctime = k.st_ctime, .st_ctimensec = k.st_ctime_nsec};
     return 0;
 }
 
@@ -573,14 +450,7 @@ static int irt_getdents(int fd, void *buf, size_t count, size_t *nread) {
     return 0;
 }
 
-static int irt_isatty(int fd, int *result) {
-    if (!allowed(fd)) return NACL_EBADF;
-    if (!is_terminal(fd)) return NACL_ENOTTY;
-    *result = 1;
-    return 0;
-}
 
-static int irt_fsync(int fd) { return allowed(fd) ? 0 : NACL_EBADF; }
 
 /* ----------------------------------------------------------------------------------- */
 /* File names: only inside $PNACL_FS_ROOT, never outside it.                          */
@@ -800,11 +670,6 @@ static void main_thread(void *info) {
     exit_process(0); /* a _start that returns ends the process */
 }
 
-/* The value of environment entry `e` if it is `key` (which ends in '='), else NULL. */
-static const char *env_value(const char *e, const char *key) {
-    while (*key && *e == *key) e++, key++;
-    return *key ? NULL : e;
-}
 
 /* A decimal number, or -1. */
 static long decimal(const char *s) {

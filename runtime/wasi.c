@@ -14,20 +14,7 @@
 #include "backend.h"
 
 #define PAGE 65536u    /* the granularity of anonymous memory: a WebAssembly page */
-#define MAX_FDS 1024
-
-/* NaCl errno values (Linux-compatible, runtime.md §2.1). */
-#define NACL_EPERM 1
-#define NACL_ENOENT 2
-#define NACL_EBADF 9
-#define NACL_EAGAIN 11
-#define NACL_ENOMEM 12
-#define NACL_EACCES 13
-#define NACL_EINVAL 22
-#define NACL_ENOTTY 25
-#define NACL_ENAMETOOLONG 36
-#define NACL_ENOSYS 38
-#define NACL_ETIMEDOUT 110
+#include "guest.h"
 
 /* ----------------------------------------------------------------------------------- */
 /* WASI preview 1 and wasi-threads                                                     */
@@ -77,11 +64,6 @@ static int nacl_errno(int e) {
 /* ----------------------------------------------------------------------------------- */
 /* Basics                                                                              */
 
-static size_t slen(const char *s) {
-    size_t n = 0;
-    while (s[n]) n++;
-    return n;
-}
 
 static void write_str(int fd, const char *s) {
     struct iovec v = {s, slen(s)};
@@ -114,26 +96,9 @@ __attribute__((noreturn)) static void exit_process(int status) {
     wasi_proc_exit(status);
 }
 
-__attribute__((noreturn)) static void fatal(const char *msg) {
-    write_str(2, "pnacl runtime: ");
-    write_str(2, msg);
-    write_str(2, "\n");
-    exit_process(127);
-}
 
-__attribute__((noreturn)) static void unimplemented(const char *name) {
-    write_str(2, "pnacl runtime: IRT function not implemented: ");
-    write_str(2, name);
-    write_str(2, "\n");
-    exit_process(127);
-}
 
-static int streq(const char *a, const char *b) {
-    while (*a && *a == *b) a++, b++;
-    return *a == *b;
-}
 
-static void *copy(void *d, const void *s, size_t n) { return __builtin_memcpy(d, s, n); }
 
 /* A lock: an atomic word, 0 free, 1 held, 2 held with perhaps a waiter sleeping in
    memory.atomic.wait32. Only then does unlocking notify: V8's notify is a call into the
@@ -158,6 +123,15 @@ static long raw_write(int fd, const void *buf, size_t n) {
     int e = wasi_fd_write(fd, &v, 1, &w);
     return e ? -(long)nacl_errno(e) : (long)w;
 }
+
+static long raw_read(int fd, void *buf, size_t n) {
+    struct iovec v = {buf, n};
+    size_t r;
+    int e = wasi_fd_read(fd, &v, 1, &r);
+    return e ? -(long)nacl_errno(e) : (long)r;
+}
+
+static int raw_close(int fd) { return nacl_errno(wasi_fd_close(fd)); }
 
 /* A terminal: a character device that cannot seek (as wasi-libc decides). */
 static int is_terminal(int fd) {
@@ -348,14 +322,6 @@ static int host_thread_create(void (*start)(void), void *stack, void *thread_ptr
     return 0;
 }
 
-extern u32 __pnacl_threads; /* builtins.c's */
-
-/* A thread for the pexe: from now on its code may run on more than one. */
-static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr) {
-    __atomic_store_n(&__pnacl_threads, 1, __ATOMIC_SEQ_CST);
-    return host_thread_create(start, stack, thread_ptr);
-}
-
 static void irt_thread_exit(i32 *stack_flag) {
     if (stack_flag) {
         __atomic_store_n(stack_flag, 0, __ATOMIC_SEQ_CST);
@@ -423,7 +389,6 @@ void __wasm_longjmp(void *env, int val) {
 /* ----------------------------------------------------------------------------------- */
 /* Time                                                                                */
 
-struct nacl_timeval { i64 tv_sec; i32 tv_usec; i32 pad; };
 
 static int now(u32 clk, u64 *ns) { return nacl_errno(wasi_clock_time_get(clk, 1, ns)); }
 
@@ -481,32 +446,11 @@ static int irt_sched_yield(void) { return 0; }
 
 static int nprocs = 1;
 
-static int irt_sysconf(int name, int *value) {
-    switch (name) {
-    case 1: /* _SC_NPROCESSORS_ONLN: what the host says (PNACL_NPROCS) */
-        *value = nprocs;
-        return 0;
-    case 2: /* _SC_PAGESIZE */
-        *value = PAGE;
-        return 0;
-    default:
-        return NACL_EINVAL;
-    }
-}
+/* The processors the program may use: what the host says (PNACL_NPROCS). */
+static int online_cpus(void) { return nprocs; }
 
-/* A browser plugin (it asked for the PPAPI hook): its standard output carries messages,
-   so what it writes there itself goes to standard error, or with PNACL_STDOUT=messages
-   becomes messages (ppapi.h). Fd 1 stays the host's: the plugin's close of it only closes
-   it for the plugin, and a dup of it is a dup of fd 2. */
-static int ppapi_plugin;
-static int pa_stdout_messages;
-static int ppapi_stdout_write(const void *buf, size_t count, size_t *nwrote);
-static void ppapi_stdout_flush(void);
 
-__attribute__((noreturn)) static void irt_exit(int status) {
-    if (ppapi_plugin) ppapi_stdout_flush();
-    exit_process(status);
-}
+
 
 /* ----------------------------------------------------------------------------------- */
 /* Futexes                                                                             */
@@ -534,21 +478,14 @@ static int irt_futex_wake(volatile int *addr, int nwake, int *count) {
 /* ----------------------------------------------------------------------------------- */
 /* Memory                                                                              */
 
-#define PROT_READ 1
-#define PROT_WRITE 2
-#define PROT_EXEC 4
-#define MAP_SHARED 1
-#define MAP_PRIVATE 2
-#define MAP_FIXED 0x10
-#define MAP_ANONYMOUS 0x20
 
 static int irt_mmap(void **addr, size_t len, int prot, int flags, int fd, i64 off) {
     (void)fd;
     (void)off;
-    if (prot & PROT_EXEC) return NACL_EACCES; /* there is no executable memory at all */
-    if (prot & ~(PROT_READ | PROT_WRITE)) return NACL_EINVAL;
-    if (!(flags & MAP_ANONYMOUS)) return 19; /* ENODEV: files are not mapped */
-    if ((flags & MAP_FIXED) || len == 0) return NACL_EINVAL;
+    if (prot & NACL_PROT_EXEC) return NACL_EACCES; /* there is no executable memory at all */
+    if (prot & ~(NACL_PROT_READ | NACL_PROT_WRITE)) return NACL_EINVAL;
+    if (!(flags & NACL_MAP_ANONYMOUS)) return 19; /* ENODEV: files are not mapped */
+    if ((flags & NACL_MAP_FIXED) || len == 0) return NACL_EINVAL;
     void *p = pages(round_up(len, PAGE));
     if (!p) return NACL_ENOMEM;
     *addr = p;
@@ -564,7 +501,7 @@ static int irt_munmap(void *addr, size_t len) {
 static int irt_mprotect(void *addr, size_t len, int prot) {
     (void)addr;
     (void)len;
-    if (prot & PROT_EXEC) return NACL_EACCES;
+    if (prot & NACL_PROT_EXEC) return NACL_EACCES;
     return 0;
 }
 
@@ -577,29 +514,9 @@ static int irt_sysbrk(void **newbrk) {
 /* Descriptors: 0, 1, 2 and what the program opened; the root (3, preopened) is not
    the program's to use as a descriptor.                                               */
 
-static u32 fd_ok[MAX_FDS / 32] = {7};
 static int root_fd = -1;
 
-static int allowed(int fd) { return fd >= 0 && fd < MAX_FDS && (fd_ok[fd / 32] >> (fd % 32)) & 1; }
-static void allow(int fd) {
-    if (fd >= 0 && fd < MAX_FDS) __atomic_or_fetch(&fd_ok[fd / 32], 1u << (fd % 32), __ATOMIC_RELAXED);
-}
-static void forbid(int fd) {
-    if (fd >= 0 && fd < MAX_FDS) __atomic_and_fetch(&fd_ok[fd / 32], ~(1u << (fd % 32)), __ATOMIC_RELAXED);
-}
 
-static int irt_close(int fd) {
-    if (!allowed(fd)) return NACL_EBADF;
-    out_flush(); /* newlib closes stdout at exit, before the IRT's exit */
-    if (fd == 1 && ppapi_plugin) {
-        ppapi_stdout_flush();
-        forbid(fd);
-        return 0;
-    }
-    int e = nacl_errno(wasi_fd_close(fd));
-    if (!e) forbid(fd);
-    return e;
-}
 
 static int irt_dup(int fd, int *newfd) {
     (void)newfd;
@@ -612,25 +529,8 @@ static int irt_dup2(int fd, int newfd) {
     return allowed(fd) ? NACL_ENOSYS : NACL_EBADF;
 }
 
-static int irt_read(int fd, void *buf, size_t count, size_t *nread) {
-    if (!allowed(fd)) return NACL_EBADF;
-    out_flush();
-    struct iovec v = {buf, count};
-    return nacl_errno(wasi_fd_read(fd, &v, 1, nread));
-}
 
 
-static int irt_write(int fd, const void *buf, size_t count, size_t *nwrote) {
-    if (!allowed(fd)) return NACL_EBADF;
-    if (fd == 1 && ppapi_plugin) {
-        if (pa_stdout_messages) return ppapi_stdout_write(buf, count, nwrote);
-        fd = 2;
-    }
-    if (fd == 1) return out_write(buf, count, nwrote);
-    out_flush();
-    struct iovec v = {buf, count};
-    return nacl_errno(wasi_fd_write(fd, &v, 1, nwrote));
-}
 
 static int irt_seek(int fd, i64 offset, int whence, i64 *new_offset) {
     if (!allowed(fd)) return NACL_EBADF;
@@ -640,15 +540,6 @@ static int irt_seek(int fd, i64 offset, int whence, i64 *new_offset) {
     return e;
 }
 
-/* nacl_abi_stat: 104 bytes (runtime.md §3.1). */
-struct nacl_stat {
-    i64 st_dev;
-    u64 st_ino;
-    u32 st_mode, st_nlink, st_uid, st_gid;
-    i64 st_rdev, st_size;
-    i32 st_blksize, st_blocks;
-    i64 st_atime, st_atimensec, st_mtime, st_mtimensec, st_ctime, st_ctimensec;
-};
 
 static void to_nacl_stat(const struct filestat *f, struct nacl_stat *s) {
     static const u32 modes[8] = {0, 0060644, 0020666, 0040755, 0100644, 0140644, 0140644, 0120777};
@@ -714,14 +605,7 @@ static int irt_getdents(int fd, void *buf, size_t count, size_t *nread) {
     return 0;
 }
 
-static int irt_isatty(int fd, int *result) {
-    if (!allowed(fd)) return NACL_EBADF;
-    if (!is_terminal(fd)) return NACL_ENOTTY;
-    *result = 1;
-    return 0;
-}
 
-static int irt_fsync(int fd) { return allowed(fd) ? 0 : NACL_EBADF; }
 
 /* ----------------------------------------------------------------------------------- */
 /* File names: beneath the preopened root, which the host resolves and confines; a path
@@ -861,7 +745,7 @@ static i32 host_channel_read(void *p, u32 n) {
     return (i32)got;
 }
 
-/* 3-D graphics: the page's WebGL, through the `gl` imports (ppapi_gl.h). */
+/* 3-D graphics: the page's WebGL, through the `gl` imports (ppapi/ppb_graphics3d.h). */
 #define PA_HAVE_GL 1
 #include "ppapi.h"
 #include "irt_tables.h"
@@ -871,10 +755,6 @@ static i32 host_channel_read(void *p, u32 n) {
 
 void __pnacl_entry(u32 info); /* the translated pexe's _start, through its thunk */
 
-static const char *env_value(const char *e, const char *key) {
-    while (*key && *e == *key) e++, key++;
-    return *key ? NULL : e;
-}
 
 void _start(void) {
     __pnacl_set_thread(&main_thread);

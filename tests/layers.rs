@@ -101,3 +101,130 @@ fn no_import_runs_back_up() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The runtime's PPAPI host keeps its rooms (docs/ARCHITECTURE.md, "The PPAPI host"): the
+/// core (runtime/ppapi/ but its `ppb_*.h`) includes only the core and names nothing an
+/// interface's file defines; no include runs in a circle; `ppapi.h` includes every
+/// interface's file; and no file of the runtime is longer than 1,200 lines.
+#[test]
+fn the_runtime_keeps_its_rooms() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime");
+    let dir = root.join("ppapi");
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "h"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    let includes = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|l| l.trim().strip_prefix("#include \""))
+            .filter_map(|l| l.split('"').next())
+            .map(str::to_string)
+            .collect()
+    };
+    let is_interface = |n: &str| n.starts_with("ppb_");
+    // What the interfaces define: their functions, kinds and tables.
+    let mut defined = BTreeSet::new();
+    for (n, text) in files.iter().filter(|(n, _)| is_interface(n)) {
+        for l in text.lines() {
+            let Some(rest) = l.strip_prefix("static ") else {
+                if let Some(m) = l.strip_prefix("#define ") {
+                    defined.insert((n.clone(), m.split([' ', '(']).next().unwrap().to_string()));
+                }
+                continue;
+            };
+            let head = rest.split(['(', '=', ';', '[']).next().unwrap_or("");
+            if let Some(name) = head.split_whitespace().last() {
+                defined.insert((n.clone(), name.trim_start_matches('*').to_string()));
+            }
+        }
+    }
+    let ident = |text: &str, name: &str| {
+        text.match_indices(name).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + name.len()..].chars().next();
+            let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+            !word(before) && !word(after)
+        })
+    };
+    for (n, text) in files.iter().filter(|(n, _)| !is_interface(n)) {
+        for inc in includes(text) {
+            assert!(
+                !is_interface(&inc),
+                "runtime/ppapi/{n} (the core) includes an interface's file, {inc}"
+            );
+        }
+        for (file, name) in &defined {
+            assert!(
+                !ident(text, name),
+                "runtime/ppapi/{n} (the core) names {name}, which {file} defines"
+            );
+        }
+    }
+    // No circle: a depth-first walk from each file never meets a file on its own path.
+    fn walk(
+        f: &str,
+        graph: &std::collections::BTreeMap<String, Vec<String>>,
+        path: &mut Vec<String>,
+    ) {
+        assert!(
+            !path.iter().any(|p| p == f),
+            "an include circle: {} -> {f}",
+            path.join(" -> ")
+        );
+        path.push(f.to_string());
+        for g in graph.get(f).into_iter().flatten() {
+            walk(g, graph, path);
+        }
+        path.pop();
+    }
+    let mut graph: std::collections::BTreeMap<String, Vec<String>> = files
+        .iter()
+        .map(|(n, t)| {
+            let deps = includes(t)
+                .into_iter()
+                .filter(|i| !i.contains('/') && i.ends_with(".h"))
+                .collect();
+            (n.clone(), deps)
+        })
+        .collect();
+    let host = std::fs::read_to_string(root.join("ppapi.h")).unwrap();
+    graph.insert(
+        "../ppapi.h".into(),
+        includes(&host)
+            .into_iter()
+            .filter_map(|i| i.strip_prefix("ppapi/").map(str::to_string))
+            .collect(),
+    );
+    for f in graph.keys() {
+        walk(f, &graph, &mut Vec::new());
+    }
+    for (n, _) in files.iter().filter(|(n, _)| is_interface(n)) {
+        assert!(
+            graph["../ppapi.h"].contains(n),
+            "runtime/ppapi.h does not include ppapi/{n}"
+        );
+    }
+    // No file of the runtime over 1,200 lines.
+    let mut all = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else {
+                all.push(p);
+            }
+        }
+    }
+    for p in all {
+        let lines = std::fs::read_to_string(&p).map_or(0, |t| t.lines().count());
+        assert!(lines <= 1200, "{}: {lines} lines", p.display());
+    }
+}

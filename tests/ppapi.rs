@@ -638,6 +638,28 @@ fn a_plugin_draws_headless_with_pnacl_graphics() {
     );
 }
 
+/// What the C plugin tests/programs/NAME.c (built by pnacl-clang -O2) does headless, with
+/// 2-D graphics, on each target.
+fn headless_c_plugin(name: &str) -> Vec<(&'static str, std::process::Output)> {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = dir.path().join(format!("{name}.pexe"));
+    let o = Command::new(cargo_bin("pnacl-clang"))
+        .args(["-O2", "-w"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/programs/{name}.c")))
+        .arg("-o")
+        .arg(&pexe)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    TARGETS
+        .iter()
+        .map(|&arch| {
+            let command = translate(&pexe, arch, dir.path());
+            (arch, run(&command, b"", &[("PNACL_GRAPHICS", "headless")]))
+        })
+        .collect()
+}
+
 /// The host's resource table under a race from two of the plugin's threads
 /// (tests/programs/race.c, a C plugin built by pnacl-clang): images released while
 /// another thread describes them, their memory taken by new devices. The host holds a
@@ -647,19 +669,24 @@ fn a_plugin_draws_headless_with_pnacl_graphics() {
 /// resources, the window was a few instructions wide.
 #[test]
 fn resources_released_while_used_and_stale_ids_name_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let pexe = dir.path().join("race.pexe");
-    let o = Command::new(cargo_bin("pnacl-clang"))
-        .args(["-O2", "-w"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/race.c"))
-        .arg("-o")
-        .arg(&pexe)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    for arch in TARGETS {
-        let command = translate(&pexe, arch, dir.path());
-        let o = run(&command, b"", &[("PNACL_GRAPHICS", "headless")]);
+    for (arch, o) in headless_c_plugin("race") {
         assert_eq!(o.stdout, b"0\n0\n1\n", "{arch}: {}", describe(&o));
+    }
+}
+
+/// PPB_MouseCursor;1.0 answers as Chrome's did (tests/programs/cursor.c): the browser's
+/// cursors (0, 42, 37) are set; a type past the last or before CUSTOM is refused; a
+/// custom image is set with its hot spot inside it, refused with it on the edge or
+/// outside, when larger than 32 x 32, when it is no image or a released one, and for
+/// another instance. (In a page the element's CSS cursor follows: runtime/host_plugin.js.)
+#[test]
+fn the_mouse_cursor_is_set_as_chrome_allowed() {
+    for (arch, o) in headless_c_plugin("cursor") {
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            "1\n1\n1\n0\n0\n1\n0\n0\n0\n0\n0\n0\n",
+            "{arch}: {}",
+            describe(&o)
+        );
     }
 }

@@ -549,14 +549,14 @@ fn a_failed_revival_writes_nothing() {
     assert_eq!(std::fs::read(out.join("keep")).unwrap(), b"mine");
 }
 
-/// Every OpenGL ES 2 entry the runtime imports (runtime/ppapi_gl.h's lists) is one the
+/// Every OpenGL ES 2 entry the runtime imports (runtime/ppapi/ppb_graphics3d.h's lists) is one the
 /// page's worker gives (runtime/host_gl.js), and no other: a missing one would keep every
 /// plugin's module from instantiating in a page.
 #[test]
 fn the_gl_imports_and_the_page_agree() {
     let _machine = shared_machine();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let header = std::fs::read_to_string(root.join("runtime/ppapi_gl.h")).unwrap();
+    let header = std::fs::read_to_string(root.join("runtime/ppapi/ppb_graphics3d.h")).unwrap();
     let js = std::fs::read_to_string(root.join("runtime/host_gl.js")).unwrap();
     let mut imported: Vec<&str> = header
         .split("X(")
@@ -589,6 +589,76 @@ fn the_gl_imports_and_the_page_agree() {
     // 141 of the core 142 (GetString is the host's), 17 of the extensions, the context's 4.
     assert_eq!(imported.len(), 141 + 17 + 4, "{imported:?}");
     assert_eq!(imported, given);
+}
+
+/// The page channel's record kinds agree three ways: as the C host numbers them
+/// (runtime/ppapi/channel.h, compiled), as pnacl.js's module of them says (run by node) and as
+/// pnacl-translate reads runtime/ppapi/channel.def; each kind once, from 1 in each
+/// direction.
+#[test]
+fn the_channel_kinds_agree_in_c_and_in_the_page() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let kinds = pnacl::translate::channel_kinds();
+    // C: each kind's number as the host's enum has it.
+    let mut c = String::from("#include <stdio.h>\n#include \"channel.h\"\nint main(void) {\n");
+    for (d, name, _) in &kinds {
+        c += &format!("    printf(\"{d}_{name} %d\\n\", PA_{d}_{name});\n");
+    }
+    c += "    return 0;\n}\n";
+    std::fs::write(dir.path().join("kinds.c"), c).unwrap();
+    let bin = dir.path().join("kinds");
+    let o = Command::new(pnacl::tools::CLANG)
+        .arg("-I")
+        .arg(root.join("runtime/ppapi"))
+        .arg(dir.path().join("kinds.c"))
+        .arg("-o")
+        .arg(&bin)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let from_c = String::from_utf8(Command::new(&bin).output().unwrap().stdout).unwrap();
+    // The page: pnacl.js's constants, evaluated.
+    let channel = pnacl::translate::site::channel_module();
+    let mut names: Vec<String> = kinds.iter().map(|(d, n, _)| format!("{d}_{n}")).collect();
+    names.push("TO_LAST".into());
+    let mut test = format!(
+        "import {{ {} }} from './host_channel.js';\n",
+        names.join(", ")
+    );
+    for n in &names {
+        test += &format!("console.log('{n} ' + {n});\n");
+    }
+    let js = pnacl::translate::js::assemble(
+        &[("host_channel.js", &channel), ("test.js", &test)],
+        &["test.js"],
+    )
+    .unwrap();
+    let o = Command::new(pnacl::tools::NODE)
+        .arg("-e")
+        .arg(&js)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let from_js = String::from_utf8(o.stdout).unwrap();
+    let listed: String = kinds
+        .iter()
+        .map(|(d, name, n)| format!("{d}_{name} {n}\n"))
+        .collect();
+    assert_eq!(from_c, listed);
+    let to = kinds.iter().filter(|k| k.0 == "TO").count();
+    assert_eq!(from_js, format!("{listed}TO_LAST {to}\n"));
+    // Each direction numbered 1.. in order, every name once; the kinds the host and the
+    // page have always used keep their numbers (a page of an older pnacl.js is not
+    // mixed with a newer module, but the record tests and fuzz seeds name them).
+    for d in ["TO", "FROM"] {
+        let nums: Vec<u32> = kinds.iter().filter(|k| k.0 == d).map(|k| k.2).collect();
+        assert_eq!(nums, (1..=nums.len() as u32).collect::<Vec<_>>());
+    }
+    assert!(listed.contains("TO_BIND 1\nTO_FLUSH 2\n") && listed.contains("TO_AUDIO_STOP 11\n"));
+    assert!(
+        listed.contains("FROM_FLUSHED 1\nFROM_VIEW 2\n") && listed.contains("FROM_WS_ERROR 11\n")
+    );
 }
 
 /// A hostile plugin cannot hang its page or grow the browser without bound

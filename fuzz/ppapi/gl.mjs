@@ -6,13 +6,13 @@
 // is a number; every view of memory the host hands WebGL lies within the plugin's memory
 // (a copy, or a view of it); the context's error is one of ES 2's (or none).
 //   node fuzz/ppapi/gl.mjs RUNS SEED
-import fs from 'node:fs';
 import vm from 'node:vm';
+
+import { hostSource } from '../../tests/node/host_source.mjs';
 
 const [runs = '100000', seed = '1'] = process.argv.slice(2);
 // As the page has it: after the core host (whose memoryTo it uses).
-const source = ['host_core.js', 'host_gl.js']
-  .map((f) => fs.readFileSync(new URL(`../../runtime/${f}`, import.meta.url), 'utf8')).join('\n');
+const source = hostSource(['host_core.js', 'host_gl.js']);
 
 // A stand-in WebGL 2: each method records its call and checks its array arguments; the
 // objects it makes are plain ones; getters answer as WebGL does, with numbers, arrays,

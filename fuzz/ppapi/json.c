@@ -116,6 +116,25 @@ static void check_double(double d) {
     free(z);
 }
 
+/* Before any input: every interface table of interfaces.def is whole (no function slot
+   left NULL by a designated initializer that missed it), as the plugin would call it. */
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc, (void)argv;
+    for (unsigned i = 0; i < sizeof pa_interfaces / sizeof pa_interfaces[0]; i++) {
+        const pa_fn *slot = pa_interfaces[i].table;
+        if (pa_interfaces[i].size == 0 || pa_interfaces[i].size % sizeof(pa_fn)) {
+            fprintf(stderr, "%s: a table of %u bytes\n", pa_interfaces[i].name, pa_interfaces[i].size);
+            abort();
+        }
+        for (unsigned k = 0; k < pa_interfaces[i].size / sizeof(pa_fn); k++)
+            if (!slot[k]) {
+                fprintf(stderr, "%s: function %u is NULL\n", pa_interfaces[i].name, k);
+                abort();
+            }
+    }
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size) {
     static int started;
     if (!started) {

@@ -2,6 +2,7 @@
 //! cores, linked with the runtime (`runtime/`): by ld.lld into a static ELF executable
 //! (x86-32, ARM), or by wasm-ld into a WebAssembly module with its hosts (`wasm`).
 
+pub mod js;
 pub mod serve;
 pub mod site;
 pub mod wasm;
@@ -17,27 +18,9 @@ use crate::ir::Module;
 use crate::llvm::codegen::{self, OptLevel};
 use crate::llvm::{export, ExportOptions, Target};
 
-/// The runtime's sources, compiled on first use for each architecture.
-const SOURCES: &[(&str, &str)] = &[
-    ("types.h", include_str!("../../runtime/types.h")),
-    ("backend.h", include_str!("../../runtime/backend.h")),
-    ("sys.h", include_str!("../../runtime/sys.h")),
-    ("irt_tables.h", include_str!("../../runtime/irt_tables.h")),
-    ("outbuf.h", include_str!("../../runtime/outbuf.h")),
-    ("ppapi.h", include_str!("../../runtime/ppapi.h")),
-    ("ppapi_fs.h", include_str!("../../runtime/ppapi_fs.h")),
-    ("ppapi_gl.h", include_str!("../../runtime/ppapi_gl.h")),
-    ("ppapi_ws.h", include_str!("../../runtime/ppapi_ws.h")),
-    ("ppapi_audio.h", include_str!("../../runtime/ppapi_audio.h")),
-    ("irt.c", include_str!("../../runtime/irt.c")),
-    ("sandbox.h", include_str!("../../runtime/sandbox.h")),
-    ("sandbox.c", include_str!("../../runtime/sandbox.c")),
-    ("builtins.c", include_str!("../../runtime/builtins.c")),
-    ("arch_i386.S", include_str!("../../runtime/arch_i386.S")),
-    ("arch_arm.S", include_str!("../../runtime/arch_arm.S")),
-    ("wasi.c", include_str!("../../runtime/wasi.c")),
-    ("arch_wasm32.S", include_str!("../../runtime/arch_wasm32.S")),
-];
+/// The runtime's sources (path below runtime/, text), compiled on first use for each
+/// architecture: every .c, .h, .S and .def file there (build.rs lists them).
+const SOURCES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/runtime_sources.rs"));
 
 /// The runtime's units for `target`.
 fn runtime_units(target: Target) -> &'static [&'static str] {
@@ -134,6 +117,8 @@ const RUNTIME_FLAGS: &[&str] = &[
     "-fno-pie",
     "-fno-asynchronous-unwind-tables",
     "-Wall",
+    "-Werror=incompatible-function-pointer-types",
+    "-Werror=incompatible-pointer-types",
     "-mllvm",
     "-disable-loop-idiom-all",
 ];
@@ -164,7 +149,11 @@ pub fn runtime_objects_with(target: Target, extra: &[&str]) -> Result<Vec<PathBu
     std::fs::create_dir_all(&dir).map_err(|e| err("runtime", format!("{}: {e}", dir.display())))?;
     let work = tempfile::tempdir_in(&dir).map_err(|e| err("runtime", e.to_string()))?;
     for (n, s) in SOURCES {
-        std::fs::write(work.path().join(n), s).map_err(|e| err("runtime", e.to_string()))?;
+        let path = work.path().join(n);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| err("runtime", e.to_string()))?;
+        }
+        std::fs::write(path, s).map_err(|e| err("runtime", e.to_string()))?;
     }
     for (u, obj) in units.iter().zip(&objs) {
         let tmp = work.path().join(format!("{u}.o"));
@@ -487,28 +476,61 @@ pub fn link_object(obj: &Path, target: Target, out: &Path) -> Result<(), Error> 
     tmp.commit().map_err(|e| err("output", e))
 }
 
-/// The browser interfaces (`PPB_…`) the runtime's PPAPI host provides: the names in its
-/// table (runtime/ppapi.h's `pa_interfaces`, the one definition).
+/// The browser interfaces (`PPB_…`) the runtime's PPAPI host provides anywhere (headless
+/// too): runtime/ppapi/interfaces.def's, the one list.
 pub fn ppapi_provided() -> Vec<&'static str> {
-    ppapi_table("pa_interfaces[] = {")
+    ppapi_table(|w| w == "ANYWHERE")
 }
 
-/// The browser interfaces the host provides only in a page (`--site`): those that need
-/// the page's screen (`pa_page_interfaces` in runtime/ppapi.h).
+/// The browser interfaces the host provides only in a page (`--site`) or with headless
+/// graphics: those that need the page's screen (interfaces.def's SCREEN and PAGE ones).
 pub fn ppapi_page_provided() -> Vec<&'static str> {
-    ppapi_table("pa_page_interfaces[] = {")
+    ppapi_table(|w| w != "ANYWHERE")
 }
 
-fn ppapi_table(start: &str) -> Vec<&'static str> {
-    let src = SOURCES
+/// interfaces.def's names whose `where` passes `pick`: each line
+/// `PA_INTERFACE("name", table, where)`.
+fn ppapi_table(pick: impl Fn(&str) -> bool) -> Vec<&'static str> {
+    let def = SOURCES
         .iter()
-        .find(|(n, _)| *n == "ppapi.h")
+        .find(|(n, _)| *n == "ppapi/interfaces.def")
         .map_or("", |(_, s)| s);
-    let table = src
-        .split_once(start)
-        .and_then(|(_, rest)| rest.split_once("};"))
-        .map_or("", |(t, _)| t);
-    table.split('"').filter(|s| s.starts_with("PPB_")).collect()
+    def.lines()
+        .filter_map(|l| l.trim().strip_prefix("PA_INTERFACE(")?.strip_suffix(')'))
+        .filter_map(|args| {
+            let mut it = args.split(',').map(str::trim);
+            let name = it.next()?.strip_prefix('"')?.strip_suffix('"')?;
+            let _table = it.next()?;
+            pick(it.next()?).then_some(name)
+        })
+        .collect()
+}
+
+/// The page channel's record kinds (runtime/ppapi/channel.def, which the C host reads
+/// too): each as (`"TO"` or `"FROM"`, name, number), numbered from 1 in each direction in
+/// the file's order.
+pub fn channel_kinds() -> Vec<(&'static str, &'static str, u32)> {
+    let def = SOURCES
+        .iter()
+        .find(|(n, _)| *n == "ppapi/channel.def")
+        .map_or("", |(_, s)| s);
+    let (mut to, mut from) = (0, 0);
+    let mut out = Vec::new();
+    for l in def.lines() {
+        let l = l.trim();
+        let (dir, rest, n) = if let Some(r) = l.strip_prefix("PA_TO(") {
+            ("TO", r, &mut to)
+        } else if let Some(r) = l.strip_prefix("PA_FROM(") {
+            ("FROM", r, &mut from)
+        } else {
+            continue;
+        };
+        if let Some((name, _)) = rest.split_once(')') {
+            *n += 1;
+            out.push((dir, name.trim(), *n));
+        }
+    }
+    out
 }
 
 /// The browser interfaces `asked` names (as [`ppapi_interfaces`] lists them) that the

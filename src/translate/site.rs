@@ -1,16 +1,12 @@
 //! A Chrome-era NaCl web app, revived (`pnacl-translate --site APPDIR -o OUTDIR`): the
 //! app's files copied; every pexe a manifest (`.nmf`) names translated to WebAssembly
 //! beside it (`X.pexe` → `X.wasm`); each page that embeds `application/x-pnacl` given one
-//! script, `pnacl.js` (runtime/host_core.js, host_gl.js and host_plugin.js), which turns the
+//! script, `pnacl.js` (runtime/host_plugin.js and the modules it imports), which turns the
 //! element into a working plugin. The output folder is written whole or not at all.
 
 use std::path::{Path, PathBuf};
 
 use super::{err, Error};
-
-const HOST_CORE: &str = include_str!("../../runtime/host_core.js");
-const HOST_GL: &str = include_str!("../../runtime/host_gl.js");
-const HOST_PLUGIN: &str = include_str!("../../runtime/host_plugin.js");
 
 /// The name of the page script in the output's top folder.
 pub const SCRIPT: &str = "pnacl.js";
@@ -20,9 +16,22 @@ pub const SCRIPT: &str = "pnacl.js";
 /// gets (`PNACL_STDOUT=messages`).
 pub fn script(env: &[&str]) -> String {
     let env = serde_json::to_string(env).unwrap_or_else(|_| "[]".into());
-    format!(
-        "(() => {{\n'use strict';\nconst PNACL_SITE_ENV = {env};\n{HOST_CORE}\n{HOST_GL}\n{HOST_PLUGIN}\n}})();\n"
-    )
+    let channel = channel_module();
+    let host = super::js::program(&[("host_channel.js", &channel)], &["host_plugin.js"]);
+    format!("(() => {{\n'use strict';\nconst PNACL_SITE_ENV = {env};\n{host}}})();\n")
+}
+
+/// The page channel's record kinds as a module of the page's constants (`TO_BIND`, …, and
+/// `TO_LAST`, the highest kind to the page), from the list the C host reads.
+pub fn channel_module() -> String {
+    let kinds = super::channel_kinds();
+    let mut js = String::from("// The page channel's record kinds: runtime/ppapi/channel.def.\n");
+    for (dir, name, n) in &kinds {
+        js += &format!("export const {dir}_{name} = {n};\n");
+    }
+    let last = kinds.iter().filter(|k| k.0 == "TO").count();
+    js += &format!("export const TO_LAST = {last};\n");
+    js
 }
 
 /// What a revived app holds.

@@ -19,9 +19,6 @@ use crate::ir::Module;
 use crate::llvm::Target;
 use crate::output::PendingFile;
 
-const HOST_CORE: &str = include_str!("../../runtime/host_core.js");
-const HOST_NODE: &str = include_str!("../../runtime/host_node.js");
-const HOST_WEB: &str = include_str!("../../runtime/host_web.js");
 const PAGE: &str = include_str!("../../runtime/page.html");
 
 /// The most memory a program may have: all that wasm32 addresses.
@@ -99,15 +96,16 @@ fn write_outputs(form: Form, out: &Path, module: &[u8]) -> Result<(), Error> {
     let module_name = file_name(&beside("wasm"));
     let script = |host: &str| {
         format!(
-            "const MODULE_FILE = {};\n{HOST_CORE}\n{host}",
-            js_string(&module_name)
+            "const MODULE_FILE = {};\n{}",
+            js_string(&module_name),
+            super::js::program(&[], &[host])
         )
     };
     let files: Vec<(PathBuf, Vec<u8>)> = match form {
         Form::Module => vec![(out.to_path_buf(), module.to_vec())],
         Form::Node => vec![
             (beside("wasm"), module.to_vec()),
-            (out.to_path_buf(), script(HOST_NODE).into_bytes()),
+            (out.to_path_buf(), script("host_node.js").into_bytes()),
         ],
         Form::Page => {
             let stem = out
@@ -118,7 +116,7 @@ fn write_outputs(form: Form, out: &Path, module: &[u8]) -> Result<(), Error> {
                 .replace("{{SCRIPT}}", &html_escape(&file_name(&beside("js"))));
             vec![
                 (beside("wasm"), module.to_vec()),
-                (beside("js"), script(HOST_WEB).into_bytes()),
+                (beside("js"), script("host_web.js").into_bytes()),
                 (out.to_path_buf(), page.into_bytes()),
             ]
         }

@@ -5,7 +5,7 @@
 // `memory.buffer` up to date lazily: read plainly, some are short). Prints
 // "short S of N, plain P": S buffers of memoryTo's that fell short, P of memory.buffer's.
 //   node tests/node/memory_to.mjs
-import fs from 'node:fs';
+import { hostSource } from './host_source.mjs';
 import vm from 'node:vm';
 import { Worker, isMainThread, workerData, parentPort } from 'node:worker_threads';
 
@@ -27,7 +27,7 @@ if (isMainThread) {
   });
 } else {
   const context = vm.createContext({ WebAssembly });
-  vm.runInContext(fs.readFileSync(new URL('../../runtime/host_core.js', import.meta.url), 'utf8'), context);
+  vm.runInContext(hostSource(['host_core.js']), context);
   const memoryTo = vm.runInContext('memoryTo', context);
   const { memory } = workerData;
   const words = new Int32Array(memory.buffer, 0, 2);

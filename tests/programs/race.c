@@ -11,62 +11,8 @@
    It posts three numbers: wrong descriptions, stale ids that named something, and how
    many descriptions the reader got (some, or the race was not run). */
 #include <pthread.h>
-#include <stdint.h>
-#include <string.h>
 
-#include <irt.h>
-
-typedef int32_t PP_Instance, PP_Resource, PP_Module;
-typedef const void *(*PPB_GetInterface)(const char *name);
-struct PP_Var {
-    int32_t type, padding;
-    union {
-        int32_t as_int;
-        double as_double;
-        int64_t as_id;
-    } value;
-};
-struct PP_Size {
-    int32_t width, height;
-};
-struct PP_ImageDataDesc {
-    int32_t format;
-    struct PP_Size size;
-    int32_t stride;
-};
-struct PPB_Core {
-    void (*AddRefResource)(PP_Resource);
-    void (*ReleaseResource)(PP_Resource);
-};
-struct PPB_ImageData {
-    int32_t (*GetNativeImageDataFormat)(void);
-    int32_t (*IsImageDataFormatSupported)(int32_t);
-    PP_Resource (*Create)(PP_Instance, int32_t format, const struct PP_Size *, int32_t init);
-    int32_t (*IsImageData)(PP_Resource);
-    int32_t (*Describe)(PP_Resource, struct PP_ImageDataDesc *);
-};
-struct PPB_Graphics2D {
-    PP_Resource (*Create)(PP_Instance, const struct PP_Size *, int32_t is_always_opaque);
-};
-struct PPB_Messaging {
-    void (*PostMessage)(PP_Instance, struct PP_Var);
-};
-struct PPP_Instance {
-    int32_t (*DidCreate)(PP_Instance, uint32_t, const char *[], const char *[]);
-    void (*DidDestroy)(PP_Instance);
-    void (*DidChangeView)(PP_Instance, PP_Resource);
-    void (*DidChangeFocus)(PP_Instance, int32_t);
-    int32_t (*HandleDocumentLoad)(PP_Instance, PP_Resource);
-};
-struct PP_StartFunctions {
-    int32_t (*PPP_InitializeModule)(PP_Module, PPB_GetInterface);
-    void (*PPP_ShutdownModule)(void);
-    const void *(*PPP_GetInterface)(const char *);
-};
-struct nacl_irt_ppapihook {
-    int (*ppapi_start)(const struct PP_StartFunctions *);
-    void (*ppapi_register_thread_creator)(const void *);
-};
+#include "pp.h"
 
 static const struct PPB_Core *core;
 static const struct PPB_ImageData *images;
@@ -135,14 +81,6 @@ static int32_t did_create(PP_Instance i, uint32_t argc, const char *argn[], cons
     return 1;
 }
 
-static void did_destroy(PP_Instance i) { (void)i; }
-static void did_change_view(PP_Instance i, PP_Resource v) { (void)i, (void)v; }
-static void did_change_focus(PP_Instance i, int32_t f) { (void)i, (void)f; }
-static int32_t handle_document_load(PP_Instance i, PP_Resource l) { return (void)i, (void)l, 0; }
-
-static const struct PPP_Instance ppp_instance = {did_create, did_destroy, did_change_view,
-                                                 did_change_focus, handle_document_load};
-
 static int32_t initialize(PP_Module m, PPB_GetInterface get) {
     (void)m;
     core = get("PPB_Core;1.0");
@@ -152,15 +90,5 @@ static int32_t initialize(PP_Module m, PPB_GetInterface get) {
     return core && images && g2d && messaging ? 0 : -1;
 }
 
-static void shutdown(void) {}
 
-static const void *get_interface(const char *name) {
-    return strcmp(name, "PPP_Instance;1.1") ? NULL : &ppp_instance;
-}
-
-int main(void) {
-    static const struct PP_StartFunctions start = {initialize, shutdown, get_interface};
-    struct nacl_irt_ppapihook hook;
-    if (__nacl_irt_query("nacl-irt-ppapihook-0.1", &hook, sizeof hook) != sizeof hook) return 1;
-    return hook.ppapi_start(&start);
-}
+PPAPI_PLUGIN(did_create, initialize)

@@ -1,6 +1,6 @@
 /*
  * Sound in a page: PPB_AudioConfig 1.0/1.1 and PPB_Audio 1.0/1.1 (ppapi.md §4, ppapi_cpp's
- * pp::Audio), onto an AudioWorklet of the page's. Included by ppapi.h after the channel.
+ * pp::Audio), onto an AudioWorklet of the page's.
  *
  * As Chrome's: stereo, 16-bit, 44,100 or 48,000 frames a second, 64 to 32,768 frames a
  * buffer. StartPlayback starts a thread (through the plugin's own thread functions, which
@@ -11,6 +11,11 @@
  * the ring's address, its frames, the rate) and PA_TO_AUDIO_STOP (audio) tell the page.
  * The ring: [written frames, read frames] (counting on), then its samples.
  */
+#ifndef PA_PPB_AUDIO_H
+#define PA_PPB_AUDIO_H
+
+#include "loop.h"
+#include "page.h"
 
 #define PA_AUDIO_MIN_FRAMES 64
 #define PA_AUDIO_MAX_FRAMES 32768
@@ -25,6 +30,14 @@ static struct PP_ThreadFunctions pa_thread_functions;
 static void ppapi_register_thread_creator(const struct PP_ThreadFunctions *f) {
     if (f) pa_thread_functions = *f;
 }
+
+struct pa_audio;
+static void pa_audio_gone(void *data);
+static void pa_audio_config_gone(void *data) { pa_release_block(data); }
+static const struct pa_kind pa_kind_audio_config = {"AudioConfig", pa_audio_config_gone, NULL};
+static const struct pa_kind pa_kind_audio = {"Audio", pa_audio_gone, NULL};
+#define RES_AUDIO_CONFIG (&pa_kind_audio_config)
+#define RES_AUDIO (&pa_kind_audio)
 
 struct pa_audio_config { i32 rate, frames; };
 
@@ -228,7 +241,8 @@ static i32 audio_stop(i32 r) {
 
 /* An audio resource is gone: the page stops; its thread ends at its next look. Its memory
    stays (the thread and the worklet may still read it): a small price a sound. */
-static void pa_audio_gone(struct pa_audio *a) {
+static void pa_audio_gone(void *data) {
+    struct pa_audio *a = data;
     u32 rec[3] = {12, PA_TO_AUDIO_STOP, (u32)a->resource};
     pa_to_page(rec, sizeof rec);
     lock(&pa_audio_lock);
@@ -240,11 +254,34 @@ static void pa_audio_gone(struct pa_audio *a) {
     core_release_resource(a->config);
 }
 
-static const pa_fn ppb_audio_config_1_0[] = {PF(config_create), PF(config_recommend_frames_1_0), PF(config_is),
-                                             PF(config_rate), PF(config_frames)};
-static const pa_fn ppb_audio_config_1_1[] = {PF(config_create), PF(config_recommend_frames), PF(config_is),
-                                             PF(config_rate), PF(config_frames), PF(config_recommend_rate)};
-static const pa_fn ppb_audio_1_0[] = {PF(audio_create_1_0), PF(audio_is), PF(audio_config), PF(audio_start),
-                                      PF(audio_stop)};
-static const pa_fn ppb_audio_1_1[] = {PF(audio_create_1_1), PF(audio_is), PF(audio_config), PF(audio_start),
-                                      PF(audio_stop)};
+#define PPB_AUDIOCONFIG(X)                              \
+    X(i32, IsAudioConfig, (i32 r), config_is)           \
+    X(i32, GetSampleRate, (i32 r), config_rate)         \
+    X(u32, GetSampleFrameCount, (i32 r), config_frames)
+#define PPB_AUDIOCONFIG_1_0(X)                                                                \
+    X(i32, CreateStereo16Bit, (i32 instance, i32 rate, u32 frames), config_create)            \
+    X(u32, RecommendSampleFrameCount, (i32 rate, u32 requested), config_recommend_frames_1_0) \
+    PPB_AUDIOCONFIG(X)
+#define PPB_AUDIOCONFIG_1_1(X)                                                                          \
+    X(i32, CreateStereo16Bit, (i32 instance, i32 rate, u32 frames), config_create)                      \
+    X(u32, RecommendSampleFrameCount, (i32 instance, i32 rate, u32 requested), config_recommend_frames) \
+    PPB_AUDIOCONFIG(X)                                                                                  \
+    X(i32, RecommendSampleRate, (i32 instance), config_recommend_rate)
+PA_TABLE(PPB_AudioConfig_1_0, ppb_audio_config_1_0, PPB_AUDIOCONFIG_1_0)
+PA_TABLE(PPB_AudioConfig_1_1, ppb_audio_config_1_1, PPB_AUDIOCONFIG_1_1)
+
+
+/* PPB_Audio 1.0 and 1.1: the same functions but Create (1.1's callback takes the latency). */
+#define PPB_AUDIO(X, create)                                                                    \
+    X(i32, Create, (i32 instance, i32 config, void *callback, void *user_data), create) \
+    X(i32, IsAudio, (i32 r), audio_is)                                                  \
+    X(i32, GetCurrentConfig, (i32 r), audio_config)                                     \
+    X(i32, StartPlayback, (i32 r), audio_start)                                         \
+    X(i32, StopPlayback, (i32 r), audio_stop)
+#define PPB_AUDIO_1_0(X) PPB_AUDIO(X, audio_create_1_0)
+#define PPB_AUDIO_1_1(X) PPB_AUDIO(X, audio_create_1_1)
+PA_TABLE(PPB_Audio_1_0, ppb_audio_1_0, PPB_AUDIO_1_0)
+PA_TABLE(PPB_Audio_1_1, ppb_audio_1_1, PPB_AUDIO_1_1)
+
+
+#endif

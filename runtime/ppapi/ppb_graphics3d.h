@@ -1,7 +1,7 @@
 /*
  * 3-D graphics in a page: PPB_Graphics3D;1.0 and PPB_OpenGLES2;1.0 with its extensions
- * (ppapi.md §4.14, §4.15), onto WebGL 2. Included by ppapi.h for the WebAssembly backend
- * only (PA_HAVE_GL): the GL itself is the page's, reached through the `gl` imports that
+ * (ppapi.md §4.14, §4.15), onto WebGL 2. For the WebAssembly backend only
+ * (PA_HAVE_GL): the GL itself is the page's, reached through the `gl` imports that
  * runtime/host_gl.js gives each of the plugin's workers.
  *
  * Each OpenGLES2 entry is the import of the same name, called by the plugin straight
@@ -18,7 +18,19 @@
  * imports (names, pointers, sizes) is checked there: its memory is the plugin's.
  */
 
+#ifndef PA_PPB_GRAPHICS3D_H
+#define PA_PPB_GRAPHICS3D_H
+
+#include "loop.h"
+#include "page.h"
+
 #define PP_ERROR_CONTEXT_LOST (-50)
+
+static void g3d_gone(void *data);
+static int g3d_bound(i32 r, i32 *w, i32 *h, float *scale);
+static void g3d_swapped(i32 r);
+static const struct pa_kind pa_kind_graphics3d = {"Graphics3D", g3d_gone, g3d_bound, g3d_swapped};
+#define RES_GRAPHICS3D (&pa_kind_graphics3d)
 
 enum {
     G3D_ALPHA_SIZE = 0x3021, G3D_BLUE_SIZE = 0x3022, G3D_GREEN_SIZE = 0x3023, G3D_RED_SIZE = 0x3024,
@@ -115,8 +127,10 @@ static i32 g3d_create(i32 instance, i32 share, const i32 *list) {
 
 static i32 g3d_is(i32 r) { return pa_resource_kind(r) == RES_GRAPHICS3D; }
 
-/* Context `r`'s size (1), or 0 if it is not one. */
-static int g3d_size(i32 r, i32 *w, i32 *h) {
+/* Context `r`'s size (1: it is 3-D), or 0 if it is not one; as the element's device, its
+   frames are shown at scale 1. */
+static int g3d_bound(i32 r, i32 *w, i32 *h, float *scale) {
+    (void)scale;
     PA_HOLD(struct pa_g3d, g, r, RES_GRAPHICS3D);
     if (!g) return 0;
     *w = g->attrs[g3d_attr_index(G3D_WIDTH)];
@@ -175,9 +189,7 @@ static i32 g3d_resize_buffers(i32 r, i32 w, i32 h) {
 }
 
 static i32 g3d_swap_buffers(i32 r, const struct PP_CompletionCallback *cbp) {
-    PA_HOLD(struct pa_g3d, g, r, RES_GRAPHICS3D);
-    if (!g) return PP_ERROR_BADRESOURCE;
-    if (!pa_may_block(cbp)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_g3d, g, r, RES_GRAPHICS3D, 1, cbp);
     lock(&pa_g3d_lock);
     if (g->swap.active) {
         unlock(&pa_g3d_lock);
@@ -189,9 +201,7 @@ static i32 g3d_swap_buffers(i32 r, const struct PP_CompletionCallback *cbp) {
     unlock(&pa_g3d_lock);
     if (!gl_context_swap(r, bound)) {
         /* Not on screen: done at the display's rate all the same. */
-        lock(&pa_g3d_lock);
-        pa_pending_end(&g->swap, PP_OK, 16);
-        unlock(&pa_g3d_lock);
+        pa_pending_end_under(&pa_g3d_lock, &g->swap, PP_OK, 16);
     }
     return pa_pending_return(cbp, &wait);
 }
@@ -199,10 +209,7 @@ static i32 g3d_swap_buffers(i32 r, const struct PP_CompletionCallback *cbp) {
 /* The page has shown context `r`'s frame. */
 static void g3d_swapped(i32 r) {
     PA_HOLD(struct pa_g3d, g, r, RES_GRAPHICS3D);
-    if (!g) return;
-    lock(&pa_g3d_lock);
-    pa_pending_end(&g->swap, PP_OK, 0);
-    unlock(&pa_g3d_lock);
+    if (g) pa_pending_end_under(&pa_g3d_lock, &g->swap, PP_OK, 0);
 }
 
 /* ----------------------------------------------------------------------------------- */
@@ -543,6 +550,15 @@ static const pa_fn ppb_gles2_vao[] = {PA_GLES2_VAO(GL_ENTRY, GL_C_ENTRY)};
 static const pa_fn ppb_gles2_drawbuffers[] = {PA_GLES2_DRAWBUFFERS(GL_ENTRY, GL_C_ENTRY)};
 _Static_assert(sizeof ppb_gles2 / sizeof ppb_gles2[0] == 142, "PPB_OpenGLES2;1.0 has 142 entries");
 
-static const pa_fn ppb_g3d[] = {PF(g3d_get_attrib_max_value), PF(g3d_create),         PF(g3d_is),
-                                PF(g3d_get_attribs),          PF(g3d_set_attribs),    PF(g3d_get_error),
-                                PF(g3d_resize_buffers),       PF(g3d_swap_buffers)};
+#define PPB_GRAPHICS3D_1_0(X)                                                                      \
+    X(i32, GetAttribMaxValue, (i32 instance, i32 attribute, i32 *value), g3d_get_attrib_max_value) \
+    X(i32, Create, (i32 instance, i32 share, const i32 *list), g3d_create)                         \
+    X(i32, IsGraphics3D, (i32 r), g3d_is)                                                          \
+    X(i32, GetAttribs, (i32 r, i32 *list), g3d_get_attribs)                                        \
+    X(i32, SetAttribs, (i32 r, const i32 *list), g3d_set_attribs)                                  \
+    X(i32, GetError, (i32 r), g3d_get_error)                                                       \
+    X(i32, ResizeBuffers, (i32 r, i32 w, i32 h), g3d_resize_buffers)                               \
+    X(i32, SwapBuffers, (i32 r, const struct PP_CompletionCallback *cbp), g3d_swap_buffers)
+PA_TABLE(PPB_Graphics3D_1_0, ppb_graphics_3d_1_0, PPB_GRAPHICS3D_1_0)
+
+#endif

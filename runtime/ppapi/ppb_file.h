@@ -1,7 +1,7 @@
 /*
  * Files: PPB_FileSystem;1.0, PPB_FileRef;1.0/1.1/1.2, PPB_FileIO;1.0/1.1 (ppapi.md §4.12),
  * the HTML5 file systems Chrome gave a plugin (nacl_io's html5fs mounts one; glbench
- * reads its data from it). Included by ppapi.h, for every backend.
+ * reads its data from it).
  *
  * The host keeps the two local file systems (LOCALPERSISTENT, LOCALTEMPORARY) in its own
  * memory for the run: a page's plugin finds what it wrote earlier in the run, not what
@@ -13,6 +13,21 @@
  * Every call with a completion callback completes through the calling thread's loop
  * (PP_OK_COMPLETIONPENDING), or blocks (off the main thread) and returns the result.
  */
+#ifndef PA_PPB_FILE_H
+#define PA_PPB_FILE_H
+
+#include "loop.h"
+#include "var.h"
+
+static void pa_filesystem_gone(void *data) { pa_release_block(data); }
+static void pa_fileref_gone(void *data);
+static void pa_fileio_gone(void *data);
+static const struct pa_kind pa_kind_filesystem = {"FileSystem", pa_filesystem_gone, NULL};
+static const struct pa_kind pa_kind_fileref = {"FileRef", pa_fileref_gone, NULL};
+static const struct pa_kind pa_kind_fileio = {"FileIO", pa_fileio_gone, NULL};
+#define RES_FILESYSTEM (&pa_kind_filesystem)
+#define RES_FILEREF (&pa_kind_fileref)
+#define RES_FILEIO (&pa_kind_fileio)
 
 #define PP_ERROR_NOSPACE (-9)
 #define PP_ERROR_FILENOTFOUND (-20)
@@ -193,9 +208,7 @@ static i32 fs_is(i32 r) { return pa_resource_kind(r) == RES_FILESYSTEM; }
 
 static i32 fs_open(i32 r, i64 expected_size, const struct PP_CompletionCallback *cb) {
     (void)expected_size; /* quota: the host's own bound */
-    PA_HOLD(struct pa_filesystem, f, r, RES_FILESYSTEM);
-    if (!f) return PP_ERROR_BADRESOURCE;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_filesystem, f, r, RES_FILESYSTEM, 1, cb);
     lock(&pa_fs_lock);
     i32 result = f->opened ? PP_ERROR_FAILED : PP_OK;
     f->opened = 1;
@@ -285,9 +298,7 @@ static i32 ref_get_parent(i32 r) {
 }
 
 static i32 ref_make_directory_flags(i32 r, i32 flags, const struct PP_CompletionCallback *cb) {
-    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
-    if (!f) return PP_ERROR_BADRESOURCE;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_fileref, f, r, RES_FILEREF, 1, cb);
     i32 fs = fs_get_type(f->fs), result = PP_OK;
     lock(&pa_fs_lock);
     if (f->plen == 1 || pa_fs_find(fs, f->path, f->plen)) {
@@ -316,9 +327,7 @@ static i32 ref_make_directory(i32 r, i32 make_ancestors, const struct PP_Complet
 }
 
 static i32 ref_touch(i32 r, double atime, double mtime, const struct PP_CompletionCallback *cb) {
-    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
-    if (!f) return PP_ERROR_BADRESOURCE;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_fileref, f, r, RES_FILEREF, 1, cb);
     lock(&pa_fs_lock);
     struct pa_fsnode *e = pa_fs_find(fs_get_type(f->fs), f->path, f->plen);
     if (e) e->atime = atime, e->mtime = mtime;
@@ -327,9 +336,7 @@ static i32 ref_touch(i32 r, double atime, double mtime, const struct PP_Completi
 }
 
 static i32 ref_delete(i32 r, const struct PP_CompletionCallback *cb) {
-    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
-    if (!f) return PP_ERROR_BADRESOURCE;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_fileref, f, r, RES_FILEREF, 1, cb);
     i32 fs = fs_get_type(f->fs), result = PP_OK;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = pa_fs_find(fs, f->path, f->plen);
@@ -382,29 +389,28 @@ static i32 ref_rename(i32 r, i32 to, const struct PP_CompletionCallback *cb) {
     return pa_fs_done(cb, result);
 }
 
+/* A Query's end: `got` into *info if the result is PP_OK, then the result (pa_fs_done). */
+static i32 pa_fs_info(const struct PP_CompletionCallback *cb, i32 result, const struct PP_FileInfo *got,
+                      struct PP_FileInfo *info) {
+    if (result == PP_OK) *info = *got;
+    return pa_fs_done(cb, result);
+}
+
 static i32 ref_query(i32 r, struct PP_FileInfo *info, const struct PP_CompletionCallback *cb) {
-    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
-    if (!f) return PP_ERROR_BADRESOURCE;
-    if (!info) return PP_ERROR_BADARGUMENT;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_fileref, f, r, RES_FILEREF, info != NULL, cb);
     i32 fs = fs_get_type(f->fs);
     struct PP_FileInfo got;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = pa_fs_find(fs, f->path, f->plen);
     pa_info_of(&got, fs, e);
     unlock(&pa_fs_lock);
-    if (!e && f->plen != 1) return pa_fs_done(cb, PP_ERROR_FILENOTFOUND);
-    *info = got;
-    return pa_fs_done(cb, PP_OK);
+    return pa_fs_info(cb, !e && f->plen != 1 ? PP_ERROR_FILENOTFOUND : PP_OK, &got, info);
 }
 
 struct PP_DirectoryEntry { i32 file_ref, file_type; };
 
 static i32 ref_read_entries(i32 r, const struct PP_ArrayOutput *output, const struct PP_CompletionCallback *cb) {
-    PA_HOLD(struct pa_fileref, f, r, RES_FILEREF);
-    if (!f) return PP_ERROR_BADRESOURCE;
-    if (!output || !output->get_data_buffer) return PP_ERROR_BADARGUMENT;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_fileref, f, r, RES_FILEREF, output && output->get_data_buffer, cb);
     struct PP_ArrayOutput out = *output;
     i32 fs = fs_get_type(f->fs);
     /* The entries' paths are copied out under the lock, their references made after. */
@@ -471,9 +477,7 @@ static i32 io_is(i32 r) { return pa_resource_kind(r) == RES_FILEIO; }
 static i32 io_open(i32 r, i32 ref, i32 flags, const struct PP_CompletionCallback *cb) {
     /* In Chrome's order: the resource, a blocking call on the main thread, then the
        arguments. */
-    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
-    if (!io) return PP_ERROR_BADRESOURCE;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_fileio, io, r, RES_FILEIO, 1, cb);
     PA_HOLD(struct pa_fileref, f, ref, RES_FILEREF);
     if (!f) return PP_ERROR_BADRESOURCE;
     int bad = !(flags & (PA_OPEN_READ | PA_OPEN_WRITE | PA_OPEN_APPEND)) || (flags & ~63) ||
@@ -501,24 +505,17 @@ static i32 io_open(i32 r, i32 ref, i32 flags, const struct PP_CompletionCallback
 }
 
 static i32 io_query(i32 r, struct PP_FileInfo *info, const struct PP_CompletionCallback *cb) {
-    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
-    if (!io) return PP_ERROR_BADRESOURCE;
-    if (!info) return PP_ERROR_BADARGUMENT;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_fileio, io, r, RES_FILEIO, info != NULL, cb);
     struct PP_FileInfo got;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = io->node;
     if (e) pa_info_of(&got, e->fs, e);
     unlock(&pa_fs_lock);
-    if (!e) return pa_fs_done(cb, PP_ERROR_FAILED);
-    *info = got;
-    return pa_fs_done(cb, PP_OK);
+    return pa_fs_info(cb, e ? PP_OK : PP_ERROR_FAILED, &got, info);
 }
 
 static i32 io_touch(i32 r, double atime, double mtime, const struct PP_CompletionCallback *cb) {
-    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
-    if (!io) return PP_ERROR_BADRESOURCE;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_fileio, io, r, RES_FILEIO, 1, cb);
     lock(&pa_fs_lock);
     struct pa_fsnode *e = io->node;
     if (e) e->atime = atime, e->mtime = mtime;
@@ -562,21 +559,21 @@ static i32 pa_io_read(struct pa_fileio *io, i64 offset, void *to, i32 n, const s
 }
 
 static i32 io_read(i32 r, i64 offset, char *buf, i32 n, const struct PP_CompletionCallback *cb) {
-    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
-    if (!io) return PP_ERROR_BADRESOURCE;
-    if (n > 0 && !buf) return PP_ERROR_BADARGUMENT;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_fileio, io, r, RES_FILEIO, n <= 0 || buf, cb);
     return pa_fs_done(cb, pa_io_read(io, offset, buf, n, NULL));
 }
 
 static i32 io_read_to_array(i32 r, i64 offset, i32 max, const struct PP_ArrayOutput *output,
                             const struct PP_CompletionCallback *cb) {
-    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
-    if (!io) return PP_ERROR_BADRESOURCE;
-    if (!output || !output->get_data_buffer) return PP_ERROR_BADARGUMENT;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_fileio, io, r, RES_FILEIO, output && output->get_data_buffer, cb);
     struct PP_ArrayOutput out = *output;
     return pa_fs_done(cb, pa_io_read(io, offset, NULL, max, &out));
+}
+
+/* The file an open FileIO may write (pa_fs_lock held), or NULL with *result why not. */
+static struct pa_fsnode *pa_io_writable(struct pa_fileio *io, i32 *result) {
+    *result = !io->node ? PP_ERROR_FAILED : !(io->flags & (PA_OPEN_WRITE | PA_OPEN_APPEND)) ? PP_ERROR_NOACCESS : PP_OK;
+    return *result == PP_OK ? io->node : NULL;
 }
 
 static i32 io_write(i32 r, i64 offset, const char *buf, i32 n, const struct PP_CompletionCallback *cb) {
@@ -586,10 +583,8 @@ static i32 io_write(i32 r, i64 offset, const char *buf, i32 n, const struct PP_C
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 result;
     lock(&pa_fs_lock);
-    struct pa_fsnode *e = io->node;
-    if (!e) result = PP_ERROR_FAILED;
-    else if (!(io->flags & (PA_OPEN_WRITE | PA_OPEN_APPEND))) result = PP_ERROR_NOACCESS;
-    else {
+    struct pa_fsnode *e = pa_io_writable(io, &result);
+    if (e) {
         u64 at = io->flags & PA_OPEN_APPEND ? e->size : (u64)offset;
         result = at + (u64)n > e->size ? pa_fs_resize(e, at + (u64)n) : PP_OK;
         if (result == PP_OK) {
@@ -609,18 +604,14 @@ static i32 io_set_length(i32 r, i64 length, const struct PP_CompletionCallback *
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 result;
     lock(&pa_fs_lock);
-    struct pa_fsnode *e = io->node;
-    if (!e) result = PP_ERROR_FAILED;
-    else if (!(io->flags & (PA_OPEN_WRITE | PA_OPEN_APPEND))) result = PP_ERROR_NOACCESS;
-    else result = pa_fs_resize(e, (u64)length);
+    struct pa_fsnode *e = pa_io_writable(io, &result);
+    if (e) result = pa_fs_resize(e, (u64)length);
     unlock(&pa_fs_lock);
     return pa_fs_done(cb, result);
 }
 
 static i32 io_flush(i32 r, const struct PP_CompletionCallback *cb) {
-    PA_HOLD(struct pa_fileio, io, r, RES_FILEIO);
-    if (!io) return PP_ERROR_BADRESOURCE;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_fileio, io, r, RES_FILEIO, 1, cb);
     return pa_fs_done(cb, io->node ? PP_OK : PP_ERROR_FAILED);
 }
 
@@ -633,30 +624,61 @@ static void io_close(i32 r) {
     unlock(&pa_fs_lock);
 }
 
-/* A resource of these kinds is gone. */
-static void pa_fs_gone(i32 kind, void *data) {
-    if (kind == RES_FILEREF) {
-        struct pa_fileref *f = data;
-        core_release_resource(f->fs);
-        pa_release_block(f->path);
-    } else if (kind == RES_FILEIO) {
-        struct pa_fileio *io = data;
-        lock(&pa_fs_lock);
-        if (io->node) pa_node_unref(io->node);
-        unlock(&pa_fs_lock);
-    }
-    pa_release_block(data);
+static void pa_fileref_gone(void *data) {
+    struct pa_fileref *f = data;
+    core_release_resource(f->fs);
+    pa_release_block(f->path);
+    pa_release_block(f);
 }
 
-static const pa_fn ppb_filesystem[] = {PF(fs_create), PF(fs_is), PF(fs_open), PF(fs_get_type)};
-static const pa_fn ppb_fileref_1_1[] = {PF(ref_create),   PF(ref_is),         PF(ref_get_fs_type),
-                                        PF(ref_get_name), PF(ref_get_path),   PF(ref_get_parent),
-                                        PF(ref_make_directory), PF(ref_touch), PF(ref_delete),
-                                        PF(ref_rename),   PF(ref_query),      PF(ref_read_entries)};
-static const pa_fn ppb_fileref_1_2[] = {PF(ref_create),   PF(ref_is),         PF(ref_get_fs_type),
-                                        PF(ref_get_name), PF(ref_get_path),   PF(ref_get_parent),
-                                        PF(ref_make_directory_flags), PF(ref_touch), PF(ref_delete),
-                                        PF(ref_rename),   PF(ref_query),      PF(ref_read_entries)};
-static const pa_fn ppb_fileio[] = {PF(io_create), PF(io_is),         PF(io_open),  PF(io_query),
-                                   PF(io_touch),  PF(io_read),       PF(io_write), PF(io_set_length),
-                                   PF(io_flush),  PF(io_close),      PF(io_read_to_array)};
+static void pa_fileio_gone(void *data) {
+    struct pa_fileio *io = data;
+    lock(&pa_fs_lock);
+    if (io->node) pa_node_unref(io->node);
+    unlock(&pa_fs_lock);
+    pa_release_block(io);
+}
+
+#define PPB_FILESYSTEM_1_0(X)                                                                 \
+    X(i32, Create, (i32 instance, i32 type), fs_create)                                       \
+    X(i32, IsFileSystem, (i32 r), fs_is)                                                      \
+    X(i32, Open, (i32 r, i64 expected_size, const struct PP_CompletionCallback *cb), fs_open) \
+    X(i32, GetType, (i32 r), fs_get_type)
+PA_TABLE(PPB_FileSystem_1_0, ppb_file_system_1_0, PPB_FILESYSTEM_1_0)
+
+/* PPB_FileRef 1.0 and 1.1, and 1.2: the same but MakeDirectory, which takes a PP_Bool
+   (make_ancestors) before 1.2 and flags from it. */
+#define PPB_FILEREF(X, make_directory)                                                                                                                   \
+    X(i32, Create, (i32 fs, const char *path), ref_create)                                                                               \
+    X(i32, IsFileRef, (i32 r), ref_is)                                                                                                   \
+    X(i32, GetFileSystemType, (i32 r), ref_get_fs_type)                                                                                  \
+    X(void, GetName, (struct PP_Var *out, i32 r), ref_get_name)                                                                          \
+    X(void, GetPath, (struct PP_Var *out, i32 r), ref_get_path)                                                                          \
+    X(i32, GetParent, (i32 r), ref_get_parent)                                                                                           \
+    X(i32, MakeDirectory, (i32 r, i32 flags, const struct PP_CompletionCallback *cb), make_directory)                                    \
+    X(i32, Touch, (i32 r, double atime, double mtime, const struct PP_CompletionCallback *cb), ref_touch)                                \
+    X(i32, Delete, (i32 r, const struct PP_CompletionCallback *cb), ref_delete)                                                          \
+    X(i32, Rename, (i32 r, i32 to, const struct PP_CompletionCallback *cb), ref_rename)                                                  \
+    X(i32, Query, (i32 r, struct PP_FileInfo *info, const struct PP_CompletionCallback *cb), ref_query)                                  \
+    X(i32, ReadDirectoryEntries, (i32 r, const struct PP_ArrayOutput *output, const struct PP_CompletionCallback *cb), ref_read_entries)
+#define PPB_FILEREF_1_1(X) PPB_FILEREF(X, ref_make_directory)
+#define PPB_FILEREF_1_2(X) PPB_FILEREF(X, ref_make_directory_flags)
+PA_TABLE(PPB_FileRef_1_1, ppb_file_ref_1_1, PPB_FILEREF_1_1)
+PA_TABLE(PPB_FileRef_1_2, ppb_file_ref_1_2, PPB_FILEREF_1_2)
+
+
+#define PPB_FILEIO_1_1(X)                                                                                                                            \
+    X(i32, Create, (i32 instance), io_create)                                                                                                        \
+    X(i32, IsFileIO, (i32 r), io_is)                                                                                                                 \
+    X(i32, Open, (i32 r, i32 ref, i32 flags, const struct PP_CompletionCallback *cb), io_open)                                                       \
+    X(i32, Query, (i32 r, struct PP_FileInfo *info, const struct PP_CompletionCallback *cb), io_query)                                               \
+    X(i32, Touch, (i32 r, double atime, double mtime, const struct PP_CompletionCallback *cb), io_touch)                                             \
+    X(i32, Read, (i32 r, i64 offset, char *buf, i32 n, const struct PP_CompletionCallback *cb), io_read)                                             \
+    X(i32, Write, (i32 r, i64 offset, const char *buf, i32 n, const struct PP_CompletionCallback *cb), io_write)                                     \
+    X(i32, SetLength, (i32 r, i64 length, const struct PP_CompletionCallback *cb), io_set_length)                                                    \
+    X(i32, Flush, (i32 r, const struct PP_CompletionCallback *cb), io_flush)                                                                         \
+    X(void, Close, (i32 r), io_close)                                                                                                                \
+    X(i32, ReadToArray, (i32 r, i64 offset, i32 max, const struct PP_ArrayOutput *output, const struct PP_CompletionCallback *cb), io_read_to_array)
+PA_TABLE(PPB_FileIO_1_1, ppb_file_io_1_1, PPB_FILEIO_1_1)
+
+#endif

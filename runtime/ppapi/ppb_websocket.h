@@ -1,7 +1,7 @@
 /*
  * PPB_WebSocket;1.0 (ppapi.md §4.17) in a page: the page's own WebSocket (binary frames as
- * ArrayBuffers), opened with the page's origin, reached over the host channel. Included by
- * ppapi.h after the channel (pa_to_page) is defined.
+ * ArrayBuffers), opened with the page's origin, reached over the host channel. Its records
+ * are channel.def's WS_ ones.
  *
  * To the page: PA_TO_WS_OPEN (socket, the URL's length, the protocols' (joined by ",")
  * length, their bytes), PA_TO_WS_SEND (socket, binary, the bytes), PA_TO_WS_CLOSE (socket,
@@ -18,6 +18,16 @@
  * and completes when the socket is closed. Received messages wait in a queue bounded in
  * bytes (PA_WS_MAX_QUEUED; past it the socket is closed, code 1009, as too big).
  */
+#ifndef PA_PPB_WEBSOCKET_H
+#define PA_PPB_WEBSOCKET_H
+
+#include "loop.h"
+#include "page.h"
+#include "ppb_var.h"
+
+static void pa_ws_gone(void *data);
+static const struct pa_kind pa_kind_websocket = {"WebSocket", pa_ws_gone, NULL};
+#define RES_WEBSOCKET (&pa_kind_websocket)
 
 enum { WS_INVALID = -1, WS_CONNECTING = 0, WS_OPEN = 1, WS_CLOSING = 2, WS_CLOSED = 3 };
 #define PA_WS_MAX_QUEUED (64u << 20)
@@ -68,9 +78,7 @@ static const char *pa_var_text(const struct PP_Var *v, u32 *n) {
 
 static i32 ws_connect(i32 r, const struct PP_Var *url, const struct PP_Var *protocols, u32 count,
                       const struct PP_CompletionCallback *cb) {
-    PA_HOLD(struct pa_ws, w, r, RES_WEBSOCKET);
-    if (!w) return PP_ERROR_BADRESOURCE;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_ws, w, r, RES_WEBSOCKET, 1, cb);
     u32 n = 0;
     const char *u = pa_var_text(url, &n);
     int scheme = u && ((n > 5 && !__builtin_memcmp(u, "ws://", 5)) || (n > 6 && !__builtin_memcmp(u, "wss://", 6)));
@@ -90,14 +98,9 @@ static i32 ws_connect(i32 r, const struct PP_Var *url, const struct PP_Var *prot
         }
         plen += m + 1;
     }
-    u32 size = (20 + n + plen + 3) & ~3u;
-    u8 *rec = pa_alloc(size);
+    u32 head[2] = {(u32)r, n}, size;
+    u8 *rec = pa_new_record(PA_TO_WS_OPEN, 12 + n + plen, head, 2, &size);
     if (!rec) return PP_ERROR_NOMEMORY;
-    pa_zero(rec, size);
-    pa_put_word(rec, size);
-    pa_put_word(rec + 4, PA_TO_WS_OPEN);
-    pa_put_word(rec + 8, (u32)r);
-    pa_put_word(rec + 12, n);
     copy(rec + 20, u, n);
     u32 at = 20 + n, joined = 0;
     for (u32 k = 0; k < count; k++) {
@@ -125,9 +128,7 @@ static i32 ws_connect(i32 r, const struct PP_Var *url, const struct PP_Var *prot
 }
 
 static i32 ws_close(i32 r, i32 code, const struct PP_Var *reason, const struct PP_CompletionCallback *cb) {
-    PA_HOLD(struct pa_ws, w, r, RES_WEBSOCKET);
-    if (!w) return PP_ERROR_BADRESOURCE;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_ws, w, r, RES_WEBSOCKET, 1, cb);
     code &= 0xffff;
     if (code != 1005 && code != 1000 && (code < 3000 || code > 4999)) return PP_ERROR_NOACCESS;
     u32 n = 0;
@@ -152,14 +153,9 @@ static i32 ws_close(i32 r, i32 code, const struct PP_Var *reason, const struct P
     w->state = WS_CLOSING;
     pa_pending_start(&w->close, cb, &wait);
     unlock(&pa_ws_lock);
-    u32 size = (16 + n + 3) & ~3u;
-    u8 *rec = pa_alloc(size);
+    u32 head[2] = {(u32)r, code == 1005 ? 0 : (u32)code}, size;
+    u8 *rec = pa_new_record(PA_TO_WS_CLOSE, 8 + n, head, 2, &size);
     if (rec) {
-        pa_zero(rec, size);
-        pa_put_word(rec, size);
-        pa_put_word(rec + 4, PA_TO_WS_CLOSE);
-        pa_put_word(rec + 8, (u32)r);
-        pa_put_word(rec + 12, code == 1005 ? 0 : (u32)code);
         if (n) copy(rec + 16, why, n);
         pa_to_page(rec, size);
         pa_release_block(rec);
@@ -184,10 +180,7 @@ static void pa_ws_deliver(struct pa_ws *w) {
 }
 
 static i32 ws_receive(i32 r, struct PP_Var *out, const struct PP_CompletionCallback *cb) {
-    PA_HOLD(struct pa_ws, w, r, RES_WEBSOCKET);
-    if (!w) return PP_ERROR_BADRESOURCE;
-    if (!out) return PP_ERROR_BADARGUMENT;
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    PA_START(struct pa_ws, w, r, RES_WEBSOCKET, out != NULL, cb);
     struct pa_wait wait;
     lock(&pa_ws_lock);
     if (w->state == WS_INVALID || w->state == WS_CONNECTING) {
@@ -239,14 +232,9 @@ static i32 ws_send(i32 r, const struct PP_Var *message) {
     unlock(&pa_ws_lock);
     if (state != WS_OPEN) return PP_ERROR_FAILED; /* not yet open, or closing or closed */
     if (n > PA_MAX_BYTES - 32) return PP_ERROR_NOMEMORY;
-    u32 size = (16 + n + 3) & ~3u;
-    u8 *rec = pa_alloc(size);
+    u32 head[2] = {(u32)r, (u32)binary | n << 1}, size;
+    u8 *rec = pa_new_record(PA_TO_WS_SEND, 8 + n, head, 2, &size);
     if (!rec) return PP_ERROR_NOMEMORY;
-    pa_zero(rec, size);
-    pa_put_word(rec, size);
-    pa_put_word(rec + 4, PA_TO_WS_SEND);
-    pa_put_word(rec + 8, (u32)r);
-    pa_put_word(rec + 12, (u32)binary | n << 1);
     if (n && bytes) copy(rec + 16, bytes, n);
     pa_to_page(rec, size);
     pa_release_block(rec);
@@ -372,7 +360,8 @@ static void pa_ws_from_page(u32 kind, const u8 *body, u32 n) {
 
 /* A socket is gone: the page closes it (1001, going away); what waited for it ends with
    PP_ERROR_ABORTED, as Chrome's did once the resource was released. */
-static void pa_ws_gone(struct pa_ws *w) {
+static void pa_ws_gone(void *data) {
+    struct pa_ws *w = data;
     u32 rec[4] = {16, PA_TO_WS_CLOSE, (u32)w->resource, 1001};
     if (w->state != WS_INVALID && w->state != WS_CLOSED) pa_to_page(rec, sizeof rec);
     lock(&pa_ws_lock);
@@ -391,8 +380,23 @@ static void pa_ws_gone(struct pa_ws *w) {
     pa_release_block(w);
 }
 
-static const pa_fn ppb_websocket[] = {PF(ws_create),       PF(ws_is),          PF(ws_connect),
-                                      PF(ws_close),        PF(ws_receive),     PF(ws_send),
-                                      PF(ws_buffered),     PF(ws_close_code),  PF(ws_close_reason),
-                                      PF(ws_close_was_clean), PF(ws_extensions), PF(ws_protocol),
-                                      PF(ws_ready_state),  PF(ws_url)};
+static void pa_websocket_init(void) { pa_on_page(PA_FROM_WS_OPEN, PA_FROM_WS_ERROR, 0, pa_ws_from_page); }
+
+#define PPB_WEBSOCKET_1_0(X)                                                                                                                          \
+    X(i32, Create, (i32 instance), ws_create)                                                                                                         \
+    X(i32, IsWebSocket, (i32 r), ws_is)                                                                                                               \
+    X(i32, Connect, (i32 r, const struct PP_Var *url, const struct PP_Var *protocols, u32 count, const struct PP_CompletionCallback *cb), ws_connect) \
+    X(i32, Close, (i32 r, i32 code, const struct PP_Var *reason, const struct PP_CompletionCallback *cb), ws_close)                                   \
+    X(i32, ReceiveMessage, (i32 r, struct PP_Var *out, const struct PP_CompletionCallback *cb), ws_receive)                                           \
+    X(i32, SendMessage, (i32 r, const struct PP_Var *message), ws_send)                                                                               \
+    X(u64, GetBufferedAmount, (i32 r), ws_buffered)                                                                                                   \
+    X(i32, GetCloseCode, (i32 r), ws_close_code)                                                                                                      \
+    X(void, GetCloseReason, (struct PP_Var *out, i32 r), ws_close_reason)                                                                             \
+    X(i32, GetCloseWasClean, (i32 r), ws_close_was_clean)                                                                                             \
+    X(void, GetExtensions, (struct PP_Var *out, i32 r), ws_extensions)                                                                                \
+    X(void, GetProtocol, (struct PP_Var *out, i32 r), ws_protocol)                                                                                    \
+    X(i32, GetReadyState, (i32 r), ws_ready_state)                                                                                                    \
+    X(void, GetURL, (struct PP_Var *out, i32 r), ws_url)
+PA_TABLE(PPB_WebSocket_1_0, ppb_websocket_1_0, PPB_WEBSOCKET_1_0)
+
+#endif
