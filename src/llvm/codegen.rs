@@ -172,9 +172,12 @@ fn floating_point_arithmetic(f: FunctionValue) -> usize {
 pub fn resume_points(tm: &TargetMachine, module: &Module<'_>) {
     let changed = super::resume::add(module);
     let functions: Vec<FunctionValue> = changed
-        .into_iter()
-        // SAFETY: each is a function of `module`, which lives through this call.
-        .map(|f| unsafe { FunctionValue::new(f) }.expect("a function"))
+        .iter()
+        .map(|name| {
+            module
+                .get_function(name)
+                .expect("a function resume::add changed")
+        })
         .collect();
     run_on(tm, module, &functions, |fpm| {
         fpm.add_promote_memory_to_register_pass();

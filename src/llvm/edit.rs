@@ -41,8 +41,9 @@ pub struct Module<'a> {
     _l: PhantomData<&'a ()>,
 }
 
-/// A value of a module (an instruction, argument, constant, global, function, …).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// A value of a module (an instruction, argument, constant, global, function, …). Values
+/// order by their address: an order for sorting and deduplication, not a meaning.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Value<'a>(LLVMValueRef, PhantomData<&'a ()>);
 
 /// A type of the module's context.
@@ -107,6 +108,11 @@ pub enum TypeKind<'a> {
 }
 
 impl<'a> Type<'a> {
+    /// The raw handle, for the module's raw builder (`llvm::export`).
+    pub(in crate::llvm) fn as_raw(self) -> LLVMTypeRef {
+        self.0
+    }
+
     pub fn kind(self) -> TypeKind<'a> {
         use LLVMTypeKind::*;
         // SAFETY: a type of a live context (the module's note).
@@ -811,6 +817,64 @@ impl<'a> Value<'a> {
         // SAFETY: a value of a live module.
         !unsafe { LLVMGetFirstUse(self.0) }.is_null()
     }
+
+    /// The raw handle, for the module's raw builder (`llvm::export`, which makes calls of
+    /// what this layer built).
+    pub(in crate::llvm) fn as_raw(self) -> LLVMValueRef {
+        self.0
+    }
+
+    pub fn is_instruction(self) -> bool {
+        matches!(self.kind(), ValueKind::Instruction(_))
+    }
+
+    pub fn is_argument(self) -> bool {
+        self.kind() == ValueKind::Argument
+    }
+
+    /// Puts `with` as operand `i` (of a matching type).
+    pub fn set_operand(self, i: u32, with: Value<'a>) {
+        assert!(i < self.num_operands(), "operand {i} out of range");
+        // SAFETY: a user of a live module, `i` in range, a value of the same module.
+        unsafe { LLVMSetOperand(self.0, i, with.0) }
+    }
+
+    /// Makes successor `i` of terminator `self` block `to`.
+    pub fn set_successor(self, i: u32, to: Block<'a>) {
+        // SAFETY: a terminator of a live module (its successors counted), a block of it.
+        unsafe {
+            assert!(
+                i < LLVMGetNumSuccessors(self.0),
+                "successor {i} out of range"
+            );
+            LLVMSetSuccessor(self.0, i, to.0)
+        }
+    }
+
+    /// The instruction after this one in its block.
+    pub fn next_instruction(self) -> Option<Value<'a>> {
+        // SAFETY: an instruction of a live module.
+        opt_v(unsafe { LLVMGetNextInstruction(self.0) })
+    }
+
+    /// A function's or call's calling convention.
+    pub fn call_conv(self) -> u32 {
+        // SAFETY: a function of a live module.
+        unsafe { LLVMGetFunctionCallConv(self.0) }
+    }
+
+    pub fn set_call_conv(self, cc: u32) {
+        // SAFETY: a call of a live module.
+        unsafe { LLVMSetInstructionCallConv(self.0, cc) }
+    }
+
+    /// Gives call `self` the return attributes of function `f` (which it calls).
+    pub fn copy_return_attrs(self, f: Value<'a>) {
+        for a in ffi::attributes(f.0, 0, false) {
+            // SAFETY: a call and an attribute of one live module's context.
+            unsafe { LLVMAddCallSiteAttribute(self.0, 0, a) }
+        }
+    }
 }
 
 fn attr_kind(name: &str) -> u32 {
@@ -852,6 +916,11 @@ impl<'a> Block<'a> {
 }
 
 impl<'a> Module<'a> {
+    /// The raw handle, for the module's raw builder (`llvm::export`).
+    pub(in crate::llvm) fn as_raw(self) -> LLVMModuleRef {
+        self.raw
+    }
+
     pub fn of(m: &'a inkwell::module::Module<'_>) -> Module<'a> {
         let raw = m.as_mut_ptr();
         // SAFETY: the inkwell module is alive for 'a.
@@ -942,6 +1011,20 @@ impl<'a> Module<'a> {
         let c = cstr(name);
         // SAFETY: `f` is a function of this live module.
         b(unsafe { LLVMAppendBasicBlockInContext(self.ctx, f.0, c.as_ptr()) })
+    }
+
+    /// A new block just before block `before`, in its function.
+    pub fn insert_block_before(self, before: Block<'a>, name: &str) -> Block<'a> {
+        let c = cstr(name);
+        // SAFETY: a block of a function of this live module.
+        b(unsafe { LLVMInsertBasicBlockInContext(self.ctx, before.0, c.as_ptr()) })
+    }
+
+    /// A global of type `ty` in address space `space`, declared (no initializer).
+    pub fn add_global_in_space(self, ty: Type<'a>, name: &str, space: u32) -> Value<'a> {
+        let c = cstr(name);
+        // SAFETY: the module is alive and `ty` a type of its context.
+        v(unsafe { LLVMAddGlobalInAddressSpace(self.raw, ty.0, c.as_ptr(), space) })
     }
 
     /// The module's data layout, for sizes and offsets.
@@ -1302,20 +1385,26 @@ impl<'a> Builder<'a> {
         Self::done(unsafe { LLVMBuildCast(self.raw, op, x.0, ty.0, EMPTY) })
     }
 
+    /// A load; `align` 0 leaves the type's ABI alignment, which LLVM gives.
     pub fn load(&self, ty: Type<'a>, ptr: Value<'a>, align: u32) -> Value<'a> {
         // SAFETY: a live builder and a pointer to `ty` of its module.
         unsafe {
             let l = LLVMBuildLoad2(self.raw, ty.0, ptr.0, EMPTY);
-            LLVMSetAlignment(l, align);
+            if align != 0 {
+                LLVMSetAlignment(l, align);
+            }
             v(l)
         }
     }
 
+    /// A store; `align` 0 leaves the type's ABI alignment, which LLVM gives.
     pub fn store(&self, val: Value<'a>, ptr: Value<'a>, align: u32) -> Value<'a> {
         // SAFETY: a live builder, a value and a pointer to its type, of its module.
         unsafe {
             let s = LLVMBuildStore(self.raw, val.0, ptr.0);
-            LLVMSetAlignment(s, align);
+            if align != 0 {
+                LLVMSetAlignment(s, align);
+            }
             v(s)
         }
     }
@@ -1327,6 +1416,95 @@ impl<'a> Builder<'a> {
             let a = LLVMBuildArrayAlloca(self.raw, LLVMInt8TypeInContext(self.ctx), size.0, EMPTY);
             LLVMSetAlignment(a, align);
             v(a)
+        }
+    }
+
+    /// `alloca ty` (`n` of them), at the type's preferred alignment.
+    pub fn alloca(&self, ty: Type<'a>, n: Option<Value<'a>>) -> Value<'a> {
+        // SAFETY: a live builder, a sized type and an integer count of its module.
+        Self::done(unsafe {
+            match n {
+                Some(n) => LLVMBuildArrayAlloca(self.raw, ty.0, n.0, EMPTY),
+                None => LLVMBuildAlloca(self.raw, ty.0, EMPTY),
+            }
+        })
+    }
+
+    /// The address of field `i` of the struct of type `ty` at `base`.
+    pub fn struct_gep(&self, ty: Type<'a>, base: Value<'a>, i: u32) -> Value<'a> {
+        assert!(
+            i < ty.struct_fields().len() as u32,
+            "field {i} out of range"
+        );
+        // SAFETY: a live builder, a struct type with field `i` and a pointer of its module.
+        Self::done(unsafe { LLVMBuildStructGEP2(self.raw, ty.0, base.0, i, EMPTY) })
+    }
+
+    /// `atomicrmw op ptr, val, ord`, at alignment `align`.
+    pub fn atomic_rmw(
+        &self,
+        op: RmwOp,
+        ptr: Value<'a>,
+        val: Value<'a>,
+        ord: Ordering,
+        align: u32,
+    ) -> Value<'a> {
+        // SAFETY: a live builder, a pointer and an integer of its pointee type, of its
+        // module; a power-of-two alignment.
+        unsafe {
+            let r = LLVMBuildAtomicRMW(self.raw, op, ptr.0, val.0, ord, 0);
+            LLVMSetAlignment(r, align);
+            v(r)
+        }
+    }
+
+    /// `cmpxchg ptr, expected, desired, success, failure` at alignment `align`: the old
+    /// value (the pair's first field).
+    pub fn cmpxchg(
+        &self,
+        ptr: Value<'a>,
+        expected: Value<'a>,
+        desired: Value<'a>,
+        (success, failure): (Ordering, Ordering),
+        align: u32,
+    ) -> Value<'a> {
+        // SAFETY: a live builder, a pointer and two integers of its pointee type, of its
+        // module; orderings cmpxchg takes; a power-of-two alignment.
+        unsafe {
+            let pair =
+                LLVMBuildAtomicCmpXchg(self.raw, ptr.0, expected.0, desired.0, success, failure, 0);
+            LLVMSetAlignment(pair, align);
+            v(LLVMBuildExtractValue(self.raw, pair, 0, EMPTY))
+        }
+    }
+
+    /// An atomic store of `val` at `ptr`, ordering `ord`, alignment `align`.
+    pub fn atomic_store(
+        &self,
+        val: Value<'a>,
+        ptr: Value<'a>,
+        ord: Ordering,
+        align: u32,
+    ) -> Value<'a> {
+        let s = self.store(val, ptr, align);
+        // SAFETY: a store of a live module.
+        unsafe { LLVMSetOrdering(s.0, ord) }
+        s
+    }
+
+    pub fn fence(&self, ord: Ordering) -> Value<'a> {
+        // SAFETY: a live builder; a fence's ordering.
+        Self::done(unsafe { LLVMBuildFence(self.raw, ord, 0, EMPTY) })
+    }
+
+    /// Moves instruction `inst` (of this module) from its block to the builder's position.
+    pub fn insert(&self, inst: Value<'a>) {
+        assert!(inst.is_instruction(), "moving what is not an instruction");
+        // SAFETY: an instruction of a live module, taken out of its block and put back at
+        // once: no handle is left naming a value outside a block.
+        unsafe {
+            LLVMInstructionRemoveFromParent(inst.0);
+            LLVMInsertIntoBuilder(self.raw, inst.0);
         }
     }
 

@@ -41,12 +41,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
-use llvm_sys::target::{LLVMABISizeOfType, LLVMGetModuleDataLayout};
-use llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
-
-use super::ffi::{self, cstr};
+use super::edit::{Block, IntPred, Module, Opcode, Type, Value};
 use crate::ir::dom::Dominators;
 
 /// The global that says a call is a resumption, and of what (runtime/arch_wasm32.S).
@@ -83,21 +78,18 @@ const MIN_LOOP_SHARE: usize = 20;
 const MAX_FIELDS: usize = 256;
 
 /// Adds resume points to every function of `module` that has loops (and is not one of
-/// those left as they are); returns the functions changed, whose stack slots `mem2reg`
-/// must promote.
-pub fn add(module: &inkwell::module::Module<'_>) -> Vec<LLVMValueRef> {
-    let m = module.as_mut_ptr();
+/// those left as they are); returns the names of the functions changed, whose stack slots
+/// `mem2reg` must promote.
+pub fn add(module: &inkwell::module::Module<'_>) -> Vec<String> {
+    let m = Module::of(module);
     let mut changed = Vec::new();
-    // SAFETY: `m` is a live module the caller owns for the whole call, and every handle
-    // used below is one of its values, blocks or types (ffi.rs says why that holds).
-    unsafe {
-        for f in ffi::functions(m) {
-            if LLVMCountBasicBlocks(f) > 0 {
-                if let Some(plan) = plan(f) {
-                    rewrite(m, f, &plan);
-                    changed.push(f);
-                }
-            }
+    for f in m.functions() {
+        if f.blocks().is_empty() {
+            continue;
+        }
+        if let Some(plan) = plan(m, f) {
+            rewrite(m, f, &plan);
+            changed.push(f.name());
         }
     }
     changed
@@ -105,73 +97,55 @@ pub fn add(module: &inkwell::module::Module<'_>) -> Vec<LLVMValueRef> {
 
 /// The i32 WebAssembly global `name` (LLVM's address space 1), declared in `m` if it is
 /// not yet: the runtime defines it (arch_wasm32.S), or LLVM's code generation does.
-unsafe fn wasm_global(m: LLVMModuleRef, name: &str) -> LLVMValueRef {
-    let g = LLVMGetNamedGlobal(m, cstr(name).as_ptr());
-    if !g.is_null() {
-        return g;
-    }
-    let i32t = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
-    LLVMAddGlobalInAddressSpace(m, i32t, cstr(name).as_ptr(), 1)
+fn wasm_global<'a>(m: Module<'a>, name: &str) -> Value<'a> {
+    m.global(name)
+        .unwrap_or_else(|| m.add_global_in_space(m.types().i32(), name, 1))
 }
 
 /// What a function's resume points need, from its control flow as it was.
-struct Plan {
+struct Plan<'a> {
     /// At least the bytes of the function's frame (its allocas of a constant size, each
     /// perhaps realigned).
     frame: u64,
     /// The entry's allocas of a size computed as it runs, in order, with their sizes.
-    dynamic: Vec<(LLVMValueRef, LLVMValueRef)>,
+    dynamic: Vec<(Value<'a>, Value<'a>)>,
     /// The headers that hand over, each with the values live there beside its own phis
     /// and its state's layout (its number, its phis, those values).
-    headers: Vec<(LLVMBasicBlockRef, Vec<LLVMValueRef>, LLVMTypeRef)>,
+    headers: Vec<(Block<'a>, Vec<Value<'a>>, Type<'a>)>,
     /// The largest state's size in bytes.
     size: u64,
     /// The other loop headers: they count, and do not hand over.
-    counted: Vec<LLVMBasicBlockRef>,
+    counted: Vec<Block<'a>>,
     /// Every value some header needs that is not one of its own phis: each gets a slot.
-    demoted: Vec<LLVMValueRef>,
+    demoted: Vec<Value<'a>>,
 }
 
-fn blocks(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
-    ffi::blocks(f).collect()
+/// The successors of block `b` (none without a terminator).
+fn successors(b: Block<'_>) -> Vec<Block<'_>> {
+    b.terminator().map_or_else(Vec::new, |t| t.successors())
 }
 
-fn instructions(b: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
-    ffi::List::of_block(b).collect()
-}
-
-unsafe fn successors(b: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
-    let t = LLVMGetBasicBlockTerminator(b);
-    if t.is_null() {
-        return Vec::new();
-    }
-    (0..LLVMGetNumSuccessors(t))
-        .map(|i| LLVMGetSuccessor(t, i))
-        .collect()
-}
-
-unsafe fn opcode(i: LLVMValueRef) -> LLVMOpcode {
-    LLVMGetInstructionOpcode(i)
+fn opcode(i: Value<'_>) -> Opcode {
+    i.opcode().expect("an instruction")
 }
 
 /// Whether `i` calls `setjmp` directly.
-unsafe fn calls_setjmp(i: LLVMValueRef) -> bool {
-    let c = LLVMGetCalledValue(i);
-    !c.is_null() && !LLVMIsAFunction(c).is_null() && ffi::value_name(c) == b"setjmp"
+fn calls_setjmp(i: Value<'_>) -> bool {
+    let c = i.called_value();
+    c.kind() == super::edit::ValueKind::Function && c.name() == "setjmp"
 }
 
 /// Whether the entry's alloca `i` is part of the frame: only when its size is an integer
 /// constant (one of a constant expression, a global's address, or undef is made as the
 /// code runs).
-unsafe fn is_static(i: LLVMValueRef) -> bool {
-    !LLVMIsAConstantInt(LLVMGetOperand(i, 0)).is_null()
+fn is_static(i: Value<'_>) -> bool {
+    i.operand(0).kind() == super::edit::ValueKind::ConstInt
 }
 
 /// The resume points `f` gets, or `None` when it is left as it is.
-unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
-    let bbs = blocks(f);
-    let index: HashMap<LLVMBasicBlockRef, usize> =
-        bbs.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+fn plan<'a>(m: Module<'a>, f: Value<'a>) -> Option<Plan<'a>> {
+    let bbs = f.blocks();
+    let index: HashMap<Block<'a>, usize> = bbs.iter().enumerate().map(|(i, &b)| (b, i)).collect();
     let succ: Vec<Vec<u32>> = bbs
         .iter()
         .map(|&b| successors(b).iter().map(|s| index[s] as u32).collect())
@@ -242,68 +216,63 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
     }
     let mut headers: Vec<usize> = outer.iter().copied().take(MAX_POINTS).collect();
     headers.sort_unstable();
-    let counted: Vec<LLVMBasicBlockRef> = all
+    let counted: Vec<Block<'a>> = all
         .iter()
         .filter(|h| !headers.contains(h))
         .map(|&h| bbs[h])
         .collect();
     // Each value (argument or instruction) with its defining block (None: an argument)
     // and the blocks that use it (a phi's use is at the end of its incoming block).
-    let mut values: Vec<(LLVMValueRef, Option<usize>, Vec<usize>)> = Vec::new();
-    let uses_of = |v: LLVMValueRef| -> Vec<usize> {
+    let mut values: Vec<(Value<'a>, Option<usize>, Vec<usize>)> = Vec::new();
+    let uses_of = |v: Value<'a>| -> Vec<usize> {
         let mut out = Vec::new();
-        let mut u = LLVMGetFirstUse(v);
-        while !u.is_null() {
-            let user = LLVMGetUser(u);
-            u = LLVMGetNextUse(u);
-            if LLVMIsAInstruction(user).is_null() {
+        for user in v.users() {
+            if !user.is_instruction() {
                 continue;
             }
-            if opcode(user) == LLVMOpcode::LLVMPHI {
-                for k in 0..LLVMCountIncoming(user) {
-                    if LLVMGetIncomingValue(user, k) == v {
-                        out.push(index[&LLVMGetIncomingBlock(user, k)]);
+            if opcode(user) == Opcode::LLVMPHI {
+                for (x, from) in user.incoming() {
+                    if x == v {
+                        out.push(index[&from]);
                     }
                 }
             } else {
-                out.push(index[&LLVMGetInstructionParent(user)]);
+                out.push(index[&user.parent_block()]);
             }
         }
         out
     };
-    for a in 0..LLVMCountParams(f) {
-        let p = LLVMGetParam(f, a);
+    for p in f.params() {
         values.push((p, None, uses_of(p)));
     }
     for (b, &bb) in bbs.iter().enumerate() {
-        for i in instructions(bb) {
+        for i in bb.instructions() {
             let left = match opcode(i) {
                 // Allocation on the stack that is not the entry's.
-                LLVMOpcode::LLVMAlloca => reachable(b) && b != 0,
-                LLVMOpcode::LLVMCall => calls_setjmp(i),
+                Opcode::LLVMAlloca => reachable(b) && b != 0,
+                Opcode::LLVMCall => calls_setjmp(i),
                 _ => false,
             };
             if left {
                 return None;
             }
-            if LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMVoidTypeKind {
+            if !i.ty().is_void() {
                 values.push((i, Some(b), uses_of(i)));
             }
         }
     }
     // The frame (the entry's static allocas, each perhaps realigned), below which the state
     // goes, and the largest state.
-    let td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(f));
-    let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-    let i32t = LLVMInt32TypeInContext(ctx);
+    let td = m.layout();
+    let i32t = m.types().i32();
     let mut frame = 32;
     let mut dynamic = Vec::new();
-    for i in instructions(bbs[0]) {
-        if opcode(i) == LLVMOpcode::LLVMAlloca {
-            let n = LLVMGetOperand(i, 0);
+    for i in bbs[0].instructions() {
+        if opcode(i) == Opcode::LLVMAlloca {
+            let n = i.operand(0);
             if is_static(i) {
-                let n = LLVMConstIntGetZExtValue(n);
-                frame += LLVMABISizeOfType(td, LLVMGetAllocatedType(i)).saturating_mul(n) + 16;
+                let n = n.const_zext().expect("a constant size");
+                frame += td.alloc_size(i.allocated_type()).saturating_mul(n) + 16;
             } else {
                 dynamic.push((i, n));
             }
@@ -332,9 +301,9 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
         // sizes are part of the state, and their addresses come from the new allocations.
         // A value kept goes through a slot, and into the state unless it is in it already
         // or is one of those allocations (which the set starts with).
-        let mut live: Vec<LLVMValueRef> = Vec::new();
-        let mut in_state: HashSet<LLVMValueRef> = dynamic.iter().map(|&(a, _)| a).collect();
-        let mut keep = |v: LLVMValueRef| {
+        let mut live: Vec<Value<'a>> = Vec::new();
+        let mut in_state: HashSet<Value<'a>> = dynamic.iter().map(|&(a, _)| a).collect();
+        let mut keep = |v: Value<'a>| {
             if is_demoted.insert(v, ()).is_none() {
                 demoted.push(v);
             }
@@ -343,7 +312,7 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
             }
         };
         for &(_, size) in &dynamic {
-            if LLVMIsAConstant(size).is_null() {
+            if !size.is_constant() {
                 keep(size);
             }
         }
@@ -361,11 +330,11 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
         if fields_total > MAX_FIELDS {
             return None;
         }
-        let mut fields: Vec<LLVMTypeRef> = vec![i32t];
-        fields.extend(own.iter().map(|&p| LLVMTypeOf(p)));
-        fields.extend(live.iter().map(|&v| LLVMTypeOf(v)));
-        let state = LLVMStructTypeInContext(ctx, fields.as_mut_ptr(), fields.len() as u32, 0);
-        largest = largest.max(LLVMABISizeOfType(td, state));
+        let mut fields: Vec<Type<'a>> = vec![i32t];
+        fields.extend(own.iter().map(|&p| p.ty()));
+        fields.extend(live.iter().map(|&v| v.ty()));
+        let state = m.types().structure(&fields, false);
+        largest = largest.max(td.alloc_size(state));
         out.push((bbs[h], live, state));
     }
     if largest > STATE_BUDGET {
@@ -381,154 +350,134 @@ unsafe fn plan(f: LLVMValueRef) -> Option<Plan> {
     })
 }
 
-/// The first instruction of `b` that is not a phi (null if none).
-unsafe fn first_non_phi(b: LLVMBasicBlockRef) -> LLVMValueRef {
-    let mut i = LLVMGetFirstInstruction(b);
-    while !i.is_null() && opcode(i) == LLVMOpcode::LLVMPHI {
-        i = LLVMGetNextInstruction(i);
-    }
-    i
+/// The first instruction of `b` that is not a phi.
+fn first_non_phi(b: Block<'_>) -> Option<Value<'_>> {
+    b.instructions()
+        .into_iter()
+        .find(|&i| opcode(i) != Opcode::LLVMPHI)
 }
 
-unsafe fn phis(b: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
-    instructions(b)
+fn phis(b: Block<'_>) -> Vec<Value<'_>> {
+    b.instructions()
         .into_iter()
-        .take_while(|&i| opcode(i) == LLVMOpcode::LLVMPHI)
+        .take_while(|&i| opcode(i) == Opcode::LLVMPHI)
         .collect()
 }
 
-unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, plan: &Plan) {
+fn rewrite<'a>(m: Module<'a>, f: Value<'a>, plan: &Plan<'a>) {
     let global = wasm_global(m, RESUME_GLOBAL);
-    let ctx = LLVMGetModuleContext(m);
-    let i32t = LLVMInt32TypeInContext(ctx);
-    let b = LLVMCreateBuilderInContext(ctx);
-    let old_entry = LLVMGetEntryBasicBlock(f);
-    let name = |s: &str| cstr(s);
+    let ty = m.types();
+    let i32t = ty.i32();
+    let int = |x: u64| ty.const_int(i32t, x);
+    let b = m.builder();
+    let old_entry = f.entry_block().expect("a function with blocks");
+    // Loads and stores at the type's ABI alignment, as LLVM gives it.
+    let load = |t: Type<'a>, p: Value<'a>| b.load(t, p, 0);
+    let store = |x: Value<'a>, p: Value<'a>| b.store(x, p, 0);
 
     // Each header's phis move to a block of their own before it, which every edge into
     // the header now enters; the count-down goes at its end.
     let mut tops = Vec::new();
     for (h, _, _) in &plan.headers {
-        let top = LLVMInsertBasicBlockInContext(ctx, *h, name("resume.head").as_ptr());
+        let top = m.insert_block_before(*h, "resume.head");
         let mut preds = Vec::new();
-        for bb in blocks(f) {
+        for bb in f.blocks() {
             if bb == top {
                 continue;
             }
-            let t = LLVMGetBasicBlockTerminator(bb);
-            if t.is_null() {
+            let Some(t) = bb.terminator() else {
                 continue;
-            }
-            for k in 0..LLVMGetNumSuccessors(t) {
-                if LLVMGetSuccessor(t, k) == *h {
-                    preds.push((t, k));
+            };
+            for (k, s) in t.successors().into_iter().enumerate() {
+                if s == *h {
+                    preds.push((t, k as u32));
                 }
             }
         }
         for (t, k) in preds {
-            LLVMSetSuccessor(t, k, top);
+            t.set_successor(k, top);
         }
-        LLVMPositionBuilderAtEnd(b, top);
+        b.position_at_end(top);
         for p in phis(*h) {
-            LLVMInstructionRemoveFromParent(p);
-            LLVMInsertIntoBuilder(b, p);
+            b.insert(p);
         }
         tops.push(top);
     }
 
     // The new entry: the static allocas, the slots, and the question whether this call
     // resumes another.
-    let entry = LLVMInsertBasicBlockInContext(ctx, old_entry, name("resume.entry").as_ptr());
-    LLVMPositionBuilderAtEnd(b, entry);
-    for i in instructions(old_entry) {
-        if opcode(i) == LLVMOpcode::LLVMAlloca && is_static(i) {
-            LLVMInstructionRemoveFromParent(i);
-            LLVMInsertIntoBuilder(b, i);
+    let entry = m.insert_block_before(old_entry, "resume.entry");
+    b.position_at_end(entry);
+    for i in old_entry.instructions() {
+        if opcode(i) == Opcode::LLVMAlloca && is_static(i) {
+            b.insert(i);
         }
     }
     let count_global = wasm_global(m, COUNT_GLOBAL);
     // The stack pointer, as its global: LLVM keeps it there between calls.
     let sp_global = wasm_global(m, STACK_POINTER);
-    let counter = LLVMBuildAlloca(b, i32t, name("resume.count").as_ptr());
+    let counter = b.alloca(i32t, None);
     let mut slot = HashMap::new();
     for &v in &plan.demoted {
-        slot.insert(
-            v,
-            LLVMBuildAlloca(b, LLVMTypeOf(v), name("resume.slot").as_ptr()),
-        );
+        slot.insert(v, b.alloca(v.ty(), None));
     }
-    LLVMBuildStore(b, LLVMConstInt(i32t, FIRST as u64, 0), counter);
+    store(int(FIRST as u64), counter);
     for &v in &plan.demoted {
-        if !LLVMIsAArgument(v).is_null() {
-            LLVMBuildStore(b, v, slot[&v]);
+        if v.is_argument() {
+            store(v, slot[&v]);
         }
     }
-    let state = LLVMBuildLoad2(b, i32t, global, name("resume.from").as_ptr());
-    let resuming = LLVMBuildICmp(
-        b,
-        LLVMIntPredicate::LLVMIntNE,
-        state,
-        LLVMConstInt(i32t, 0, 0),
-        name("").as_ptr(),
-    );
-    let dispatch = LLVMAppendBasicBlockInContext(ctx, f, name("resume.dispatch").as_ptr());
-    LLVMBuildCondBr(b, resuming, dispatch, old_entry);
+    let state = load(i32t, global);
+    let resuming = b.icmp(IntPred::LLVMIntNE, state, int(0));
+    let dispatch = m.append_block(f, "resume.dispatch");
+    b.cond_br(resuming, dispatch, old_entry);
 
     // Every value some header needs lives in its slot: stored where it is defined, loaded
     // where it is used (mem2reg makes registers of them again).
     for &v in &plan.demoted {
         let s = slot[&v];
-        let mut uses = Vec::new();
-        let mut u = LLVMGetFirstUse(v);
-        while !u.is_null() {
-            uses.push(LLVMGetUser(u));
-            u = LLVMGetNextUse(u);
-        }
+        let mut uses = v.users();
         uses.sort();
         uses.dedup();
-        let mut store = std::ptr::null_mut();
-        if LLVMIsAArgument(v).is_null() {
-            let parent = LLVMGetInstructionParent(v);
-            if opcode(v) == LLVMOpcode::LLVMPHI {
+        let mut store_at = None;
+        if !v.is_argument() {
+            let parent = v.parent_block();
+            if opcode(v) == Opcode::LLVMPHI {
                 // A header's phis have a block of their own, with nothing after them yet.
-                let first = first_non_phi(parent);
-                if first.is_null() {
-                    LLVMPositionBuilderAtEnd(b, parent);
-                } else {
-                    LLVMPositionBuilderBefore(b, first);
+                match first_non_phi(parent) {
+                    None => b.position_at_end(parent),
+                    Some(first) => b.position_before(first),
                 }
             } else {
-                let after = LLVMGetNextInstruction(v);
-                LLVMPositionBuilderBefore(b, after);
+                b.position_before(v.next_instruction().expect("an instruction after a value"));
             }
-            store = LLVMBuildStore(b, v, s);
+            store_at = Some(store(v, s));
         }
         for user in uses {
-            if LLVMIsAInstruction(user).is_null() || user == store {
+            if !user.is_instruction() || Some(user) == store_at {
                 continue;
             }
-            if LLVMGetInstructionParent(user) == entry {
+            if user.parent_block() == entry {
                 continue; // the argument's own store
             }
-            if opcode(user) == LLVMOpcode::LLVMPHI {
+            if opcode(user) == Opcode::LLVMPHI {
                 // One load per incoming block: a phi's entries from one block agree.
                 let mut loaded = HashMap::new();
-                for k in 0..LLVMCountIncoming(user) {
-                    if LLVMGetIncomingValue(user, k) == v {
-                        let from = LLVMGetIncomingBlock(user, k);
+                for (k, (x, from)) in user.incoming().into_iter().enumerate() {
+                    if x == v {
                         let l = *loaded.entry(from).or_insert_with(|| {
-                            LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(from));
-                            LLVMBuildLoad2(b, LLVMTypeOf(v), s, name("").as_ptr())
+                            b.position_before(from.terminator().expect("a terminator"));
+                            load(v.ty(), s)
                         });
-                        LLVMSetOperand(user, k, l);
+                        user.set_operand(k as u32, l);
                     }
                 }
             } else {
-                LLVMPositionBuilderBefore(b, user);
-                let l = LLVMBuildLoad2(b, LLVMTypeOf(v), s, name("").as_ptr());
-                for k in 0..LLVMGetNumOperands(user) as u32 {
-                    if LLVMGetOperand(user, k) == v {
-                        LLVMSetOperand(user, k, l);
+                b.position_before(user);
+                let l = load(v.ty(), s);
+                for k in 0..user.num_operands() {
+                    if user.operand(k) == v {
+                        user.set_operand(k, l);
                     }
                 }
             }
@@ -537,137 +486,96 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, plan: &Plan) {
 
     // The inner headers count too.
     for &h in &plan.counted {
-        let first = first_non_phi(h);
-        LLVMPositionBuilderBefore(b, first);
-        let c = LLVMBuildLoad2(b, i32t, counter, name("").as_ptr());
-        let c = LLVMBuildSub(b, c, LLVMConstInt(i32t, 1, 0), name("").as_ptr());
-        LLVMBuildStore(b, c, counter);
+        b.position_before(first_non_phi(h).expect("a header's terminator"));
+        let c = load(i32t, counter);
+        let c = b.binop(Opcode::LLVMSub, c, int(1));
+        store(c, counter);
     }
 
     // Resumption: clear the global, count anew, go to the header stored.
-    let fty = LLVMGlobalGetValueType(f);
-    let ret = LLVMGetReturnType(fty);
-    LLVMPositionBuilderAtEnd(b, dispatch);
-    LLVMBuildStore(b, LLVMConstInt(i32t, 0, 0), global);
-    let at = LLVMBuildIntToPtr(
-        b,
-        state,
-        LLVMPointerType(i32t, 0),
-        name("resume.at").as_ptr(),
-    );
-    let which = LLVMBuildLoad2(b, i32t, at, name("resume.header").as_ptr());
-    let one = LLVMConstInt(i32t, 1, 0);
-    LLVMBuildStore(b, LLVMConstInt(i32t, FIRST as u64, 0), counter);
-    let nowhere = LLVMAppendBasicBlockInContext(ctx, f, name("resume.none").as_ptr());
-    let sw = LLVMBuildSwitch(b, which, nowhere, plan.headers.len() as u32);
-    LLVMPositionBuilderAtEnd(b, nowhere);
-    LLVMBuildUnreachable(b);
+    let fty = f.function_type();
+    let ret = fty.fn_return();
+    b.position_at_end(dispatch);
+    store(int(0), global);
+    let at = b.cast(Opcode::LLVMIntToPtr, state, i32t.ptr());
+    let which = load(i32t, at);
+    let one = int(1);
+    store(int(FIRST as u64), counter);
+    let nowhere = m.append_block(f, "resume.none");
+    let sw = b.switch(which, nowhere, plan.headers.len() as u32);
+    b.position_at_end(nowhere);
+    b.unreachable();
 
     for (k, ((h, live, layout), &top)) in plan.headers.iter().zip(&tops).enumerate() {
         let layout = *layout;
         let own = phis(top);
-        let field = |b: LLVMBuilderRef, base: LLVMValueRef, j: usize| {
-            LLVMBuildStructGEP2(b, layout, base, j as u32, name("").as_ptr())
-        };
+        let field = |base: Value<'a>, j: usize| b.struct_gep(layout, base, j as u32);
         // Resuming at k: the stored values into the phis and slots.
-        let resume = LLVMAppendBasicBlockInContext(ctx, f, name("resume.at").as_ptr());
-        LLVMAddCase(sw, LLVMConstInt(i32t, k as u64, 0), resume);
-        LLVMPositionBuilderAtEnd(b, resume);
-        let base = LLVMBuildIntToPtr(b, state, LLVMPointerType(layout, 0), name("").as_ptr());
+        let resume = m.append_block(f, "resume.at");
+        b.add_case(sw, int(k as u64), resume);
+        b.position_at_end(resume);
+        let base = b.cast(Opcode::LLVMIntToPtr, state, layout.ptr());
         for (j, &p) in own.iter().enumerate() {
-            let v = LLVMBuildLoad2(b, LLVMTypeOf(p), field(b, base, 1 + j), name("").as_ptr());
-            let mut vals = [v];
-            let mut bbs = [resume];
-            LLVMAddIncoming(p, vals.as_mut_ptr(), bbs.as_mut_ptr(), 1);
+            let x = load(p.ty(), field(base, 1 + j));
+            b.add_incoming(p, x, resume);
         }
         for (j, &v) in live.iter().enumerate() {
-            let x = LLVMBuildLoad2(
-                b,
-                LLVMTypeOf(v),
-                field(b, base, 1 + own.len() + j),
-                name("").as_ptr(),
-            );
-            LLVMBuildStore(b, x, slot[&v]);
+            let x = load(v.ty(), field(base, 1 + own.len() + j));
+            store(x, slot[&v]);
         }
         for &(a, size) in &plan.dynamic {
             let n = match slot.get(&size) {
-                Some(&s) => LLVMBuildLoad2(b, LLVMTypeOf(size), s, name("").as_ptr()),
+                Some(&s) => load(size.ty(), s),
                 None => size, // a constant
             };
-            let again = LLVMBuildArrayAlloca(b, LLVMGetAllocatedType(a), n, name("").as_ptr());
-            LLVMSetAlignment(again, LLVMGetAlignment(a));
+            let again = b.alloca(a.allocated_type(), Some(n));
+            again.set_alignment(a.alignment());
             if let Some(&s) = slot.get(&a) {
-                LLVMBuildStore(b, again, s);
+                store(again, s);
             }
         }
-        LLVMBuildBr(b, top);
+        b.br(top);
 
         // The count-down at the header's top.
-        LLVMPositionBuilderAtEnd(b, top);
-        let c = LLVMBuildLoad2(b, i32t, counter, name("").as_ptr());
-        let c = LLVMBuildSub(b, c, one, name("").as_ptr());
-        LLVMBuildStore(b, c, counter);
-        let out = LLVMBuildICmp(
-            b,
-            LLVMIntPredicate::LLVMIntSLT,
-            c,
-            LLVMConstInt(i32t, 0, 0),
-            name("").as_ptr(),
-        );
-        let hand = LLVMAppendBasicBlockInContext(ctx, f, name("resume.hand").as_ptr());
-        LLVMBuildCondBr(b, out, hand, *h);
+        b.position_at_end(top);
+        let c = load(i32t, counter);
+        let c = b.binop(Opcode::LLVMSub, c, one);
+        store(c, counter);
+        let out = b.icmp(IntPred::LLVMIntSLT, c, int(0));
+        let hand = m.append_block(f, "resume.hand");
+        b.cond_br(out, hand, *h);
         // Out of count: the state below this call's frame, and a tail call, which leaves
         // the new call's frame where this one's was, the allocas' contents in it: the
         // stack does not grow, however often a call hands over. The stack pointer's
         // global is below the frame, but for a frame of at most 128 bytes that LLVM
         // keeps below it (its "red zone"), which the frame's estimate, up to 512 bytes,
         // covers.
-        LLVMPositionBuilderAtEnd(b, hand);
-        let sp = LLVMBuildLoad2(b, i32t, sp_global, name("").as_ptr());
+        b.position_at_end(hand);
+        let sp = load(i32t, sp_global);
         let below = plan.frame.min(512) + plan.size;
-        let at = LLVMBuildSub(b, sp, LLVMConstInt(i32t, below, 0), name("").as_ptr());
-        let at = LLVMBuildAnd(
-            b,
-            at,
-            LLVMConstInt(i32t, !15u32 as u64, 0),
-            name("").as_ptr(),
-        );
-        let base = LLVMBuildIntToPtr(b, at, LLVMPointerType(layout, 0), name("").as_ptr());
-        LLVMBuildStore(b, LLVMConstInt(i32t, k as u64, 0), field(b, base, 0));
+        let at = b.binop(Opcode::LLVMSub, sp, int(below));
+        let at = b.binop(Opcode::LLVMAnd, at, int(!15u32 as u64));
+        let base = b.cast(Opcode::LLVMIntToPtr, at, layout.ptr());
+        store(int(k as u64), field(base, 0));
         for (j, &p) in own.iter().enumerate() {
-            LLVMBuildStore(b, p, field(b, base, 1 + j));
+            store(p, field(base, 1 + j));
         }
         for (j, &v) in live.iter().enumerate() {
-            let x = LLVMBuildLoad2(b, LLVMTypeOf(v), slot[&v], name("").as_ptr());
-            LLVMBuildStore(b, x, field(b, base, 1 + own.len() + j));
+            let x = load(v.ty(), slot[&v]);
+            store(x, field(base, 1 + own.len() + j));
         }
-        LLVMBuildStore(b, at, global);
-        let n = LLVMBuildLoad2(b, i32t, count_global, name("").as_ptr());
-        let n = LLVMBuildAdd(b, n, one, name("").as_ptr());
-        LLVMBuildStore(b, n, count_global);
-        let mut args: Vec<LLVMValueRef> = (0..LLVMCountParams(f))
-            .map(|a| LLVMConstNull(LLVMTypeOf(LLVMGetParam(f, a))))
-            .collect();
-        let call = LLVMBuildCall2(
-            b,
-            fty,
-            f,
-            args.as_mut_ptr(),
-            args.len() as u32,
-            name("").as_ptr(),
-        );
-        LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(f));
-        LLVMSetTailCall(call, 1);
+        store(at, global);
+        let n = load(i32t, count_global);
+        let n = b.binop(Opcode::LLVMAdd, n, one);
+        store(n, count_global);
+        let args: Vec<Value<'a>> = f.params().iter().map(|p| ty.zero(p.ty())).collect();
+        let call = b.call(fty, f, &args);
+        call.set_call_conv(f.call_conv());
+        b.set_tail_call(call, true);
         // The call's return attributes are the function's, or LLVM would not make it a
         // tail call.
-        for a in ffi::attributes(f, 0, false) {
-            LLVMAddCallSiteAttribute(call, 0, a);
-        }
-        if LLVMGetTypeKind(ret) == LLVMTypeKind::LLVMVoidTypeKind {
-            LLVMBuildRetVoid(b);
-        } else {
-            LLVMBuildRet(b, call);
-        }
+        call.copy_return_attrs(f);
+        b.ret((!ret.is_void()).then_some(call));
     }
     // The hand-over is a tail call: WebAssembly's tail calls for this function alone
     // (with the target's other features, which a function's own list replaces).
@@ -675,14 +583,5 @@ unsafe fn rewrite(m: LLVMModuleRef, f: LLVMValueRef, plan: &Plan) {
         "{},+tail-call",
         super::target::Target::Wasm32.cpu_features().1
     );
-    let (k, v) = ("target-features", features.as_str());
-    let attr = LLVMCreateStringAttribute(
-        ctx,
-        k.as_ptr() as *const _,
-        k.len() as u32,
-        v.as_ptr() as *const _,
-        v.len() as u32,
-    );
-    LLVMAddAttributeAtIndex(f, llvm_sys::LLVMAttributeFunctionIndex, attr);
-    LLVMDisposeBuilder(b);
+    f.add_fn_string_attr("target-features", &features);
 }

@@ -283,24 +283,28 @@ mod tests {
             ("b.js", "import { A } from './a.js';\nexport const B = A;\n"),
         ];
         assert!(assemble(&circle, &["a.js"]).unwrap_err().contains("circle"));
-        let unused = [
-            ("a.js", "import { X } from './b.js';\nconst a = 1;\n"),
-            ("b.js", "export const X = 1;\n"),
+        // Each case: its modules (a.js the entry), and what the refusal says.
+        let refused: [(&[Source], &str); 3] = [
+            (
+                &[
+                    ("a.js", "import { X } from './b.js';\nconst a = 1;\n"),
+                    ("b.js", "export const X = 1;\n"),
+                ],
+                "does not use it",
+            ),
+            (
+                &[
+                    ("a.js", "import { X } from './b.js';\n"),
+                    ("b.js", "const X = 1;\n"),
+                ],
+                "does not export",
+            ),
+            (&[("a.js", "import { X } from './b.js';\n")], "not a module"),
         ];
-        assert!(assemble(&unused, &["a.js"])
-            .unwrap_err()
-            .contains("does not use it"));
-        let unexported = [
-            ("a.js", "import { X } from './b.js';\n"),
-            ("b.js", "const X = 1;\n"),
-        ];
-        assert!(assemble(&unexported, &["a.js"])
-            .unwrap_err()
-            .contains("does not export"));
-        let missing = [("a.js", "import { X } from './b.js';\n")];
-        assert!(assemble(&missing, &["a.js"])
-            .unwrap_err()
-            .contains("not a module"));
+        for (modules, why) in refused {
+            let e = assemble(modules, &["a.js"]).unwrap_err();
+            assert!(e.contains(why), "{e}");
+        }
         // A name of another module's used without an import (not in a string, a comment
         // or after a dot).
         let silent = [

@@ -109,7 +109,7 @@ pub fn export<'ctx>(
     let builder = ctx.create_builder();
     let mut x = Exporter::new(
         ctx.raw(),
-        module.as_mut_ptr(),
+        crate::llvm::edit::Module::of(&module),
         builder.as_mut_ptr(),
         m,
         opts.target,
@@ -215,6 +215,8 @@ struct Fn {
 struct Exporter<'m> {
     ctx: LLVMContextRef,
     module: LLVMModuleRef,
+    /// The same module in the typed layer, for what is built there (`one_thread`).
+    edit: crate::llvm::edit::Module<'m>,
     b: LLVMBuilderRef,
     m: &'m Module,
     target: Target,
@@ -248,17 +250,19 @@ struct Exporter<'m> {
 impl<'m> Exporter<'m> {
     fn new(
         ctx: LLVMContextRef,
-        module: LLVMModuleRef,
+        edit: crate::llvm::edit::Module<'m>,
         b: LLVMBuilderRef,
         m: &'m Module,
         target: Target,
     ) -> Self {
+        let module = edit.as_raw();
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             let i8 = LLVMInt8TypeInContext(ctx);
             Exporter {
                 ctx,
                 module,
+                edit,
                 b,
                 m,
                 target,

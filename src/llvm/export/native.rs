@@ -129,7 +129,7 @@ impl Lowering for Native {
                     let vt = c.intr.params[0].pexe();
                     let p = x.pointer(c.st, c.args[1], x.ty(vt));
                     let op = one_thread::Op::Store(store_order(ord));
-                    one_thread::call(x, op, x.ty(vt), vt.store_size(), &mut [p, v])
+                    one_thread::call(x, op, vt.bits(), vt.store_size(), &mut [p, v])
                 }
                 Kind::AtomicRmw => {
                     let op = c.constant(x, 0, "operation")?;
@@ -144,7 +144,7 @@ impl Lowering for Native {
                     let p = x.pointer(c.st, c.args[1], rt);
                     let v = x.value(c.st, c.args[2]);
                     let op = one_thread::Op::Rmw(op, ord);
-                    one_thread::call(x, op, rt, c.ret.store_size(), &mut [p, v])
+                    one_thread::call(x, op, c.ret.bits(), c.ret.store_size(), &mut [p, v])
                 }
                 Kind::AtomicCmpxchg => {
                     let succ = order(x, c, 3)?;
@@ -153,7 +153,7 @@ impl Lowering for Native {
                     let (e, d) = (x.value(c.st, c.args[1]), x.value(c.st, c.args[2]));
                     let op =
                         one_thread::Op::Cmpxchg(cmpxchg_success(succ), cmpxchg_failure(succ, fail));
-                    one_thread::call(x, op, rt, c.ret.store_size(), &mut [p, e, d])
+                    one_thread::call(x, op, c.ret.bits(), c.ret.store_size(), &mut [p, e, d])
                 }
                 Kind::AtomicFence => {
                     let ord = order(x, c, 0)?;
@@ -162,7 +162,7 @@ impl Lowering for Native {
                         return Ok(std::ptr::null_mut());
                     }
                     let op = one_thread::Op::Fence(ord);
-                    one_thread::call(x, op, std::ptr::null_mut(), 0, &mut [])
+                    one_thread::call(x, op, 0, 0, &mut [])
                 }
                 Kind::AtomicFenceAll => {
                     // PNaCl's expansion: a compiler barrier, a seq_cst fence, a barrier.
@@ -170,7 +170,7 @@ impl Lowering for Native {
                     let op = one_thread::Op::Fence(
                         LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent,
                     );
-                    let f = one_thread::call(x, op, std::ptr::null_mut(), 0, &mut []);
+                    let f = one_thread::call(x, op, 0, 0, &mut []);
                     compiler_barrier(x);
                     f
                 }

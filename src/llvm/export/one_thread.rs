@@ -13,11 +13,12 @@
 //! thread starts after the store), and for a thread of its own that runs pexe code (a
 //! plugin's sound); the threads it keeps for itself never touch what the pexe's atomics do.
 
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
-use llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMLinkage};
+use llvm_sys::core::LLVMBuildCall2;
+use llvm_sys::prelude::LLVMValueRef;
+use llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp};
 
-use super::{cstr, Exporter, EMPTY};
+use super::{Exporter, EMPTY};
+use crate::llvm::edit::{self, IntPred, Linkage, Opcode, Value};
 use crate::llvm::target::runtime;
 
 /// What an atomic operation does, for its helper.
@@ -34,166 +35,137 @@ pub(super) enum Op {
     Fence(LLVMAtomicOrdering),
 }
 
-/// A call of `op`'s helper for values of type `ty` (null for a fence) with `args`, built
-/// where the exporter's builder is.
+/// A call of `op`'s helper for `bits`-bit integers (0 for a fence) at alignment `align`,
+/// with `args`, built where the exporter's builder is.
 pub(super) fn call(
     x: &mut Exporter,
     op: Op,
-    ty: LLVMTypeRef,
+    bits: u32,
     align: u32,
     args: &mut [LLVMValueRef],
 ) -> LLVMValueRef {
-    let (f, fty) = helper(x, op, ty, align);
+    let (f, fty) = helper(x, op, bits, align);
     // SAFETY: handles of the exporter's live context and module (see `Exporter`); the
     // arguments have the helper's parameter types (the caller's pointer and values).
     unsafe { LLVMBuildCall2(x.b, fty, f, args.as_mut_ptr(), args.len() as u32, EMPTY) }
 }
 
-fn helper(x: &mut Exporter, op: Op, ty: LLVMTypeRef, align: u32) -> (LLVMValueRef, LLVMTypeRef) {
-    // SAFETY: as in `call`; the helper is built with a builder of its own, which is
-    // disposed of before returning, and the exporter's builder is left where it was.
-    unsafe {
-        let bits = if ty.is_null() {
-            0
-        } else {
-            LLVMGetIntTypeWidth(ty)
-        };
-        let name = match op {
-            Op::Rmw(o, ord) => format!(
-                "__pnacl_one_thread.{}.{}.i{bits}",
-                rmw_name(o),
-                order_name(ord)
-            ),
-            Op::Cmpxchg(s, f) => format!(
-                "__pnacl_one_thread.cmpxchg.{}.{}.i{bits}",
-                order_name(s),
-                order_name(f)
-            ),
-            Op::Store(ord) => format!("__pnacl_one_thread.store.{}.i{bits}", order_name(ord)),
-            Op::Fence(ord) => format!("__pnacl_one_thread.fence.{}", order_name(ord)),
-        };
-        if let Some(d) = x.decls.get(&name) {
-            return *d;
-        }
-        let ptr = if ty.is_null() {
-            ty
-        } else {
-            LLVMPointerType(ty, 0)
-        };
-        let (ret, mut params) = match op {
-            Op::Rmw(..) => (ty, vec![ptr, ty]),
-            Op::Cmpxchg(..) => (ty, vec![ptr, ty, ty]),
-            Op::Store(_) => (x.void, vec![ptr, ty]),
-            Op::Fence(_) => (x.void, vec![]),
-        };
-        let fty = LLVMFunctionType(ret, params.as_mut_ptr(), params.len() as u32, 0);
-        let f = LLVMAddFunction(x.module, cstr(&name).as_ptr(), fty);
-        LLVMSetLinkage(f, LLVMLinkage::LLVMInternalLinkage);
-        LLVMAddAttributeAtIndex(f, u32::MAX, x.enum_attr("alwaysinline", 0));
-        LLVMAddAttributeAtIndex(f, u32::MAX, x.enum_attr("nounwind", 0));
-        let threads = threads_flag(x);
-        let b = LLVMCreateBuilderInContext(x.ctx);
-        let entry = LLVMAppendBasicBlockInContext(x.ctx, f, EMPTY);
-        let plain = LLVMAppendBasicBlockInContext(x.ctx, f, EMPTY);
-        let atomic = LLVMAppendBasicBlockInContext(x.ctx, f, EMPTY);
-        LLVMPositionBuilderAtEnd(b, entry);
-        let n = LLVMBuildLoad2(b, x.i32, threads, EMPTY);
-        LLVMSetAlignment(n, 4);
-        let one = LLVMBuildICmp(
-            b,
-            LLVMIntPredicate::LLVMIntEQ,
-            n,
-            LLVMConstInt(x.i32, 0, 0),
-            EMPTY,
-        );
-        LLVMBuildCondBr(b, one, plain, atomic);
-        let p = |k: u32| LLVMGetParam(f, k);
-        let load = |b: LLVMBuilderRef| {
-            let l = LLVMBuildLoad2(b, ty, p(0), EMPTY);
-            LLVMSetAlignment(l, align);
-            l
-        };
-        let store = |b: LLVMBuilderRef, v: LLVMValueRef| {
-            let s = LLVMBuildStore(b, v, p(0));
-            LLVMSetAlignment(s, align);
-        };
-        // One thread: the plain operation.
-        LLVMPositionBuilderAtEnd(b, plain);
-        match op {
-            Op::Rmw(o, _) => {
-                use LLVMAtomicRMWBinOp::*;
-                let old = load(b);
-                let v = p(1);
-                let new = match o {
-                    LLVMAtomicRMWBinOpAdd => LLVMBuildAdd(b, old, v, EMPTY),
-                    LLVMAtomicRMWBinOpSub => LLVMBuildSub(b, old, v, EMPTY),
-                    LLVMAtomicRMWBinOpOr => LLVMBuildOr(b, old, v, EMPTY),
-                    LLVMAtomicRMWBinOpAnd => LLVMBuildAnd(b, old, v, EMPTY),
-                    LLVMAtomicRMWBinOpXor => LLVMBuildXor(b, old, v, EMPTY),
-                    _ => v, // exchange
-                };
-                store(b, new);
-                LLVMBuildRet(b, old);
-            }
-            Op::Cmpxchg(..) => {
-                let old = load(b);
-                let same = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntEQ, old, p(1), EMPTY);
-                let new = LLVMBuildSelect(b, same, p(2), old, EMPTY);
-                store(b, new);
-                LLVMBuildRet(b, old);
-            }
-            Op::Store(_) => {
-                store(b, p(1));
-                LLVMBuildRetVoid(b);
-            }
-            Op::Fence(_) => {
-                LLVMBuildRetVoid(b);
-            }
-        }
-        // More than one: the atomic operation.
-        LLVMPositionBuilderAtEnd(b, atomic);
-        match op {
-            Op::Rmw(o, ord) => {
-                let r = LLVMBuildAtomicRMW(b, o, p(0), p(1), ord, 0);
-                LLVMSetAlignment(r, align);
-                LLVMBuildRet(b, r);
-            }
-            Op::Cmpxchg(s, fl) => {
-                let pair = LLVMBuildAtomicCmpXchg(b, p(0), p(1), p(2), s, fl, 0);
-                LLVMSetAlignment(pair, align);
-                let old = LLVMBuildExtractValue(b, pair, 0, EMPTY);
-                LLVMBuildRet(b, old);
-            }
-            Op::Store(ord) => {
-                let s = LLVMBuildStore(b, p(1), p(0));
-                LLVMSetOrdering(s, ord);
-                LLVMSetAlignment(s, align);
-                LLVMBuildRetVoid(b);
-            }
-            Op::Fence(ord) => {
-                LLVMBuildFence(b, ord, 0, EMPTY);
-                LLVMBuildRetVoid(b);
-            }
-        }
-        LLVMDisposeBuilder(b);
-        x.decls.insert(name, (f, fty));
-        (f, fty)
+/// The helper for `op` (made once a module, in the module's typed layer): the plain
+/// operation while `__pnacl_threads` is 0, the atomic one after.
+fn helper(
+    x: &mut Exporter,
+    op: Op,
+    bits: u32,
+    align: u32,
+) -> (LLVMValueRef, llvm_sys::prelude::LLVMTypeRef) {
+    let name = match op {
+        Op::Rmw(o, ord) => format!(
+            "__pnacl_one_thread.{}.{}.i{bits}",
+            rmw_name(o),
+            order_name(ord)
+        ),
+        Op::Cmpxchg(s, f) => format!(
+            "__pnacl_one_thread.cmpxchg.{}.{}.i{bits}",
+            order_name(s),
+            order_name(f)
+        ),
+        Op::Store(ord) => format!("__pnacl_one_thread.store.{}.i{bits}", order_name(ord)),
+        Op::Fence(ord) => format!("__pnacl_one_thread.fence.{}", order_name(ord)),
+    };
+    if let Some(d) = x.decls.get(&name) {
+        return *d;
     }
+    let m = x.edit;
+    let types = m.types();
+    let (i32t, void) = (types.i32(), types.void());
+    let ty = types.int(bits.max(1));
+    let (ret, params) = match op {
+        Op::Rmw(..) => (ty, vec![ty.ptr(), ty]),
+        Op::Cmpxchg(..) => (ty, vec![ty.ptr(), ty, ty]),
+        Op::Store(_) => (void, vec![ty.ptr(), ty]),
+        Op::Fence(_) => (void, vec![]),
+    };
+    let fty = types.function(ret, &params, false);
+    let f = m.add_function(&name, fty);
+    f.set_linkage(Linkage::LLVMInternalLinkage);
+    f.add_fn_attr(u32::MAX, "alwaysinline");
+    f.add_fn_attr(u32::MAX, "nounwind");
+    let threads = threads_flag(m);
+    let b = m.builder();
+    let entry = m.append_block(f, "");
+    let plain = m.append_block(f, "");
+    let atomic = m.append_block(f, "");
+    b.position_at_end(entry);
+    let n = b.load(i32t, threads, 4);
+    let one = b.icmp(IntPred::LLVMIntEQ, n, types.const_int(i32t, 0));
+    b.cond_br(one, plain, atomic);
+    let p = f.params();
+    // One thread: the plain operation.
+    b.position_at_end(plain);
+    let old = || b.load(ty, p[0], align);
+    match op {
+        Op::Rmw(o, _) => {
+            use LLVMAtomicRMWBinOp::*;
+            let old = old();
+            let v = p[1];
+            let new = match o {
+                LLVMAtomicRMWBinOpAdd => b.binop(Opcode::LLVMAdd, old, v),
+                LLVMAtomicRMWBinOpSub => b.binop(Opcode::LLVMSub, old, v),
+                LLVMAtomicRMWBinOpOr => b.binop(Opcode::LLVMOr, old, v),
+                LLVMAtomicRMWBinOpAnd => b.binop(Opcode::LLVMAnd, old, v),
+                LLVMAtomicRMWBinOpXor => b.binop(Opcode::LLVMXor, old, v),
+                _ => v, // exchange
+            };
+            b.store(new, p[0], align);
+            b.ret(Some(old));
+        }
+        Op::Cmpxchg(..) => {
+            let old = old();
+            let same = b.icmp(IntPred::LLVMIntEQ, old, p[1]);
+            let new = b.select(same, p[2], old);
+            b.store(new, p[0], align);
+            b.ret(Some(old));
+        }
+        Op::Store(_) => {
+            b.store(p[1], p[0], align);
+            b.ret(None);
+        }
+        Op::Fence(_) => {
+            b.ret(None);
+        }
+    }
+    // More than one: the atomic operation.
+    b.position_at_end(atomic);
+    match op {
+        Op::Rmw(o, ord) => {
+            let r = b.atomic_rmw(o, p[0], p[1], ord, align);
+            b.ret(Some(r));
+        }
+        Op::Cmpxchg(s, fl) => {
+            let old = b.cmpxchg(p[0], p[1], p[2], (s, fl), align);
+            b.ret(Some(old));
+        }
+        Op::Store(ord) => {
+            b.atomic_store(p[1], p[0], ord, align);
+            b.ret(None);
+        }
+        Op::Fence(ord) => {
+            b.fence(ord);
+            b.ret(None);
+        }
+    }
+    let d = (f.as_raw(), fty.as_raw());
+    x.decls.insert(name, d);
+    d
 }
 
 /// `@__pnacl_threads`, the runtime's (an external i32), declared once.
-fn threads_flag(x: &mut Exporter) -> LLVMValueRef {
-    // SAFETY: handles of the exporter's live context and module (see `Exporter`).
-    unsafe {
-        let name = cstr(runtime::THREADS);
-        let g = LLVMGetNamedGlobal(x.module, name.as_ptr());
-        if !g.is_null() {
-            return g;
-        }
-        let g = LLVMAddGlobal(x.module, x.i32, name.as_ptr());
-        LLVMSetLinkage(g, LLVMLinkage::LLVMExternalLinkage);
+fn threads_flag(m: edit::Module<'_>) -> Value<'_> {
+    m.global(runtime::THREADS).unwrap_or_else(|| {
+        let g = m.add_global(m.types().i32(), runtime::THREADS);
+        g.set_linkage(Linkage::LLVMExternalLinkage);
         g
-    }
+    })
 }
 
 fn rmw_name(o: LLVMAtomicRMWBinOp) -> &'static str {
