@@ -18,23 +18,9 @@
 // client-side check was), every name against the context's, and no call ever throws into
 // the plugin.
 
-import { memoryTo } from './host_core.js';
-
-const GL_NO_ERROR = 0, GL_INVALID_ENUM = 0x500, GL_INVALID_VALUE = 0x501, GL_INVALID_OPERATION = 0x502;
-const GL_OUT_OF_MEMORY = 0x505, GL_CONTEXT_LOST = 0x507;
-const GL_ARRAY_BUFFER = 0x8892, GL_ELEMENT_ARRAY_BUFFER = 0x8893;
-const GL_UNPACK_ALIGNMENT = 0x0CF5, GL_PACK_ALIGNMENT = 0x0D05;
-const GL_BGRA = 0x80E1, GL_RGBA = 0x1908, GL_RGB = 0x1907, GL_ALPHA = 0x1906, GL_LUMINANCE = 0x1909;
-const GL_LUMINANCE_ALPHA = 0x190A, GL_DEPTH_COMPONENT = 0x1902, GL_DEPTH_STENCIL = 0x84F9;
-const GL_UNSIGNED_BYTE = 0x1401, GL_UNSIGNED_SHORT = 0x1403, GL_UNSIGNED_INT = 0x1405, GL_FLOAT = 0x1406;
-const GL_HALF_FLOAT_OES = 0x8D61, GL_HALF_FLOAT = 0x140B, GL_UNSIGNED_INT_24_8 = 0x84FA;
-// The most a single call moves (a buffer's bytes, a texture's): beyond it, OUT_OF_MEMORY.
-const GL_MAX_BYTES = 1 << 30;
-
-class GLError extends Error {
-  constructor(code) { super(`GL error ${code}`); this.code = code; }
-}
-const glFail = (code) => { throw new GLError(code); };
+import { glMemory } from './host_gl_memory.js';
+import { glNames } from './host_gl_names.js';
+import { GLError, GL_ARRAY_BUFFER, GL_BGRA, GL_CONTEXT_LOST, GL_ELEMENT_ARRAY_BUFFER, GL_HALF_FLOAT, GL_HALF_FLOAT_OES, GL_INVALID_ENUM, GL_INVALID_OPERATION, GL_INVALID_VALUE, GL_MAX_BYTES, GL_NO_ERROR, GL_OUT_OF_MEMORY, GL_PACK_ALIGNMENT, GL_RGBA, GL_UNPACK_ALIGNMENT, attribBytes, glFail, imageSize, indexBytes, maxIndex, pixelView, swizzle, texFormat } from './host_gl_formats.js';
 
 // The plugin's contexts as all its workers see them (shared memory, made by the page):
 // for each resource slot (the id's low 12 bits above 0x2000), [the worker that draws it
@@ -52,203 +38,10 @@ export function glContexts() {
 // page; `shared` is glContexts()'s table.
 export function glImports(memory, post, shared, tid) {
   const contexts = new Map();
-  let H8 = new Uint8Array(memory.buffer);
-  // The plugin's memory, reaching to `end` if the memory does (host_core.js's memoryTo).
-  const heap = (end) => {
-    const b = memoryTo(memory, end);
-    if (H8.byteLength !== b.byteLength) H8 = new Uint8Array(b);
-    return H8;
-  };
-  // `n` bytes of the plugin's memory at `p` (a view, not a copy), or INVALID_VALUE.
-  const bytes = (p, n) => {
-    p >>>= 0;
-    if (n < 0 || n > GL_MAX_BYTES) glFail(GL_INVALID_VALUE);
-    const h = heap(p + n);
-    if (p + n > h.byteLength) glFail(GL_INVALID_VALUE);
-    return h.subarray(p, p + n);
-  };
-  const dv = () => new DataView(H8.buffer); // after bytes(), which brought H8 up to date
-  const i32s = (p, n) => {
-    const b = bytes(p, 4 * n), d = dv(), out = new Int32Array(n);
-    for (let i = 0; i < n; i++) out[i] = d.getInt32(b.byteOffset + 4 * i, true);
-    return out;
-  };
-  const f32s = (p, n) => {
-    const b = bytes(p, 4 * n), d = dv(), out = new Float32Array(n);
-    for (let i = 0; i < n; i++) out[i] = d.getFloat32(b.byteOffset + 4 * i, true);
-    return out;
-  };
-  const putI32s = (p, values) => {
-    if (!p) return;
-    const b = bytes(p, 4 * values.length), d = dv();
-    values.forEach((v, i) => d.setInt32(b.byteOffset + 4 * i, Number(v) | 0, true));
-  };
-  const putF32s = (p, values) => {
-    if (!p) return;
-    const b = bytes(p, 4 * values.length), d = dv();
-    values.forEach((v, i) => d.setFloat32(b.byteOffset + 4 * i, Number(v), true));
-  };
-  // A NUL-ended string of the plugin's (at most 1 MiB).
-  const cstr = (p) => {
-    p >>>= 0;
-    const h = heap(p + (1 << 20));
-    if (!p || p >= h.byteLength) glFail(GL_INVALID_VALUE);
-    let e = p;
-    const end = Math.min(h.byteLength, p + (1 << 20));
-    while (e < end && h[e]) e++;
-    if (e === end) glFail(GL_INVALID_VALUE);
-    return new TextDecoder().decode(h.slice(p, e));
-  };
-  // ES 2's string out: at most bufsize - 1 bytes and a NUL at `out`, the length (without
-  // the NUL) at `lengthp`.
-  const putString = (text, bufsize, lengthp, out) => {
-    if (bufsize < 0) glFail(GL_INVALID_VALUE);
-    const b = new TextEncoder().encode(text || '');
-    const n = bufsize > 0 ? Math.min(b.length, bufsize - 1) : 0;
-    if (out && bufsize > 0) {
-      const dst = bytes(out, n + 1);
-      dst.set(b.subarray(0, n));
-      dst[n] = 0;
-    }
-    if (lengthp) putI32s(lengthp, [n]);
-  };
+  // The plugin's memory (host_gl_memory.js), the contexts' names (host_gl_names.js).
+  const { heap, bytes, dv, i32s, f32s, putI32s, putF32s, cstr, putString } = glMemory(memory);
+  const { newContext, genName, obj, prog, nameOf, gen, del } = glNames({ bytes, i32s, putI32s });
 
-  // The names of each kind, per context: the plugin's integers for WebGL's objects.
-  // Programs and shaders share one space, as in ES 2.
-  const KINDS = {
-    buffer: 'createBuffer', texture: 'createTexture', framebuffer: 'createFramebuffer',
-    renderbuffer: 'createRenderbuffer', query: 'createQuery', vao: 'createVertexArray',
-  };
-  const DELETE = {
-    buffer: 'deleteBuffer', texture: 'deleteTexture', framebuffer: 'deleteFramebuffer',
-    renderbuffer: 'deleteRenderbuffer', query: 'deleteQuery', vao: 'deleteVertexArray',
-  };
-  const newContext = (canvas, gl) => {
-    const s = {
-      canvas, gl, err: GL_NO_ERROR, next: 1, unpack: 4, pack: 4,
-      names: { buffer: new Map(), texture: new Map(), framebuffer: new Map(), renderbuffer: new Map(),
-        query: new Map(), vao: new Map(), program: new Map() },
-      current: null, // the program in use (its state)
-      arrayBuffer: 0, // the name bound to ARRAY_BUFFER
-      vao: 0,
-      clients: new Map(), // per vertex array: index → a client-side array
-      enabled: new Map(), // per vertex array: the enabled attribute indices
-      scratch: [], scratchIndex: null,
-    };
-    s.clients.set(0, new Map());
-    s.enabled.set(0, new Set());
-    return s;
-  };
-  const genName = (s) => {
-    if (s.next >= 0x7fffffff) glFail(GL_OUT_OF_MEMORY);
-    return s.next++;
-  };
-  // The object named `name` of `kind` (null for 0); a name not made yet is made now
-  // (ES 2's Bind*), unless `make` is false.
-  const obj = (s, kind, name, make = true) => {
-    name >>>= 0;
-    if (!name) return null;
-    let o = s.names[kind].get(name);
-    if (!o) {
-      if (!make || kind === 'program') glFail(GL_INVALID_VALUE);
-      o = s.gl[KINDS[kind]]();
-      if (!o) glFail(GL_OUT_OF_MEMORY);
-      o.pnaclName = name;
-      s.names[kind].set(name, o);
-      if (name >= s.next) s.next = name + 1;
-    }
-    return o;
-  };
-  // A program or shader (its state: { o, shader, locs, byName }).
-  const prog = (s, name, shader) => {
-    const p = s.names.program.get(name >>> 0);
-    if (!p) glFail(GL_INVALID_VALUE);
-    if (shader !== undefined && p.shader !== shader) glFail(GL_INVALID_OPERATION);
-    return p;
-  };
-  const nameOf = (o) => (o && o.pnaclName) || 0;
-  // At most this many names a call (the rest of a plugin's memory could ask for more
-  // objects than any context holds).
-  const GEN_MAX = 65536;
-  const gen = (s, kind, n, out) => {
-    if (n < 0) glFail(GL_INVALID_VALUE);
-    if (n > GEN_MAX) glFail(GL_OUT_OF_MEMORY);
-    bytes(out, 4 * n);
-    const names = [];
-    for (let i = 0; i < n; i++) {
-      const o = s.gl[KINDS[kind]]();
-      if (!o) glFail(GL_OUT_OF_MEMORY);
-      const name = genName(s);
-      o.pnaclName = name;
-      s.names[kind].set(name, o);
-      names.push(name);
-    }
-    putI32s(out, names);
-  };
-  const del = (s, kind, n, p) => {
-    if (n < 0) glFail(GL_INVALID_VALUE);
-    for (const name of i32s(p, n)) {
-      const o = s.names[kind].get(name >>> 0);
-      if (!o) continue;
-      s.gl[DELETE[kind]](o);
-      s.names[kind].delete(name >>> 0);
-      if (kind === 'buffer' && s.arrayBuffer === name >>> 0) s.arrayBuffer = 0;
-      if (kind === 'vao' && s.vao === name >>> 0) s.vao = 0;
-    }
-  };
-
-  // Bytes per pixel of an ES 2 format and type (0: not one).
-  const pixelBytes = (format, type) => {
-    if (type === 0x8033 || type === 0x8034 || type === 0x8363) return 2; // 4444, 5551, 565
-    if (type === GL_UNSIGNED_INT_24_8) return 4;
-    const n = { [GL_ALPHA]: 1, [GL_LUMINANCE]: 1, [GL_LUMINANCE_ALPHA]: 2, [GL_RGB]: 3, [GL_RGBA]: 4, [GL_BGRA]: 4,
-      [GL_DEPTH_COMPONENT]: 1, [GL_DEPTH_STENCIL]: 1 }[format] || 0;
-    const size = { [GL_UNSIGNED_BYTE]: 1, [GL_UNSIGNED_SHORT]: 2, [GL_UNSIGNED_INT]: 4, [GL_FLOAT]: 4,
-      [GL_HALF_FLOAT_OES]: 2, [GL_HALF_FLOAT]: 2 }[type] || 0;
-    return n * size;
-  };
-  // An image's bytes as ES 2 lays them out: rows aligned to `align`.
-  const imageSize = (w, h, format, type, align) => {
-    const per = pixelBytes(format, type);
-    if (!per) glFail(GL_INVALID_ENUM);
-    if (w < 0 || h < 0) glFail(GL_INVALID_VALUE);
-    if (!w || !h) return { size: 0, row: 0 };
-    const row = Math.ceil((w * per) / align) * align;
-    return { size: row * (h - 1) + w * per, row };
-  };
-  // The view WebGL wants for `type`, over a copy when the pointer is not aligned for it.
-  const pixelView = (type, b) => {
-    const C = type === GL_FLOAT ? Float32Array
-      : type === GL_UNSIGNED_INT || type === GL_UNSIGNED_INT_24_8 ? Uint32Array
-        : type === GL_UNSIGNED_BYTE ? Uint8Array : Uint16Array;
-    if (C === Uint8Array) return b;
-    const n = Math.floor(b.byteLength / C.BYTES_PER_ELEMENT);
-    if (b.byteOffset % C.BYTES_PER_ELEMENT === 0) return new C(b.buffer, b.byteOffset, n);
-    return new C(b.slice(0, n * C.BYTES_PER_ELEMENT).buffer);
-  };
-  // ES 2's (internal format, format, type) as WebGL 2 takes them, and whether the
-  // pixels are BGRA (to swizzle).
-  const texFormat = (internal, format, type) => {
-    let bgra = false;
-    if (format === GL_BGRA) { bgra = true; format = GL_RGBA; }
-    if (internal === GL_BGRA) internal = GL_RGBA;
-    if (type === GL_HALF_FLOAT_OES) type = GL_HALF_FLOAT;
-    if (type === GL_FLOAT || type === GL_HALF_FLOAT) {
-      const f = type === GL_FLOAT;
-      const sized = { [GL_RGBA]: f ? 0x8814 : 0x881A, [GL_RGB]: f ? 0x8815 : 0x881B };
-      if (internal === format && sized[format]) internal = sized[format];
-    } else if (format === GL_DEPTH_COMPONENT && internal === GL_DEPTH_COMPONENT) {
-      internal = type === GL_UNSIGNED_SHORT ? 0x81A5 : 0x81A6;
-    } else if (format === GL_DEPTH_STENCIL && internal === GL_DEPTH_STENCIL) {
-      internal = 0x88F0;
-    }
-    return { internal, format, type, bgra };
-  };
-  const swizzle = (b) => {
-    const c = b.slice();
-    for (let i = 0; i + 3 < c.length; i += 4) { const t = c[i]; c[i] = c[i + 2]; c[i + 2] = t; }
-    return c;
-  };
   const texPixels = (s, w, h, f, ptr, origFormat) => {
     if (!ptr) return null;
     const { size } = imageSize(w, h, origFormat, f.type === GL_HALF_FLOAT ? GL_HALF_FLOAT_OES : f.type, s.unpack);
@@ -266,7 +59,6 @@ export function glImports(memory, post, shared, tid) {
   };
 
   // Client-side arrays: copied into the host's buffers before a draw that uses them.
-  const attribBytes = (type) => ({ 0x1400: 1, 0x1401: 1, 0x1402: 2, 0x1403: 2, 0x1406: 4, 0x140C: 4 }[type] || 0);
   const clientArrays = (s) => {
     const clients = s.clients.get(s.vao), enabled = s.enabled.get(s.vao);
     const out = [];
@@ -284,13 +76,6 @@ export function glImports(memory, post, shared, tid) {
       gl.vertexAttribPointer(i, a.size, a.type, a.normalized, a.stride, 0);
     }
     gl.bindBuffer(GL_ARRAY_BUFFER, s.names.buffer.get(s.arrayBuffer) || null);
-  };
-  const indexBytes = (type) => (type === GL_UNSIGNED_BYTE ? 1 : type === GL_UNSIGNED_SHORT ? 2 : type === GL_UNSIGNED_INT ? 4 : 0);
-  const maxIndex = (b, type) => {
-    const v = type === GL_UNSIGNED_BYTE ? b : pixelView(type, b);
-    let m = -1;
-    for (let i = 0; i < v.length; i++) if (v[i] > m) m = v[i];
-    return m;
   };
   // Draws elements, from a bound buffer or the plugin's memory, `draw(offset)` doing it.
   const drawElements = (s, count, type, indices, draw) => {

@@ -12,7 +12,7 @@ import { hostSource } from '../../tests/node/host_source.mjs';
 
 const [runs = '100000', seed = '1'] = process.argv.slice(2);
 // As the page has it: after the core host (whose memoryTo it uses).
-const source = hostSource(['host_core.js', 'host_gl.js']);
+const source = hostSource(['host_gl.js']);
 
 // A stand-in WebGL 2: each method records its call and checks its array arguments; the
 // objects it makes are plain ones; getters answer as WebGL does, with numbers, arrays,
