@@ -15,28 +15,28 @@
 //   on their way at most (the writer waits); the page draws each device's latest frame
 //   once an animation frame, at most the element's own size in device pixels.
 import { TO_LAST } from './host_channel.js';
-export const TEXT_LINE = 4096, TEXT_PER_SECOND = 64 * 1024, TEXT_LINES_PER_SECOND = 256, TEXT_TOTAL = 8 * 1024 * 1024;
-export const MESSAGE_WINDOW = 4 * 1024 * 1024, MESSAGE_LINE = 64 * 1024 * 1024;
+const TEXT_LINE = 4096, TEXT_PER_SECOND = 64 * 1024, TEXT_LINES_PER_SECOND = 256, TEXT_TOTAL = 8 * 1024 * 1024;
+const MESSAGE_WINDOW = 4 * 1024 * 1024, MESSAGE_LINE = 64 * 1024 * 1024;
 // (A record may carry a socket's message or a request's body: the host's own bound.)
-export const CHANNEL_WINDOW = 1 << 20, CHANNEL_RECORD = 512 * 1024 * 1024;
+const CHANNEL_WINDOW = 1 << 20, CHANNEL_RECORD = 512 * 1024 * 1024;
 export const PAGE_SLICE_MS = 4;
 // Fetches, sockets and sounds a plugin has at once.
 export const MAX_LOADS = 64, MAX_SOCKETS = 64, MAX_SOUNDS = 16;
 // The shared words of those bounds: the current second and the text sent in it, the
 // text sent in all, whether the drop was said; the bytes of messages and of records
 // posted and done with (counting on, modulo 2^32).
-export const L_SECOND = 0, L_SECOND_TEXT = 1, L_TEXT = 2, L_WARNED = 3;
+const L_SECOND = 0, L_SECOND_TEXT = 1, L_TEXT = 2, L_WARNED = 3;
 export const L_MSG_POSTED = 4, L_MSG_DONE = 5, L_REC_POSTED = 6, L_REC_DONE = 7, L_SECOND_LINES = 8;
 // (Each kind's posts too, for the posts on their way are bounded as well: each is a task
 // of the page's, and many small ones would crowd its own out.)
 export const L_MSG_POSTS = 9, L_MSG_POSTS_DONE = 10, L_REC_POSTS = 11, L_REC_POSTS_DONE = 12, L_WORDS = 13;
-export const POSTS_ON_THEIR_WAY = 32;
+const POSTS_ON_THEIR_WAY = 32;
 export const pluginLimits = () => new Int32Array(new SharedArrayBuffer(4 * L_WORDS));
 
 // Waits (in a worker) until fewer than `window` bytes posted under `posted` are not yet
 // done with under `done` and fewer than POSTS_ON_THEIR_WAY posts under `posts` (the next
 // word: their count done with), then counts `n` bytes and a post more.
-export const awaitRoom = (limits, posted, done, n, window, posts) => {
+const awaitRoom = (limits, posted, done, n, window, posts) => {
   for (;;) {
     const d = Atomics.load(limits, done);
     if (((Atomics.load(limits, posted) - d) >>> 0) < window

@@ -48,14 +48,14 @@ export function memoryTo(memory, end) {
   return b;
 }
 
-export class ProcExit extends Error {
+class ProcExit extends Error {
   constructor(code) { super(`exit ${code}`); this.code = code; }
 }
 
 // A host call the host refuses as the engine refuses an access out of bounds: the
 // program traps (status 134, the reason on standard error). The host checks every
 // pointer and length the program gives before it allocates or touches anything.
-export class HostTrap extends Error {}
+class HostTrap extends Error {}
 
 // The most one read of a descriptor takes (what the host allocates for it).
 const READ_MAX = 1 << 24;

@@ -5,7 +5,7 @@
 import { MAX_LOADS } from './host_bounds.js';
 import { FROM_URL_DATA, FROM_URL_END, FROM_URL_ERROR, FROM_URL_HEADERS } from './host_channel.js';
 
-export const PP_ERROR_FAILED = -2, PP_ERROR_NOACCESS = -7;
+const PP_ERROR_FAILED = -2, PP_ERROR_NOACCESS = -7;
 
 // One plugin's loads; `toHostWith(words, bytes)` sends a record to its host.
 export function urlLoads(toHostWith) {

@@ -18,7 +18,7 @@ export class GLError extends Error {
 export const glFail = (code) => { throw new GLError(code); };
 
 // Bytes per pixel of an ES 2 format and type (0: not one).
-export const pixelBytes = (format, type) => {
+const pixelBytes = (format, type) => {
   if (type === 0x8033 || type === 0x8034 || type === 0x8363) return 2; // 4444, 5551, 565
   if (type === GL_UNSIGNED_INT_24_8) return 4;
   const n = { [GL_ALPHA]: 1, [GL_LUMINANCE]: 1, [GL_LUMINANCE_ALPHA]: 2, [GL_RGB]: 3, [GL_RGBA]: 4, [GL_BGRA]: 4,

@@ -22,6 +22,14 @@ use crate::llvm::{export, ExportOptions, Target};
 /// architecture: every .c, .h, .S and .def file there (build.rs lists them).
 const SOURCES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/runtime_sources.rs"));
 
+/// The text of runtime file `path` (below runtime/; empty if there is none).
+fn runtime_source(path: &str) -> &'static str {
+    SOURCES
+        .iter()
+        .find(|(n, _)| *n == path)
+        .map_or("", |(_, s)| s)
+}
+
 /// The runtime's units for `target`.
 fn runtime_units(target: Target) -> &'static [&'static str] {
     match target {
@@ -491,11 +499,8 @@ pub fn ppapi_page_provided() -> Vec<&'static str> {
 /// interfaces.def's names whose `where` passes `pick`: each line
 /// `PA_INTERFACE("name", table, where)`.
 fn ppapi_table(pick: impl Fn(&str) -> bool) -> Vec<&'static str> {
-    let def = SOURCES
-        .iter()
-        .find(|(n, _)| *n == "ppapi/interfaces.def")
-        .map_or("", |(_, s)| s);
-    def.lines()
+    runtime_source("ppapi/interfaces.def")
+        .lines()
         .filter_map(|l| l.trim().strip_prefix("PA_INTERFACE(")?.strip_suffix(')'))
         .filter_map(|args| {
             let mut it = args.split(',').map(str::trim);
@@ -510,10 +515,7 @@ fn ppapi_table(pick: impl Fn(&str) -> bool) -> Vec<&'static str> {
 /// too): each as (`"TO"` or `"FROM"`, name, number), numbered from 1 in each direction in
 /// the file's order.
 pub fn channel_kinds() -> Vec<(&'static str, &'static str, u32)> {
-    let def = SOURCES
-        .iter()
-        .find(|(n, _)| *n == "ppapi/channel.def")
-        .map_or("", |(_, s)| s);
+    let def = runtime_source("ppapi/channel.def");
     let (mut to, mut from) = (0, 0);
     let mut out = Vec::new();
     for l in def.lines() {
