@@ -18,6 +18,7 @@
 // client-side check was), every name against the context's, and no call ever throws into
 // the plugin.
 
+import { GL_IMPORTS } from './host_gl_entries.js';
 import { glMemory } from './host_gl_memory.js';
 import { glNames } from './host_gl_names.js';
 import { GLError, GL_ARRAY_BUFFER, GL_BGRA, GL_CONTEXT_LOST, GL_ELEMENT_ARRAY_BUFFER, GL_HALF_FLOAT, GL_HALF_FLOAT_OES, GL_INVALID_ENUM, GL_INVALID_OPERATION, GL_INVALID_VALUE, GL_MAX_BYTES, GL_NO_ERROR, GL_OUT_OF_MEMORY, GL_PACK_ALIGNMENT, GL_RGBA, GL_UNPACK_ALIGNMENT, attribBytes, glFail, imageSize, indexBytes, maxIndex, pixelView, swizzle, texFormat } from './host_gl_formats.js';
@@ -552,24 +553,21 @@ export function glImports(memory, post, shared, tid) {
   // Each entry: the context looked up (a call on one another worker draws does nothing,
   // as on a lost context), its errors kept for GetError, nothing thrown.
   const warned = new Set();
-  const imports = {};
-  for (const [name, f] of Object.entries(T)) {
-    imports[name] = (c, a, b, d, e, g, h, i, j, k, l) => {
-      const s = contextOf(c);
-      if (!s) return 0;
-      try {
-        const r = f(s, a, b, d, e, g, h, i, j, k, l);
-        return typeof r === 'number' ? r : 0;
-      } catch (x) {
-        if (!s.err) s.err = x instanceof GLError ? x.code : GL_INVALID_VALUE;
-        if (!(x instanceof GLError) && !warned.has(name)) {
-          warned.add(name);
-          console.warn(`pnacl: gl${name}: ${x && x.message}`);
-        }
-        return 0;
+  const entry = (name, f) => (c, a, b, d, e, g, h, i, j, k, l) => {
+    const s = contextOf(c);
+    if (!s) return 0;
+    try {
+      const r = f(s, a, b, d, e, g, h, i, j, k, l);
+      return typeof r === 'number' ? r : 0;
+    } catch (x) {
+      if (!s.err) s.err = x instanceof GLError ? x.code : GL_INVALID_VALUE;
+      if (!(x instanceof GLError) && !warned.has(name)) {
+        warned.add(name);
+        console.warn(`pnacl: gl${name}: ${x && x.message}`);
       }
-    };
-  }
+      return 0;
+    }
+  };
 
   // WebGL 2 at all, asked once a worker.
   let available = null;
@@ -585,7 +583,9 @@ export function glImports(memory, post, shared, tid) {
     }
     return available;
   };
-  imports.context_create = (r, w, h, alpha, depth, stencil, antialias, preserve) => {
+  // The context's side: made, resized, shown, gone (not through a context of this worker's).
+  const ofContext = {};
+  ofContext.context_create = (r, w, h, alpha, depth, stencil, antialias, preserve) => {
     const at = slot(r);
     if (at < 0 || typeof OffscreenCanvas === 'undefined' || !haveWebGL()) return 0;
     Atomics.store(shared, at + GL_OWNER, 0);
@@ -597,13 +597,13 @@ export function glImports(memory, post, shared, tid) {
       (alpha ? 1 : 0) | (depth ? 2 : 0) | (stencil ? 4 : 0) | (antialias ? 8 : 0) | (preserve ? 16 : 0) | GL_LIVE);
     return 1;
   };
-  imports.context_resize = (r, w, h) => {
+  ofContext.context_resize = (r, w, h) => {
     const at = slot(r);
     if (at < 0 || Atomics.load(shared, at + GL_ID) !== r) return;
     Atomics.store(shared, at + GL_WIDTH, w);
     Atomics.store(shared, at + GL_HEIGHT, h);
   };
-  imports.context_swap = (r, shown) => {
+  ofContext.context_swap = (r, shown) => {
     const s = contextOf(r);
     if (!s || !shown) return 0;
     try {
@@ -614,11 +614,22 @@ export function glImports(memory, post, shared, tid) {
       return 0;
     }
   };
-  imports.context_destroy = (r) => {
+  ofContext.context_destroy = (r) => {
     const at = slot(r);
     if (at < 0 || Atomics.load(shared, at + GL_ID) !== r) return;
     Atomics.store(shared, at + GL_ATTRS, 0);
     contextOf(r); // this worker's WebGL of it, if it has one, goes now
   };
+
+  // The imports, as runtime/ppapi/gles2.def lists them: each given, and no other.
+  const imports = {};
+  for (const name of GL_IMPORTS) {
+    if (Object.hasOwn(ofContext, name)) imports[name] = ofContext[name];
+    else if (Object.hasOwn(T, name)) imports[name] = entry(name, T[name]);
+    else throw new Error(`pnacl: host_gl.js gives no gl ${name}`);
+  }
+  for (const name of [...Object.keys(T), ...Object.keys(ofContext)]) {
+    if (!Object.hasOwn(imports, name)) throw new Error(`pnacl: gl ${name} is in no list of runtime/ppapi/gles2.def`);
+  }
   return imports;
 }

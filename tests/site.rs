@@ -396,8 +396,10 @@ fn revived_apps_run_in_chromium() {
 fn the_gl_imports_are_fuzzed() {
     let _machine = shared_machine();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let generated = generated_js();
     for seed in ["1", "2"] {
         let o = Command::new(pnacl::tools::NODE)
+            .env("PNACL_GENERATED_JS", generated.path())
             .arg(root.join("fuzz/ppapi/gl.mjs"))
             .args(["300000", seed])
             .output()
@@ -549,46 +551,74 @@ fn a_failed_revival_writes_nothing() {
     assert_eq!(std::fs::read(out.join("keep")).unwrap(), b"mine");
 }
 
-/// Every OpenGL ES 2 entry the runtime imports (runtime/ppapi/ppb_graphics3d.h's lists) is one the
-/// page's worker gives (runtime/host_gl.js), and no other: a missing one would keep every
-/// plugin's module from instantiating in a page.
+/// The modules pnacl-translate writes from the runtime's lists, in a folder of their own,
+/// for node scripts that assemble parts of the hosts (tests/node/host_source.mjs).
+fn generated_js() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in pnacl::translate::js::generated() {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    dir
+}
+
+/// The imports of module `gl` agree two ways: as the C host declares them from
+/// runtime/ppapi/gles2.def (compiled: each name, in order) and as the page's worker gives
+/// them (runtime/host_gl.js's `glImports`, run by node): the same names, each once. A
+/// missing one would keep every plugin's module from instantiating in a page.
 #[test]
 fn the_gl_imports_and_the_page_agree() {
     let _machine = shared_machine();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let header = std::fs::read_to_string(root.join("runtime/ppapi/ppb_graphics3d.h")).unwrap();
-    let js = std::fs::read_to_string(root.join("runtime/host_gl.js")).unwrap();
-    let mut imported: Vec<&str> = header
-        .split("X(")
-        .skip(1)
-        .filter_map(|x| {
-            let rest = x.strip_prefix("v, ").or_else(|| x.strip_prefix("i, "))?;
-            rest.split(',').next()
-        })
-        .collect();
-    imported.extend([
-        "context_create",
-        "context_resize",
-        "context_swap",
-        "context_destroy",
-    ]);
-    imported.sort();
-    let mut given: Vec<&str> = js
-        .lines()
-        .filter_map(|l| {
-            let name = l.strip_prefix("    ")?.split(": (").next()?;
-            (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric())).then_some(name)
-        })
-        .filter(|n| n.chars().next().unwrap().is_ascii_uppercase())
-        .collect();
-    given.extend(
-        js.lines()
-            .filter_map(|l| l.trim_start().strip_prefix("imports.")?.split(" = ").next()),
-    );
-    given.sort();
-    // 141 of the core 142 (GetString is the host's), 17 of the extensions, the context's 4.
-    assert_eq!(imported.len(), 141 + 17 + 4, "{imported:?}");
-    assert_eq!(imported, given);
+    let dir = tempfile::tempdir().unwrap();
+    // C: gles2.def through the macros the host declares its imports with.
+    let c = "#include <stdio.h>\ntypedef int GI;\ntypedef float GF;\n#include \"gles2.def\"\n\
+             #define NAME(result, name, params) puts(#name);\n#define SKIP(name)\n\
+             int main(void) {\n    PA_GL_IMPORTS(NAME, SKIP)\n    return 0;\n}\n";
+    std::fs::write(dir.path().join("names.c"), c).unwrap();
+    let bin = dir.path().join("names");
+    let o = Command::new(pnacl::tools::CLANG)
+        .arg("-I")
+        .arg(root.join("runtime/ppapi"))
+        .arg(dir.path().join("names.c"))
+        .arg("-o")
+        .arg(&bin)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let from_c = String::from_utf8(Command::new(&bin).output().unwrap().stdout).unwrap();
+    let from_c: Vec<&str> = from_c.lines().collect();
+    // 4 of the context's, 141 of the core 142 (GetString is the host's), 17 of the
+    // extensions.
+    assert_eq!(from_c.len(), 4 + 141 + 17, "{from_c:?}");
+    assert_eq!(from_c, pnacl::translate::gl_imports());
+    // The page: the imports glImports makes for a worker, in a context of node's own.
+    let script = dir.path().join("names.mjs");
+    let host_source = root.join("tests/node/host_source.mjs");
+    std::fs::write(
+        &script,
+        format!(
+            "import vm from 'node:vm';\nimport {{ hostSource }} from '{}';\n\
+             const context = vm.createContext({{ WebAssembly, Atomics, SharedArrayBuffer, console }});\n\
+             vm.runInContext(`${{hostSource(['host_gl.js'])}}\nthis.glImports = glImports; this.glContexts = glContexts;`, context);\n\
+             const memory = new WebAssembly.Memory({{ initial: 1, maximum: 1, shared: true }});\n\
+             for (const n of Object.keys(context.glImports(memory, () => {{}}, context.glContexts(), 0))) console.log(n);\n",
+            host_source.display()
+        ),
+    )
+    .unwrap();
+    let generated = generated_js();
+    let o = Command::new(pnacl::tools::NODE)
+        .env("PNACL_GENERATED_JS", generated.path())
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let from_js = String::from_utf8(o.stdout).unwrap();
+    let mut from_js: Vec<&str> = from_js.lines().collect();
+    let mut from_c = from_c;
+    from_js.sort();
+    from_c.sort();
+    assert_eq!(from_c, from_js);
 }
 
 /// The page channel's record kinds agree three ways: as the C host numbers them

@@ -56,14 +56,16 @@ static volatile int pa_g3d_lock;
 
 #define GL_IMPORT(name) __attribute__((import_module("gl"), import_name(#name)))
 
-/* The context's side (host_gl.js): made (its attributes kept for the worker that will
-   draw with it; 0 when the browser gives no WebGL 2), resized, its frame handed to the
-   page (1 if it was), gone. */
-GL_IMPORT(context_create) i32 gl_context_create(i32 r, i32 w, i32 h, i32 alpha, i32 depth, i32 stencil,
-                                                i32 antialias, i32 preserve);
-GL_IMPORT(context_resize) void gl_context_resize(i32 r, i32 w, i32 h);
-GL_IMPORT(context_swap) i32 gl_context_swap(i32 r, i32 shown);
-GL_IMPORT(context_destroy) void gl_context_destroy(i32 r);
+/* The imports of module "gl" (runtime/host_gl.js), from the one list of them: the
+   context's side, then PPB_OpenGLES2's entries and its extensions'. */
+typedef i32 GI;
+typedef float GF;
+#include "gles2.def"
+#define GL_RESULT_v void
+#define GL_RESULT_i GI
+#define GL_DECLARE(result, name, params) GL_IMPORT(name) GL_RESULT_##result gl_##name params;
+#define GL_SKIP(name)
+PA_GL_IMPORTS(GL_DECLARE, GL_SKIP)
 
 static i32 g3d_attr_index(i32 name) {
     for (i32 k = 0; k < G3D_NATTRS; k++)
@@ -213,196 +215,7 @@ static void g3d_swapped(i32 r) {
 }
 
 /* ----------------------------------------------------------------------------------- */
-/* PPB_OpenGLES2 and its extensions: the imports, in the tables' order                  */
-
-typedef i32 GI;
-typedef float GF;
-
-/* X(result, name, parameters): an import (v: no result, i: an i32); C(name): an entry
-   written in C below. */
-#define PA_GLES2(X, C)                                                                                        \
-    X(v, ActiveTexture, (GI c, GI texture))                                                                   \
-    X(v, AttachShader, (GI c, GI program, GI shader))                                                         \
-    X(v, BindAttribLocation, (GI c, GI program, GI index, GI name))                                           \
-    X(v, BindBuffer, (GI c, GI target, GI buffer))                                                            \
-    X(v, BindFramebuffer, (GI c, GI target, GI framebuffer))                                                  \
-    X(v, BindRenderbuffer, (GI c, GI target, GI renderbuffer))                                                \
-    X(v, BindTexture, (GI c, GI target, GI texture))                                                          \
-    X(v, BlendColor, (GI c, GF r, GF g, GF b, GF a))                                                          \
-    X(v, BlendEquation, (GI c, GI mode))                                                                      \
-    X(v, BlendEquationSeparate, (GI c, GI rgb, GI alpha))                                                     \
-    X(v, BlendFunc, (GI c, GI s, GI d))                                                                       \
-    X(v, BlendFuncSeparate, (GI c, GI srgb, GI drgb, GI salpha, GI dalpha))                                   \
-    X(v, BufferData, (GI c, GI target, GI size, GI data, GI usage))                                           \
-    X(v, BufferSubData, (GI c, GI target, GI offset, GI size, GI data))                                       \
-    X(i, CheckFramebufferStatus, (GI c, GI target))                                                           \
-    X(v, Clear, (GI c, GI mask))                                                                              \
-    X(v, ClearColor, (GI c, GF r, GF g, GF b, GF a))                                                          \
-    X(v, ClearDepthf, (GI c, GF depth))                                                                       \
-    X(v, ClearStencil, (GI c, GI s))                                                                          \
-    X(v, ColorMask, (GI c, GI r, GI g, GI b, GI a))                                                           \
-    X(v, CompileShader, (GI c, GI shader))                                                                    \
-    X(v, CompressedTexImage2D, (GI c, GI target, GI level, GI format, GI w, GI h, GI border, GI size, GI data)) \
-    X(v, CompressedTexSubImage2D,                                                                             \
-      (GI c, GI target, GI level, GI x, GI y, GI w, GI h, GI format, GI size, GI data))                       \
-    X(v, CopyTexImage2D, (GI c, GI target, GI level, GI format, GI x, GI y, GI w, GI h, GI border))           \
-    X(v, CopyTexSubImage2D, (GI c, GI target, GI level, GI xo, GI yo, GI x, GI y, GI w, GI h))                \
-    X(i, CreateProgram, (GI c))                                                                               \
-    X(i, CreateShader, (GI c, GI type))                                                                       \
-    X(v, CullFace, (GI c, GI mode))                                                                           \
-    X(v, DeleteBuffers, (GI c, GI n, GI names))                                                               \
-    X(v, DeleteFramebuffers, (GI c, GI n, GI names))                                                          \
-    X(v, DeleteProgram, (GI c, GI program))                                                                   \
-    X(v, DeleteRenderbuffers, (GI c, GI n, GI names))                                                         \
-    X(v, DeleteShader, (GI c, GI shader))                                                                     \
-    X(v, DeleteTextures, (GI c, GI n, GI names))                                                              \
-    X(v, DepthFunc, (GI c, GI func))                                                                          \
-    X(v, DepthMask, (GI c, GI flag))                                                                          \
-    X(v, DepthRangef, (GI c, GF near, GF far))                                                                \
-    X(v, DetachShader, (GI c, GI program, GI shader))                                                         \
-    X(v, Disable, (GI c, GI cap))                                                                             \
-    X(v, DisableVertexAttribArray, (GI c, GI index))                                                          \
-    X(v, DrawArrays, (GI c, GI mode, GI first, GI count))                                                     \
-    X(v, DrawElements, (GI c, GI mode, GI count, GI type, GI indices))                                        \
-    X(v, Enable, (GI c, GI cap))                                                                              \
-    X(v, EnableVertexAttribArray, (GI c, GI index))                                                           \
-    X(v, Finish, (GI c))                                                                                      \
-    X(v, Flush, (GI c))                                                                                       \
-    X(v, FramebufferRenderbuffer, (GI c, GI target, GI attachment, GI rtarget, GI renderbuffer))              \
-    X(v, FramebufferTexture2D, (GI c, GI target, GI attachment, GI ttarget, GI texture, GI level))            \
-    X(v, FrontFace, (GI c, GI mode))                                                                          \
-    X(v, GenBuffers, (GI c, GI n, GI names))                                                                  \
-    X(v, GenerateMipmap, (GI c, GI target))                                                                   \
-    X(v, GenFramebuffers, (GI c, GI n, GI names))                                                             \
-    X(v, GenRenderbuffers, (GI c, GI n, GI names))                                                            \
-    X(v, GenTextures, (GI c, GI n, GI names))                                                                 \
-    X(v, GetActiveAttrib, (GI c, GI program, GI index, GI bufsize, GI length, GI size, GI type, GI name))     \
-    X(v, GetActiveUniform, (GI c, GI program, GI index, GI bufsize, GI length, GI size, GI type, GI name))    \
-    X(v, GetAttachedShaders, (GI c, GI program, GI max, GI count, GI shaders))                                \
-    X(i, GetAttribLocation, (GI c, GI program, GI name))                                                      \
-    X(v, GetBooleanv, (GI c, GI pname, GI out))                                                               \
-    X(v, GetBufferParameteriv, (GI c, GI target, GI pname, GI out))                                           \
-    X(i, GetError, (GI c))                                                                                    \
-    X(v, GetFloatv, (GI c, GI pname, GI out))                                                                 \
-    X(v, GetFramebufferAttachmentParameteriv, (GI c, GI target, GI attachment, GI pname, GI out))             \
-    X(v, GetIntegerv, (GI c, GI pname, GI out))                                                               \
-    X(v, GetProgramiv, (GI c, GI program, GI pname, GI out))                                                  \
-    X(v, GetProgramInfoLog, (GI c, GI program, GI bufsize, GI length, GI log))                                \
-    X(v, GetRenderbufferParameteriv, (GI c, GI target, GI pname, GI out))                                     \
-    X(v, GetShaderiv, (GI c, GI shader, GI pname, GI out))                                                    \
-    X(v, GetShaderInfoLog, (GI c, GI shader, GI bufsize, GI length, GI log))                                  \
-    X(v, GetShaderPrecisionFormat, (GI c, GI shadertype, GI precisiontype, GI range, GI precision))           \
-    X(v, GetShaderSource, (GI c, GI shader, GI bufsize, GI length, GI source))                                \
-    C(GetString)                                                                                              \
-    X(v, GetTexParameterfv, (GI c, GI target, GI pname, GI out))                                              \
-    X(v, GetTexParameteriv, (GI c, GI target, GI pname, GI out))                                              \
-    X(v, GetUniformfv, (GI c, GI program, GI location, GI out))                                               \
-    X(v, GetUniformiv, (GI c, GI program, GI location, GI out))                                               \
-    X(i, GetUniformLocation, (GI c, GI program, GI name))                                                     \
-    X(v, GetVertexAttribfv, (GI c, GI index, GI pname, GI out))                                               \
-    X(v, GetVertexAttribiv, (GI c, GI index, GI pname, GI out))                                               \
-    X(v, GetVertexAttribPointerv, (GI c, GI index, GI pname, GI out))                                         \
-    X(v, Hint, (GI c, GI target, GI mode))                                                                    \
-    X(i, IsBuffer, (GI c, GI name))                                                                           \
-    X(i, IsEnabled, (GI c, GI cap))                                                                           \
-    X(i, IsFramebuffer, (GI c, GI name))                                                                      \
-    X(i, IsProgram, (GI c, GI name))                                                                          \
-    X(i, IsRenderbuffer, (GI c, GI name))                                                                     \
-    X(i, IsShader, (GI c, GI name))                                                                           \
-    X(i, IsTexture, (GI c, GI name))                                                                          \
-    X(v, LineWidth, (GI c, GF width))                                                                         \
-    X(v, LinkProgram, (GI c, GI program))                                                                     \
-    X(v, PixelStorei, (GI c, GI pname, GI param))                                                             \
-    X(v, PolygonOffset, (GI c, GF factor, GF units))                                                          \
-    X(v, ReadPixels, (GI c, GI x, GI y, GI w, GI h, GI format, GI type, GI pixels))                           \
-    X(v, ReleaseShaderCompiler, (GI c))                                                                       \
-    X(v, RenderbufferStorage, (GI c, GI target, GI format, GI w, GI h))                                       \
-    X(v, SampleCoverage, (GI c, GF value, GI invert))                                                         \
-    X(v, Scissor, (GI c, GI x, GI y, GI w, GI h))                                                             \
-    X(v, ShaderBinary, (GI c, GI n, GI shaders, GI format, GI binary, GI length))                             \
-    X(v, ShaderSource, (GI c, GI shader, GI count, GI strings, GI lengths))                                   \
-    X(v, StencilFunc, (GI c, GI func, GI ref, GI mask))                                                       \
-    X(v, StencilFuncSeparate, (GI c, GI face, GI func, GI ref, GI mask))                                      \
-    X(v, StencilMask, (GI c, GI mask))                                                                        \
-    X(v, StencilMaskSeparate, (GI c, GI face, GI mask))                                                       \
-    X(v, StencilOp, (GI c, GI fail, GI zfail, GI zpass))                                                      \
-    X(v, StencilOpSeparate, (GI c, GI face, GI fail, GI zfail, GI zpass))                                     \
-    X(v, TexImage2D, (GI c, GI target, GI level, GI iformat, GI w, GI h, GI border, GI format, GI type, GI px)) \
-    X(v, TexParameterf, (GI c, GI target, GI pname, GF param))                                                \
-    X(v, TexParameterfv, (GI c, GI target, GI pname, GI params))                                              \
-    X(v, TexParameteri, (GI c, GI target, GI pname, GI param))                                                \
-    X(v, TexParameteriv, (GI c, GI target, GI pname, GI params))                                              \
-    X(v, TexSubImage2D, (GI c, GI target, GI level, GI x, GI y, GI w, GI h, GI format, GI type, GI px))       \
-    X(v, Uniform1f, (GI c, GI loc, GF x))                                                                     \
-    X(v, Uniform1fv, (GI c, GI loc, GI count, GI v))                                                          \
-    X(v, Uniform1i, (GI c, GI loc, GI x))                                                                     \
-    X(v, Uniform1iv, (GI c, GI loc, GI count, GI v))                                                          \
-    X(v, Uniform2f, (GI c, GI loc, GF x, GF y))                                                               \
-    X(v, Uniform2fv, (GI c, GI loc, GI count, GI v))                                                          \
-    X(v, Uniform2i, (GI c, GI loc, GI x, GI y))                                                               \
-    X(v, Uniform2iv, (GI c, GI loc, GI count, GI v))                                                          \
-    X(v, Uniform3f, (GI c, GI loc, GF x, GF y, GF z))                                                         \
-    X(v, Uniform3fv, (GI c, GI loc, GI count, GI v))                                                          \
-    X(v, Uniform3i, (GI c, GI loc, GI x, GI y, GI z))                                                         \
-    X(v, Uniform3iv, (GI c, GI loc, GI count, GI v))                                                          \
-    X(v, Uniform4f, (GI c, GI loc, GF x, GF y, GF z, GF w))                                                   \
-    X(v, Uniform4fv, (GI c, GI loc, GI count, GI v))                                                          \
-    X(v, Uniform4i, (GI c, GI loc, GI x, GI y, GI z, GI w))                                                   \
-    X(v, Uniform4iv, (GI c, GI loc, GI count, GI v))                                                          \
-    X(v, UniformMatrix2fv, (GI c, GI loc, GI count, GI transpose, GI v))                                      \
-    X(v, UniformMatrix3fv, (GI c, GI loc, GI count, GI transpose, GI v))                                      \
-    X(v, UniformMatrix4fv, (GI c, GI loc, GI count, GI transpose, GI v))                                      \
-    X(v, UseProgram, (GI c, GI program))                                                                      \
-    X(v, ValidateProgram, (GI c, GI program))                                                                 \
-    X(v, VertexAttrib1f, (GI c, GI index, GF x))                                                              \
-    X(v, VertexAttrib1fv, (GI c, GI index, GI v))                                                             \
-    X(v, VertexAttrib2f, (GI c, GI index, GF x, GF y))                                                        \
-    X(v, VertexAttrib2fv, (GI c, GI index, GI v))                                                             \
-    X(v, VertexAttrib3f, (GI c, GI index, GF x, GF y, GF z))                                                  \
-    X(v, VertexAttrib3fv, (GI c, GI index, GI v))                                                             \
-    X(v, VertexAttrib4f, (GI c, GI index, GF x, GF y, GF z, GF w))                                            \
-    X(v, VertexAttrib4fv, (GI c, GI index, GI v))                                                             \
-    X(v, VertexAttribPointer, (GI c, GI index, GI size, GI type, GI normalized, GI stride, GI pointer))       \
-    X(v, Viewport, (GI c, GI x, GI y, GI w, GI h))
-
-#define PA_GLES2_INSTANCED(X, C)                                                                              \
-    X(v, DrawArraysInstancedANGLE, (GI c, GI mode, GI first, GI count, GI primcount))                        \
-    X(v, DrawElementsInstancedANGLE, (GI c, GI mode, GI count, GI type, GI indices, GI primcount))           \
-    X(v, VertexAttribDivisorANGLE, (GI c, GI index, GI divisor))
-#define PA_GLES2_BLIT(X, C)                                                                                   \
-    X(v, BlitFramebufferEXT, (GI c, GI sx0, GI sy0, GI sx1, GI sy1, GI dx0, GI dy0, GI dx1, GI dy1, GI mask, GI filter))
-#define PA_GLES2_MULTISAMPLE(X, C)                                                                            \
-    X(v, RenderbufferStorageMultisampleEXT, (GI c, GI target, GI samples, GI format, GI w, GI h))
-#define PA_GLES2_FEATURE(X, C) C(EnableFeatureCHROMIUM)
-#define PA_GLES2_MAPSUB(X, C)                                                                                 \
-    C(MapBufferSubDataCHROMIUM) C(UnmapBufferSubDataCHROMIUM) C(MapTexSubImage2DCHROMIUM)                    \
-    C(UnmapTexSubImage2DCHROMIUM)
-#define PA_GLES2_QUERY(X, C)                                                                                  \
-    X(v, GenQueriesEXT, (GI c, GI n, GI names))                                                               \
-    X(v, DeleteQueriesEXT, (GI c, GI n, GI names))                                                            \
-    X(i, IsQueryEXT, (GI c, GI name))                                                                         \
-    X(v, BeginQueryEXT, (GI c, GI target, GI name))                                                           \
-    X(v, EndQueryEXT, (GI c, GI target))                                                                      \
-    X(v, GetQueryivEXT, (GI c, GI target, GI pname, GI out))                                                  \
-    X(v, GetQueryObjectuivEXT, (GI c, GI name, GI pname, GI out))
-#define PA_GLES2_VAO(X, C)                                                                                    \
-    X(v, GenVertexArraysOES, (GI c, GI n, GI names))                                                          \
-    X(v, DeleteVertexArraysOES, (GI c, GI n, GI names))                                                       \
-    X(i, IsVertexArrayOES, (GI c, GI name))                                                                   \
-    X(v, BindVertexArrayOES, (GI c, GI name))
-#define PA_GLES2_DRAWBUFFERS(X, C) X(v, DrawBuffersEXT, (GI c, GI count, GI bufs))
-
-#define GL_RESULT_v void
-#define GL_RESULT_i GI
-#define GL_DECLARE(result, name, params) GL_IMPORT(name) GL_RESULT_##result gl_##name params;
-#define GL_SKIP(name)
-PA_GLES2(GL_DECLARE, GL_SKIP)
-PA_GLES2_INSTANCED(GL_DECLARE, GL_SKIP)
-PA_GLES2_BLIT(GL_DECLARE, GL_SKIP)
-PA_GLES2_MULTISAMPLE(GL_DECLARE, GL_SKIP)
-PA_GLES2_QUERY(GL_DECLARE, GL_SKIP)
-PA_GLES2_VAO(GL_DECLARE, GL_SKIP)
-PA_GLES2_DRAWBUFFERS(GL_DECLARE, GL_SKIP)
+/* PPB_OpenGLES2 and its extensions: the entries written in C (the imports: gles2.def)   */
 
 /* GetString: the text lives in the plugin's memory (the host's constants), as the
    command buffer's client kept it; the names Chrome's gave. */

@@ -243,12 +243,23 @@ pub fn assemble(modules: &[Source], entries: &[&str]) -> Result<String, String> 
     Ok(out)
 }
 
-/// [`assemble`] over the hosts' own modules and `extra` ones (a module written at
-/// translation, such as the page channel's kinds), which must assemble: the tests build
-/// every program from them.
-pub fn program(extra: &[Source], entries: &[&str]) -> String {
+/// The modules pnacl-translate writes from the runtime's one lists, which the C host reads
+/// too: the page channel's record kinds (`host_channel.js`, runtime/ppapi/channel.def) and
+/// the names of module `gl`'s imports (`host_gl_entries.js`, runtime/ppapi/gles2.def).
+pub fn generated() -> Vec<(&'static str, String)> {
+    use crate::translate::site::{channel_module, gl_module};
+    vec![
+        ("host_channel.js", channel_module()),
+        ("host_gl_entries.js", gl_module()),
+    ]
+}
+
+/// [`assemble`] over the hosts' own modules and the [`generated`] ones, which must
+/// assemble: the tests build every program from them.
+pub fn program(entries: &[&str]) -> String {
+    let generated = generated();
     let mut all: Vec<Source> = MODULES.to_vec();
-    all.extend_from_slice(extra);
+    all.extend(generated.iter().map(|(n, t)| (*n, t.as_str())));
     assemble(&all, entries).unwrap_or_else(|e| panic!("the JavaScript hosts do not assemble: {e}"))
 }
 
@@ -338,7 +349,6 @@ mod tests {
     /// script node parses.
     #[test]
     fn the_hosts_assemble() {
-        let channel = crate::translate::site::channel_module();
         let dir = tempfile::tempdir().unwrap();
         // As translate::wasm and translate::site write them: the node launcher a module
         // (its top level awaits), the page's script plain, pnacl.js in a function.
@@ -347,7 +357,7 @@ mod tests {
             (&["host_web.js"], "program.js", false),
             (&["host_plugin.js"], "pnacl.js", true),
         ] {
-            let out = program(&[("host_channel.js", &channel)], entries);
+            let out = program(entries);
             assert!(
                 !out.contains("\nimport ") && !out.contains("\nexport "),
                 "{entries:?}"

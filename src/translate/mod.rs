@@ -535,6 +535,20 @@ pub fn channel_kinds() -> Vec<(&'static str, &'static str, u32)> {
     out
 }
 
+/// The names of module `gl`'s imports (runtime/ppapi/gles2.def, from which the C host
+/// declares them too), in the file's order: each `X(result, name, parameters)` line; the
+/// entries written in C (`C(name)`) are no imports.
+pub fn gl_imports() -> Vec<&'static str> {
+    runtime_source("ppapi/gles2.def")
+        .split("X(")
+        .skip(1)
+        .filter_map(|x| {
+            let rest = x.strip_prefix("v, ").or_else(|| x.strip_prefix("i, "))?;
+            rest.split(',').next().map(str::trim)
+        })
+        .collect()
+}
+
 /// The browser interfaces `asked` names (as [`ppapi_interfaces`] lists them) that the
 /// runtime's PPAPI host does not provide: the plugin gets NULL for each.
 pub fn ppapi_lacking(asked: &[String]) -> Vec<String> {

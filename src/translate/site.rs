@@ -16,8 +16,7 @@ pub const SCRIPT: &str = "pnacl.js";
 /// gets (`PNACL_STDOUT=messages`).
 pub fn script(env: &[&str]) -> String {
     let env = serde_json::to_string(env).unwrap_or_else(|_| "[]".into());
-    let channel = channel_module();
-    let host = super::js::program(&[("host_channel.js", &channel)], &["host_plugin.js"]);
+    let host = super::js::program(&["host_plugin.js"]);
     format!("(() => {{\n'use strict';\nconst PNACL_SITE_ENV = {env};\n{host}}})();\n")
 }
 
@@ -32,6 +31,19 @@ pub fn channel_module() -> String {
     let last = kinds.iter().filter(|k| k.0 == "TO").count();
     js += &format!("export const TO_LAST = {last};\n");
     js
+}
+
+/// The names of module `gl`'s imports as a module of the page's (`GL_IMPORTS`), from the
+/// list the C host reads: host_gl.js gives each of them and no other.
+pub fn gl_module() -> String {
+    let names: Vec<String> = super::gl_imports()
+        .iter()
+        .map(|n| format!("'{n}'"))
+        .collect();
+    format!(
+        "// The imports of module gl: runtime/ppapi/gles2.def.\nexport const GL_IMPORTS = [{}];\n",
+        names.join(", ")
+    )
 }
 
 /// What a revived app holds.

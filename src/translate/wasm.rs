@@ -98,7 +98,7 @@ fn write_outputs(form: Form, out: &Path, module: &[u8]) -> Result<(), Error> {
         format!(
             "const MODULE_FILE = {};\n{}",
             js_string(&module_name),
-            super::js::program(&[], &[host])
+            super::js::program(&[host])
         )
     };
     let files: Vec<(PathBuf, Vec<u8>)> = match form {
