@@ -8,16 +8,13 @@
 
 use std::collections::HashMap;
 
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
-use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMUnnamedAddr, LLVMVisibility};
+use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMUnnamedAddr, LLVMVisibility};
 
 use crate::abi::{Finding, Rule, Scope};
 use crate::ir::intrinsics::{self, Kind};
 
-use super::ffi::{attribute_indices, attributes, functions, globals, instructions, int_width};
-use super::ffi::{lent, md_operands, md_string, module_string, module_text, name};
-use super::ffi::{named_metadata, opcode, type_text, value_text};
+use super::edit::{self, Attribute, Module, Type, TypeKind, Value, ValueKind};
+use super::ffi::attribute_indices;
 use super::legacy::{FileFunction, Legacy};
 use super::target::Target;
 
@@ -37,211 +34,145 @@ pub struct Options {
 /// little-endian, 32-bit pointers, and the natural ABI alignment of every scalar (in
 /// particular i64 and double at 8, which i386 layouts do not give). Layouts spelt
 /// differently (clang's `e-p:32:32-i64:64` for le32) describe the same model.
-fn ilp32_le(m: LLVMModuleRef) -> bool {
-    use llvm_sys::target::*;
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        let td = LLVMGetModuleDataLayout(m);
-        if td.is_null() {
-            return false;
-        }
-        let ctx = LLVMGetModuleContext(m);
-        let ok = LLVMByteOrder(td) == LLVMByteOrdering::LLVMLittleEndian
-            && LLVMPointerSize(td) == 4
-            && LLVMABIAlignmentOfType(td, LLVMPointerType(LLVMInt8TypeInContext(ctx), 0)) == 4;
-        let natural = [
-            (LLVMInt8TypeInContext(ctx), 1),
-            (LLVMInt16TypeInContext(ctx), 2),
-            (LLVMInt32TypeInContext(ctx), 4),
-            (LLVMInt64TypeInContext(ctx), 8),
-            (LLVMFloatTypeInContext(ctx), 4),
-            (LLVMDoubleTypeInContext(ctx), 8),
-        ];
-        ok && natural
-            .iter()
-            .all(|&(t, a)| LLVMABIAlignmentOfType(td, t) == a)
+fn ilp32_le(m: Module<'_>) -> bool {
+    let td = m.layout();
+    let ty = m.types();
+    let ok = td.little_endian() && td.pointer_size() == 4 && td.abi_align(ty.i8().ptr()) == 4;
+    let natural = [
+        (ty.int(8), 1),
+        (ty.int(16), 2),
+        (ty.i32(), 4),
+        (ty.i64(), 8),
+        (ty.f32(), 4),
+        (ty.f64(), 8),
+    ];
+    ok && natural.iter().all(|&(t, a)| td.abi_align(t) == a)
+}
+
+fn is_scalar(t: Type<'_>) -> bool {
+    match t.kind() {
+        TypeKind::Void | TypeKind::Float | TypeKind::Double => true,
+        TypeKind::Int(w) => matches!(w, 1 | 8 | 16 | 32 | 64),
+        _ => false,
     }
 }
 
-fn is_scalar(t: LLVMTypeRef) -> bool {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        match LLVMGetTypeKind(t) {
-            LLVMTypeKind::LLVMVoidTypeKind
-            | LLVMTypeKind::LLVMFloatTypeKind
-            | LLVMTypeKind::LLVMDoubleTypeKind => true,
-            LLVMTypeKind::LLVMIntegerTypeKind => {
-                matches!(LLVMGetIntTypeWidth(t), 1 | 8 | 16 | 32 | 64)
-            }
-            _ => false,
-        }
-    }
-}
-
-fn is_vector(t: LLVMTypeRef) -> bool {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        if LLVMGetTypeKind(t) != LLVMTypeKind::LLVMVectorTypeKind {
-            return false;
-        }
-        let n = LLVMGetVectorSize(t);
-        let e = LLVMGetElementType(t);
-        match (LLVMGetTypeKind(e), int_width(e)) {
-            (LLVMTypeKind::LLVMIntegerTypeKind, Some(1)) => matches!(n, 4 | 8 | 16),
-            (LLVMTypeKind::LLVMIntegerTypeKind, Some(8)) => n == 16,
-            (LLVMTypeKind::LLVMIntegerTypeKind, Some(16)) => n == 8,
-            (LLVMTypeKind::LLVMIntegerTypeKind, Some(32)) => n == 4,
-            (LLVMTypeKind::LLVMFloatTypeKind, _) => n == 4,
-            _ => false,
-        }
+fn is_vector(t: Type<'_>) -> bool {
+    let TypeKind::Vector(e, n) = t.kind() else {
+        return false;
+    };
+    match e.kind() {
+        TypeKind::Int(1) => matches!(n, 4 | 8 | 16),
+        TypeKind::Int(8) => n == 16,
+        TypeKind::Int(16) => n == 8,
+        TypeKind::Int(32) => n == 4,
+        TypeKind::Float => n == 4,
+        _ => false,
     }
 }
 
 /// The element type of vector type `t`, or `t` itself.
-fn scalar_of(t: LLVMTypeRef) -> LLVMTypeRef {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        match LLVMGetTypeKind(t) {
-            LLVMTypeKind::LLVMVectorTypeKind => LLVMGetElementType(t),
-            _ => t,
-        }
+fn scalar_of(t: Type<'_>) -> Type<'_> {
+    match t.kind() {
+        TypeKind::Vector(e, _) => e,
+        _ => t,
     }
 }
 
-fn is_i1_vector(t: LLVMTypeRef) -> bool {
-    is_vector(t) && int_width(scalar_of(t)) == Some(1)
+fn is_i1_vector(t: Type<'_>) -> bool {
+    is_vector(t) && scalar_of(t).int_width() == Some(1)
 }
 
-fn is_param_type(t: LLVMTypeRef, ret: bool) -> bool {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMVoidTypeKind {
-            return ret;
-        }
+fn is_param_type(t: Type<'_>, ret: bool) -> bool {
+    if t.is_void() {
+        return ret;
     }
-    if let Some(w) = int_width(t) {
+    if let Some(w) = t.int_width() {
         return matches!(w, 32 | 64);
     }
     is_scalar(t) || is_vector(t)
 }
 
-fn is_fn_type(t: LLVMTypeRef) -> bool {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        if LLVMIsFunctionVarArg(t) != 0 {
-            return false;
-        }
-        if !is_param_type(LLVMGetReturnType(t), true) {
-            return false;
-        }
-        let n = LLVMCountParamTypes(t);
-        let mut ps = vec![std::ptr::null_mut(); n as usize];
-        LLVMGetParamTypes(t, ps.as_mut_ptr());
-        ps.iter().all(|p| is_param_type(*p, false))
-    }
+fn is_fn_type(t: Type<'_>) -> bool {
+    !t.fn_is_vararg()
+        && is_param_type(t.fn_return(), true)
+        && t.fn_params().into_iter().all(|p| is_param_type(p, false))
 }
 
-fn is_pointer_type(t: LLVMTypeRef) -> bool {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        if LLVMGetTypeKind(t) != LLVMTypeKind::LLVMPointerTypeKind
-            || LLVMGetPointerAddressSpace(t) != 0
-        {
-            return false;
-        }
-        let e = LLVMGetElementType(t);
-        match LLVMGetTypeKind(e) {
-            LLVMTypeKind::LLVMFunctionTypeKind => is_fn_type(e),
-            LLVMTypeKind::LLVMVoidTypeKind => false,
-            _ => (is_scalar(e) && int_width(e) != Some(1)) || (is_vector(e) && !is_i1_vector(e)),
-        }
+fn is_pointer_type(t: Type<'_>) -> bool {
+    let TypeKind::Pointer {
+        pointee: e,
+        addrspace: 0,
+    } = t.kind()
+    else {
+        return false;
+    };
+    match e.kind() {
+        TypeKind::Function => is_fn_type(e),
+        TypeKind::Void => false,
+        _ => (is_scalar(e) && e.int_width() != Some(1)) || (is_vector(e) && !is_i1_vector(e)),
     }
 }
 
 /// i8, i16, i32, i64 and the integer vectors but i1's.
-fn is_int_arith(t: LLVMTypeRef) -> bool {
-    match int_width(t) {
+fn is_int_arith(t: Type<'_>) -> bool {
+    match t.int_width() {
         Some(w) => matches!(w, 8 | 16 | 32 | 64),
-        None => is_vector(t) && matches!(int_width(scalar_of(t)), Some(w) if w != 1),
+        None => is_vector(t) && matches!(scalar_of(t).int_width(), Some(w) if w != 1),
     }
 }
 
 // ---------------------------------------------------------------------------------------
 // Operand classes (abicheck.md §4.2)
 
-fn is_intrinsic_fn(v: LLVMValueRef) -> bool {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe { !LLVMIsAFunction(v).is_null() && name(v).starts_with("llvm.") }
+fn is_intrinsic_fn(v: Value<'_>) -> bool {
+    v.kind() == ValueKind::Function && v.name().starts_with("llvm.")
 }
 
-fn is_inherent_ptr(v: LLVMValueRef) -> bool {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        if !LLVMIsAAllocaInst(v).is_null() {
-            return true;
-        }
-        if !LLVMIsAGlobalValue(v).is_null() {
-            return !is_intrinsic_fn(v);
-        }
-        if !LLVMIsACallInst(v).is_null() {
-            let callee = LLVMGetCalledValue(v);
-            return is_intrinsic_fn(callee);
-        }
-        false
+fn is_global_value(v: Value<'_>) -> bool {
+    matches!(
+        v.kind(),
+        ValueKind::Function | ValueKind::GlobalVariable | ValueKind::Alias
+    )
+}
+
+fn is_inherent_ptr(v: Value<'_>) -> bool {
+    match v.opcode() {
+        Some(LLVMOpcode::LLVMAlloca) => true,
+        Some(LLVMOpcode::LLVMCall) => is_intrinsic_fn(v.called_value()),
+        _ => is_global_value(v) && !is_intrinsic_fn(v),
     }
 }
 
-fn is_normalized_ptr(v: LLVMValueRef) -> bool {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    if !is_pointer_type(unsafe { LLVMTypeOf(v) }) {
+fn is_normalized_ptr(v: Value<'_>) -> bool {
+    if !is_pointer_type(v.ty()) {
         return false;
     }
     is_inherent_ptr(v)
         || matches!(
-            opcode(v),
+            v.opcode(),
             Some(LLVMOpcode::LLVMIntToPtr | LLVMOpcode::LLVMBitCast)
         )
 }
 
-fn is_valid_scalar_operand(v: LLVMValueRef) -> bool {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        if !LLVMIsAInstruction(v).is_null()
-            || !LLVMIsAArgument(v).is_null()
-            || LLVMValueIsBasicBlock(v) != 0
-        {
-            return true;
-        }
-        let t = LLVMTypeOf(v);
-        (!LLVMIsAConstantInt(v).is_null()
-            || !LLVMIsAConstantFP(v).is_null()
-            || !LLVMIsAUndefValue(v).is_null())
-            && is_scalar(t)
+fn is_valid_scalar_operand(v: Value<'_>) -> bool {
+    match v.kind() {
+        ValueKind::Instruction(_) | ValueKind::Argument | ValueKind::Block => true,
+        ValueKind::ConstInt | ValueKind::ConstFloat | ValueKind::Undef => is_scalar(v.ty()),
+        _ => false,
     }
 }
 
-fn is_valid_vector_operand(v: LLVMValueRef) -> bool {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        if !LLVMIsAInstruction(v).is_null() || !LLVMIsAArgument(v).is_null() {
-            return true;
-        }
-        !LLVMIsAUndefValue(v).is_null() && is_vector(LLVMTypeOf(v))
+fn is_valid_vector_operand(v: Value<'_>) -> bool {
+    match v.kind() {
+        ValueKind::Instruction(_) | ValueKind::Argument => true,
+        ValueKind::Undef => is_vector(v.ty()),
+        _ => false,
     }
 }
 
-fn operands(v: LLVMValueRef) -> Vec<LLVMValueRef> {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        (0..LLVMGetNumOperands(v) as u32)
-            .map(|i| LLVMGetOperand(v, i))
-            .collect()
-    }
-}
-
-fn const_int(v: LLVMValueRef) -> Option<u64> {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe { (!LLVMIsAConstantInt(v).is_null()).then(|| LLVMConstIntGetZExtValue(v)) }
+fn const_int(v: Value<'_>) -> Option<u64> {
+    v.const_zext()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -267,8 +198,7 @@ impl AttrNames {
     fn new() -> Self {
         let mut m = HashMap::new();
         for n in ATTRIBUTE_NAMES.split_whitespace() {
-            // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-            let k = unsafe { LLVMGetEnumAttributeKindForName(n.as_ptr() as *const _, n.len()) };
+            let k = edit::attr_kind(n);
             if k != 0 {
                 m.insert(k, n);
             }
@@ -276,68 +206,52 @@ impl AttrNames {
         AttrNames(m)
     }
 
-    fn describe(&self, a: LLVMAttributeRef) -> String {
-        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-        unsafe {
-            if LLVMIsStringAttribute(a) != 0 {
-                let mut kl = 0;
-                let mut vl = 0;
-                let k = LLVMGetStringAttributeKind(a, &mut kl);
-                let v = LLVMGetStringAttributeValue(a, &mut vl);
-                let k = String::from_utf8_lossy(&lent(k, kl as usize)).into_owned();
-                let v = String::from_utf8_lossy(&lent(v, vl as usize)).into_owned();
-                return if v.is_empty() {
-                    format!("\"{k}\"")
-                } else {
-                    format!("\"{k}\"=\"{v}\"")
-                };
-            }
-            let kind = LLVMGetEnumAttributeKind(a);
-            let n = self.0.get(&kind).copied().unwrap_or("unknown");
-            if LLVMIsEnumAttribute(a) != 0 {
-                let v = LLVMGetEnumAttributeValue(a);
-                match n {
-                    "align" => format!("align {v}"),
-                    "alignstack" => format!("alignstack({v})"),
-                    "dereferenceable" | "dereferenceable_or_null" => format!("{n}({v})"),
-                    _ => n.to_string(),
-                }
+    fn describe(&self, a: Attribute<'_>) -> String {
+        if let Some((k, v)) = a.string_pair() {
+            let k = String::from_utf8_lossy(&k).into_owned();
+            let v = String::from_utf8_lossy(&v).into_owned();
+            return if v.is_empty() {
+                format!("\"{k}\"")
             } else {
-                n.to_string()
-            }
+                format!("\"{k}\"=\"{v}\"")
+            };
+        }
+        let n = a
+            .kind()
+            .and_then(|k| self.0.get(&k).copied())
+            .unwrap_or("unknown");
+        match (n, a.int_value()) {
+            ("align", Some(v)) => format!("align {v}"),
+            ("alignstack", Some(v)) => format!("alignstack({v})"),
+            ("dereferenceable" | "dereferenceable_or_null", Some(v)) => format!("{n}({v})"),
+            _ => n.to_string(),
         }
     }
 
     /// The attributes of function `f`: return value, parameters, then the function.
-    fn of_function(&self, f: LLVMValueRef) -> Vec<String> {
-        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-        let indices = attribute_indices(unsafe { LLVMCountParams(f) });
-        let attrs = indices.flat_map(|idx| attributes(f, idx, false));
+    fn of_function(&self, f: Value<'_>) -> Vec<String> {
+        let indices = attribute_indices(f.params().len() as u32);
+        let attrs = indices.flat_map(|idx| f.attributes(idx));
         attrs.map(|a| self.describe(a)).collect()
     }
 }
 
-fn call_site_attribute_count(call: LLVMValueRef) -> usize {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    let indices = attribute_indices(unsafe { LLVMGetNumArgOperands(call) });
-    indices.map(|idx| attributes(call, idx, true).len()).sum()
+fn call_site_attribute_count(call: Value<'_>) -> usize {
+    let indices = attribute_indices(call.arg_count());
+    indices.map(|idx| call.attributes(idx).len()).sum()
 }
 
 /// The call-site attributes of a call other than `align N` on its arguments, and the
 /// values of those `align N`.
-fn mem_call_attributes(call: LLVMValueRef) -> (usize, Vec<u64>) {
+fn mem_call_attributes(call: Value<'_>) -> (usize, Vec<u64>) {
     let (mut others, mut aligns) = (0, Vec::new());
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        let align_kind = LLVMGetEnumAttributeKindForName(c"align".as_ptr(), 5);
-        for idx in attribute_indices(LLVMGetNumArgOperands(call)) {
-            for a in attributes(call, idx, true) {
-                let arg = idx != 0 && idx != u32::MAX;
-                if arg && LLVMIsEnumAttribute(a) != 0 && LLVMGetEnumAttributeKind(a) == align_kind {
-                    aligns.push(LLVMGetEnumAttributeValue(a));
-                } else {
-                    others += 1;
-                }
+    let align_kind = edit::attr_kind("align");
+    for idx in attribute_indices(call.arg_count()) {
+        for a in call.attributes(idx) {
+            let arg = idx != 0 && idx != u32::MAX;
+            match a.int_value() {
+                Some(v) if arg && a.kind() == Some(align_kind) => aligns.push(v),
+                _ => others += 1,
             }
         }
     }
@@ -347,8 +261,8 @@ fn mem_call_attributes(call: LLVMValueRef) -> (usize, Vec<u64>) {
 /// Whether named node `n` holds only the module flags that come with debug information
 /// ("Debug Info Version", "Dwarf Version"): LLVM 14 drops debug information from a module
 /// without the first, so such flags belong to the debug information.
-fn only_debug_flags(m: LLVMModuleRef, n: &str) -> bool {
-    let nodes = named_metadata(m, n);
+fn only_debug_flags(m: Module<'_>, n: &str) -> bool {
+    let nodes = m.named_metadata(n);
     let debug = |key: Option<Vec<u8>>| {
         matches!(
             key.as_deref(),
@@ -356,8 +270,8 @@ fn only_debug_flags(m: LLVMModuleRef, n: &str) -> bool {
         )
     };
     !nodes.is_empty()
-        && nodes.iter().all(|&node| match md_operands(node)[..] {
-            [_, key, _] => !key.is_null() && debug(md_string(key)),
+        && nodes.iter().all(|node| match node.md_operands()[..] {
+            [_, Some(key), _] => debug(key.md_string()),
             _ => false,
         })
 }
@@ -417,56 +331,43 @@ fn linkage_name(l: LLVMLinkage) -> &'static str {
 // ---------------------------------------------------------------------------------------
 // Global initializers (abicheck.md §3)
 
-fn is_simple_element(c: LLVMValueRef) -> bool {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        let t = LLVMTypeOf(c);
-        if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMArrayTypeKind {
-            return int_width(LLVMGetElementType(t)) == Some(8)
-                && (!LLVMIsAConstantAggregateZero(c).is_null()
-                    || !LLVMIsAConstantDataArray(c).is_null());
+fn is_simple_element(c: Value<'_>) -> bool {
+    let t = c.ty();
+    if let TypeKind::Array(e, _) = t.kind() {
+        let data = c.kind() == ValueKind::ConstData;
+        return e.int_width() == Some(8) && (c.kind() == ValueKind::ConstZero || data);
+    }
+    let is_ptrtoint_gv = |e: Value<'_>| {
+        e.kind() == ValueKind::ConstExpr(LLVMOpcode::LLVMPtrToInt) && is_global_value(e.operand(0))
+    };
+    match c.kind() {
+        _ if t.int_width() != Some(32) => false,
+        ValueKind::ConstExpr(LLVMOpcode::LLVMPtrToInt) => is_ptrtoint_gv(c),
+        ValueKind::ConstExpr(LLVMOpcode::LLVMAdd) => {
+            is_ptrtoint_gv(c.operand(0)) && c.operand(1).kind() == ValueKind::ConstInt
         }
-        if int_width(t) != Some(32) || LLVMIsAConstantExpr(c).is_null() {
-            return false;
-        }
-        let is_ptrtoint_gv = |e: LLVMValueRef| {
-            !LLVMIsAConstantExpr(e).is_null()
-                && LLVMGetConstOpcode(e) == LLVMOpcode::LLVMPtrToInt
-                && !LLVMIsAGlobalValue(LLVMGetOperand(e, 0)).is_null()
-        };
-        match LLVMGetConstOpcode(c) {
-            LLVMOpcode::LLVMPtrToInt => is_ptrtoint_gv(c),
-            LLVMOpcode::LLVMAdd => {
-                is_ptrtoint_gv(LLVMGetOperand(c, 0))
-                    && !LLVMIsAConstantInt(LLVMGetOperand(c, 1)).is_null()
-            }
-            _ => false,
-        }
+        _ => false,
     }
 }
 
-fn is_flattened(c: LLVMValueRef) -> bool {
-    // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-    unsafe {
-        if is_simple_element(c) {
-            return true;
-        }
-        let t = LLVMTypeOf(c);
-        if LLVMIsAConstantStruct(c).is_null()
-            || LLVMIsPackedStruct(t) == 0
-            || LLVMIsLiteralStruct(t) == 0
-            || LLVMCountStructElementTypes(t) < 2
-        {
-            return false;
-        }
-        (0..LLVMGetNumOperands(c) as u32).all(|i| is_simple_element(LLVMGetOperand(c, i)))
+fn is_flattened(c: Value<'_>) -> bool {
+    if is_simple_element(c) {
+        return true;
     }
+    let t = c.ty();
+    let is_struct = c.kind() == ValueKind::ConstAggregate && t.kind() == TypeKind::Struct;
+    if !is_struct || !t.is_packed_struct() || !t.is_literal_struct() || t.struct_fields().len() < 2
+    {
+        return false;
+    }
+    c.operands().into_iter().all(is_simple_element)
 }
 
 // ---------------------------------------------------------------------------------------
 // The passes
 
-struct Checker {
+struct Checker<'m> {
+    m: Module<'m>,
     out: Vec<Finding>,
     opts: Options,
     attrs: AttrNames,
@@ -475,12 +376,12 @@ struct Checker {
     legacy: Option<Legacy>,
 }
 
-impl Checker {
+impl<'m> Checker<'m> {
     /// The name of global `g`: the file's, where LLVM 14 renamed it.
-    fn name_of(&self, g: LLVMValueRef) -> String {
-        match self.legacy.as_ref().and_then(|l| l.name(g)) {
+    fn name_of(&self, g: Value<'m>) -> String {
+        match self.legacy.as_ref().and_then(|l| l.name(g.as_raw())) {
             Some(n) => String::from_utf8_lossy(n).into_owned(),
-            None => name(g),
+            None => g.name(),
         }
     }
 
@@ -490,12 +391,11 @@ impl Checker {
     }
 
     /// G1-G6, shared by variables and functions.
-    fn common_global_checks(&mut self, g: LLVMValueRef, kind: &str) {
+    fn common_global_checks(&mut self, g: Value<'m>, kind: &str) {
         let n = self.name_of(g);
-        let legacy_linkage = self.legacy.as_ref().and_then(|l| l.linkage(g));
-        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-        unsafe {
-            let l = LLVMGetLinkage(g);
+        let legacy_linkage = self.legacy.as_ref().and_then(|l| l.linkage(g.as_raw()));
+        {
+            let l = g.linkage();
             if let Some(old) = legacy_linkage {
                 self.module_finding(
                     format!("{kind} {n} has disallowed linkage type: {old}"),
@@ -534,33 +434,32 @@ impl Checker {
                     );
                 }
             }
-            let visibility = match LLVMGetVisibility(g) {
+            let visibility = match g.visibility() {
                 LLVMVisibility::LLVMHiddenVisibility => "hidden",
                 LLVMVisibility::LLVMProtectedVisibility => "protected",
                 LLVMVisibility::LLVMDefaultVisibility => self
                     .legacy
                     .as_ref()
-                    .and_then(|l| l.visibility(g))
+                    .and_then(|l| l.visibility(g.as_raw()))
                     .unwrap_or(""),
             };
             if !visibility.is_empty() {
                 let msg = format!("{kind} {n} has disallowed visibility: {visibility}");
                 self.module_finding(msg, Rule::VisibilityStyles);
             }
-            let sec = LLVMGetSection(g);
-            if !sec.is_null() && *sec != 0 {
+            if g.has_section() {
                 self.module_finding(
                     format!("{kind} {n} has disallowed \"section\" attribute"),
                     Rule::GlobalAttributes,
                 );
             }
-            if LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 0 {
+            if !matches!(g.ty().kind(), TypeKind::Pointer { addrspace: 0, .. }) {
                 self.module_finding(
                     format!("{kind} {n} has addrspace attribute (disallowed)"),
                     Rule::PointerTypes,
                 );
             }
-            if LLVMGetUnnamedAddress(g) != LLVMUnnamedAddr::LLVMNoUnnamedAddr {
+            if g.unnamed_addr() != LLVMUnnamedAddr::LLVMNoUnnamedAddr {
                 self.module_finding(
                     format!("{kind} {n} has disallowed \"unnamed_addr\" attribute"),
                     Rule::GlobalAttributes,
@@ -569,18 +468,18 @@ impl Checker {
         }
     }
 
-    fn module_pass(&mut self, m: LLVMModuleRef) {
-        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-        unsafe {
+    fn module_pass(&mut self) {
+        let m = self.m;
+        {
             // The data model is fixed (spec/001 Rule::DataModel); the 2014 tool did not check.
-            let triple = module_string(LLVMGetTarget(m));
+            let triple = m.triple();
             if !triple.is_empty() && !triple.starts_with("le32-") {
                 self.module_finding(
                     format!("Module has disallowed target triple: {triple} (spec/001 Data Model: le32-unknown-nacl)"),
                     Rule::DataModel,
                 );
             }
-            let dl = module_string(LLVMGetDataLayoutStr(m));
+            let dl = m.data_layout_text();
             if !dl.is_empty() && dl != Target::Le32.data_layout() && !ilp32_le(m) {
                 self.module_finding(
                     format!("Module has disallowed data layout: {dl} (spec/001 Data Model: little-endian ILP32)"),
@@ -588,49 +487,46 @@ impl Checker {
                 );
             }
             // (a) inline assembly.
-            let mut len = 0;
-            let asm = LLVMGetModuleInlineAsm(m, &mut len);
-            if len > 0 && !asm.is_null() {
+            if !m.inline_asm().is_empty() {
                 self.module_finding(
                     "Module contains disallowed top-level inline assembly".into(),
                     Rule::InlineAssembly,
                 );
             }
             // (b) global variables.
-            for g in globals(m) {
+            for g in m.globals() {
                 let n = self.name_of(g);
-                let init = LLVMGetInitializer(g);
-                if init.is_null() {
-                    self.module_finding(
+                match g.initializer() {
+                    None => self.module_finding(
                         format!("Global variable {n} has no initializer (disallowed)"),
                         Rule::GlobalAttributes,
-                    );
-                } else if !is_flattened(init) {
-                    self.module_finding(
+                    ),
+                    Some(init) if !is_flattened(init) => self.module_finding(
                         format!(
                             "Global variable {n} has non-flattened initializer (disallowed): {}",
-                            value_text(init)
+                            init.text()
                         ),
                         Rule::GlobalVariables,
-                    );
+                    ),
+                    Some(_) => {}
                 }
                 self.common_global_checks(g, "Variable");
                 // A pexe stores log2(alignment) + 1 and LLVM 3.3 reads at most 2^29
                 // (spec/000 GLOBALVAR; the 2014 tool did not look at alignments).
-                let align = LLVMGetAlignment(g);
+                let align = g.alignment();
                 if align > 1 << 29 {
                     self.module_finding(
                         format!("Variable {n} has disallowed alignment: {align} (spec/001 Global Variables: at most 536870912)"),
                         Rule::GlobalAttributes,
                     );
                 }
-                if LLVMIsThreadLocal(g) != 0 {
+                if g.is_thread_local() {
                     self.module_finding(
                         format!("Variable {n} has disallowed \"thread_local\" attribute"),
                         Rule::GlobalAttributes,
                     );
                 }
-                if LLVMIsExternallyInitialized(g) != 0 {
+                if g.is_externally_initialized() {
                     self.module_finding(
                         format!("Variable {n} has disallowed \"externally_initialized\" attribute"),
                         Rule::GlobalAttributes,
@@ -638,23 +534,26 @@ impl Checker {
                 }
             }
             // (c) aliases.
-            let mut a = LLVMGetFirstGlobalAlias(m);
-            while !a.is_null() {
+            for a in m.aliases() {
                 self.module_finding(
-                    format!("Variable {} is an alias (disallowed)", name(a)),
+                    format!("Variable {} is an alias (disallowed)", a.name()),
                     Rule::Aliases,
                 );
-                a = LLVMGetNextGlobalAlias(a);
             }
             // (d) functions.
             // (In an LLVM 3.x file's order: LLVM 14 moves the intrinsics it renames.)
+            let functions = m.functions();
             let fs = match self.legacy.as_ref().and_then(|l| l.functions()) {
                 Some(fs) => fs.to_vec(),
-                None => functions(m).map(FileFunction::Value).collect(),
+                None => functions
+                    .iter()
+                    .map(|f| FileFunction::Value(f.as_raw()))
+                    .collect(),
             };
+            let by_raw: HashMap<_, _> = functions.iter().map(|f| (f.as_raw(), *f)).collect();
             for f in fs {
                 match f {
-                    FileFunction::Value(f) => self.function_decl(f),
+                    FileFunction::Value(f) => self.function_decl(by_raw[&f]),
                     // Its name did not fit its type (LLVM 14 merged it into the declaration
                     // its type names): no intrinsic of the table.
                     FileFunction::Gone(n) => self.module_finding(
@@ -671,17 +570,7 @@ impl Checker {
             let names: Vec<Vec<u8>> = match &self.legacy {
                 _ if self.opts.ignore_named_metadata => Vec::new(),
                 Some(l) => l.named_metadata.clone(),
-                None => {
-                    let mut names = Vec::new();
-                    let mut md = LLVMGetFirstNamedMetadata(m);
-                    while !md.is_null() {
-                        let mut len = 0;
-                        let p = LLVMGetNamedMetadataName(md, &mut len);
-                        names.push(lent(p, len));
-                        md = LLVMGetNextNamedMetadata(md);
-                    }
-                    names
-                }
+                None => m.named_metadata_names(),
             };
             for n in names {
                 let n = String::from_utf8_lossy(&n).into_owned();
@@ -712,16 +601,15 @@ impl Checker {
         }
     }
 
-    fn function_decl(&mut self, f: LLVMValueRef) {
+    fn function_decl(&mut self, f: Value<'m>) {
         let n = self.name_of(f);
-        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-        unsafe {
-            let fty = LLVMGlobalGetValueType(f);
+        {
+            let fty = f.function_type();
             if n.starts_with("llvm.") {
                 // Name and exact type must both match (abicheck.md §6.1).
                 let allowed = intrinsics::lookup(n.as_bytes()).is_some_and(|i| {
                     (i.in_2014_checker || !self.opts.historical_strictness)
-                        && type_text(fty) == llvm14_type(i)
+                        && fty.text() == llvm14_type(i)
                 }) || (self.opts.allow_debug_metadata
                     && (n == "llvm.dbg.declare" || n == "llvm.dbg.value"));
                 if !allowed {
@@ -734,11 +622,11 @@ impl Checker {
             }
             if !is_fn_type(fty) {
                 self.module_finding(
-                    format!("Function {n} has disallowed type: {}", type_text(fty)),
+                    format!("Function {n} has disallowed type: {}", fty.text()),
                     Rule::FunctionTypes,
                 );
             }
-            if LLVMIsDeclaration(f) != 0 {
+            if f.is_declaration() {
                 self.module_finding(
                     format!("Function {n} is declared but not defined (disallowed)"),
                     Rule::EntryPoints,
@@ -753,7 +641,7 @@ impl Checker {
                 }
                 self.module_finding(s, Rule::FunctionAttributes);
             }
-            let cc = LLVMGetFunctionCallConv(f);
+            let cc = f.call_conv();
             if cc != 0 {
                 let cn = match cc {
                     8 => "fastcc",
@@ -767,15 +655,14 @@ impl Checker {
             }
         }
         self.common_global_checks(f, "Function");
-        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-        unsafe {
-            if !LLVMGetGC(f).is_null() {
+        {
+            if f.has_gc() {
                 self.module_finding(
                     format!("Function {n} has disallowed \"gc\" attribute"),
                     Rule::FunctionAttributes,
                 );
             }
-            if LLVMGetAlignment(f) != 0 {
+            if f.alignment() != 0 {
                 self.module_finding(
                     format!("Function {n} has disallowed \"align\" attribute"),
                     Rule::FunctionAttributes,
@@ -785,11 +672,10 @@ impl Checker {
     }
 
     /// The reason instruction `i` is disallowed, if it is (abicheck.md §4.3, §4.4).
-    fn reason(&self, i: LLVMValueRef, text: &str) -> Option<(&'static str, Rule)> {
+    fn reason(&self, i: Value<'m>, text: &str) -> Option<(&'static str, Rule)> {
         use LLVMOpcode::*;
-        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-        let op = unsafe { LLVMGetInstructionOpcode(i) };
-        let ops = operands(i);
+        let op = i.opcode().expect("an instruction");
+        let ops = i.operands();
         let d_check = |skip: Option<usize>| -> Option<(&'static str, Rule)> {
             for (k, o) in ops.iter().enumerate() {
                 if Some(k) == skip {
@@ -828,8 +714,7 @@ impl Checker {
                 .any(|w| fmf.contains(w))
                 .then_some(("has fast-math flags", Rule::FastMathFlags))
         };
-        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-        unsafe {
+        {
             match op {
                 LLVMGetElementPtr | LLVMVAArg | LLVMInvoke | LLVMLandingPad | LLVMResume
                 | LLVMIndirectBr | LLVMShuffleVector | LLVMExtractValue | LLVMInsertValue
@@ -845,9 +730,9 @@ impl Checker {
                 }
                 LLVMICmp | LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem
                 | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr => {
-                    let t = LLVMTypeOf(ops[0]);
+                    let t = ops[0].ty();
                     if !is_int_arith(t) {
-                        return Some(if int_width(scalar_of(t)).is_some() {
+                        return Some(if scalar_of(t).int_width().is_some() {
                             ("Invalid integer arithmetic type", Rule::IntegerArithmetic)
                         } else {
                             ("Expects integer arithmetic type", Rule::IntegerArithmetic)
@@ -867,7 +752,7 @@ impl Checker {
                                 Rule::VectorIndex,
                             ))
                         }
-                        Some(k) if k >= LLVMGetVectorSize(LLVMTypeOf(ops[0])) as u64 => {
+                        Some(k) if k >= vector_len(ops[0].ty()) => {
                             return Some((
                                 "out of range vector insert/extract index",
                                 Rule::VectorIndex,
@@ -884,31 +769,33 @@ impl Checker {
                         false => ("atomic store", "volatile store"),
                     };
                     use llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic;
-                    if LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic {
+                    if i.ordering() != LLVMAtomicOrderingNotAtomic {
                         return Some((atomic, Rule::VolatileAndAtomicAccess));
                     }
-                    if LLVMGetVolatile(i) != 0 {
+                    if i.is_volatile() {
                         return Some((volatile, Rule::VolatileAndAtomicAccess));
                     }
                     let ptr = if is_load { ops[0] } else { ops[1] };
                     if !is_normalized_ptr(ptr) {
                         // A pointer to i1 is bad for what it points to: the rule is that
                         // i1 is never loaded or stored (what the same pexe is held to).
-                        let pointee = LLVMGetElementType(LLVMTypeOf(ptr));
-                        let rule = if int_width(scalar_of(pointee)) == Some(1) {
+                        let pointee = match ptr.ty().kind() {
+                            TypeKind::Pointer { pointee, .. } => Some(pointee),
+                            _ => None,
+                        };
+                        let rule = if pointee.and_then(|p| scalar_of(p).int_width()) == Some(1) {
                             Rule::LoadStoreI1
                         } else {
                             Rule::LoadStorePointer
                         };
                         return Some(("bad pointer", rule));
                     }
-                    let t = if is_load {
-                        LLVMTypeOf(i)
-                    } else {
-                        LLVMTypeOf(ops[0])
-                    };
-                    let unaligned = self.legacy.as_ref().is_some_and(|l| l.unaligned(i));
-                    let align = if unaligned { 0 } else { LLVMGetAlignment(i) };
+                    let t = if is_load { i.ty() } else { ops[0].ty() };
+                    let unaligned = self
+                        .legacy
+                        .as_ref()
+                        .is_some_and(|l| l.unaligned(i.as_raw()));
+                    let align = if unaligned { 0 } else { i.alignment() };
                     if !alignment_ok(t, align) {
                         return Some(("bad alignment", Rule::LoadStoreAlignment));
                     }
@@ -918,7 +805,7 @@ impl Checker {
                     None
                 }
                 LLVMBitCast => {
-                    if LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMTypeKind::LLVMPointerTypeKind {
+                    if i.ty().is_pointer() {
                         if !is_inherent_ptr(ops[0]) {
                             return Some(("operand not InherentPtr", Rule::PointerCasts));
                         }
@@ -927,7 +814,7 @@ impl Checker {
                     d_check(None).or_else(flags)
                 }
                 LLVMIntToPtr => {
-                    if int_width(LLVMTypeOf(ops[0])) != Some(32) {
+                    if ops[0].ty().int_width() != Some(32) {
                         return Some(("non-i32 inttoptr", Rule::PointerCasts));
                     }
                     d_check(None)
@@ -943,16 +830,16 @@ impl Checker {
                         };
                         return Some(("operand not InherentPtr", rule));
                     }
-                    if int_width(LLVMTypeOf(i)) != Some(32) {
+                    if i.ty().int_width() != Some(32) {
                         return Some(("non-i32 ptrtoint", Rule::PointerCasts));
                     }
                     None
                 }
                 LLVMAlloca => {
-                    if int_width(LLVMGetAllocatedType(i)) != Some(8) {
+                    if i.allocated_type().int_width() != Some(8) {
                         return Some(("non-i8 alloca", Rule::Alloca));
                     }
-                    if int_width(LLVMTypeOf(ops[0])) != Some(32) {
+                    if ops[0].ty().int_width() != Some(32) {
                         return Some(("alloca array size is not i32", Rule::Alloca));
                     }
                     d_check(None)
@@ -963,8 +850,7 @@ impl Checker {
                     if !is_valid_scalar_operand(c) {
                         return Some(("bad switch condition", Rule::Switch));
                     }
-                    let t = LLVMTypeOf(c);
-                    match int_width(t) {
+                    match c.ty().int_width() {
                         None => return Some(("switch not on integer type", Rule::Switch)),
                         Some(1) => return Some(("switch on i1 not allowed", Rule::Switch)),
                         Some(w) if !matches!(w, 8 | 16 | 32 | 64) => {
@@ -985,15 +871,14 @@ impl Checker {
         }
     }
 
-    fn call_reason(&self, i: LLVMValueRef) -> Option<(&'static str, Rule)> {
-        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-        unsafe {
-            let callee = LLVMGetCalledValue(i);
-            if !LLVMIsAInlineAsm(callee).is_null() {
+    fn call_reason(&self, i: Value<'m>) -> Option<(&'static str, Rule)> {
+        {
+            let callee = i.called_value();
+            if callee.kind() == ValueKind::InlineAsm {
                 return Some(("inline assembly", Rule::InlineAssembly));
             }
             let mem = is_intrinsic_fn(callee) && {
-                let n = name(callee);
+                let n = callee.name();
                 n.starts_with("llvm.memcpy.")
                     || n.starts_with("llvm.memmove.")
                     || n.starts_with("llvm.memset.")
@@ -1006,7 +891,7 @@ impl Checker {
                 if others > 0 {
                     return Some(("bad call attributes", Rule::FunctionAttributes));
                 }
-                if LLVMGetInstructionCallConv(i) != 0 {
+                if i.call_conv() != 0 {
                     return Some(("bad calling convention", Rule::CallingConventions));
                 }
                 if aligns.iter().any(|&a| a != 1) {
@@ -1015,16 +900,14 @@ impl Checker {
             } else if call_site_attribute_count(i) > 0 {
                 return Some(("bad call attributes", Rule::FunctionAttributes));
             }
-            if LLVMGetInstructionCallConv(i) != 0 {
+            if i.call_conv() != 0 {
                 return Some(("bad calling convention", Rule::CallingConventions));
             }
-            let nargs = LLVMGetNumArgOperands(i) as usize;
-            let args: Vec<LLVMValueRef> = (0..nargs as u32).map(|k| LLVMGetOperand(i, k)).collect();
+            let args: Vec<Value<'m>> = (0..i.arg_count()).map(|k| i.arg(k)).collect();
             if is_intrinsic_fn(callee) {
                 for a in &args {
                     // Metadata operands (`metadata !{…}`) are fine, metadata strings are not.
-                    let md = LLVMGetTypeKind(LLVMTypeOf(*a)) == LLVMTypeKind::LLVMMetadataTypeKind
-                        && LLVMIsAMDString(*a).is_null();
+                    let md = a.kind() == ValueKind::Metadata && a.md_string().is_none();
                     if !(is_valid_scalar_operand(*a)
                         || is_valid_vector_operand(*a)
                         || is_normalized_ptr(*a)
@@ -1033,7 +916,7 @@ impl Checker {
                         return Some(("bad intrinsic operand", Rule::Intrinsics));
                     }
                 }
-                let n = name(callee);
+                let n = callee.name();
                 if let Some(intr) = intrinsics::lookup(n.as_bytes()) {
                     let orders = intr.memory_order_args();
                     let success = orders.first().and_then(|&k| const_int(args[k]));
@@ -1079,7 +962,7 @@ impl Checker {
 
     /// The instruction rules on function `f`, the `index`-th of the module, whose printed
     /// body is `body`.
-    fn function_pass(&mut self, f: LLVMValueRef, index: u32, body: &[&str]) {
+    fn function_pass(&mut self, f: Value<'m>, index: u32, body: &[&str]) {
         let fname = self.name_of(f);
         let texts = instruction_texts(f, body);
         let mut found = Vec::new();
@@ -1090,20 +973,19 @@ impl Checker {
         for (k, i) in instructions(f).enumerate() {
             let mut instr = match &texts {
                 Some(t) => t[k].clone(),
-                None => value_text(i),
+                None => i.text(),
             };
             if let Some(l) = &self.legacy {
-                instr = llvm33_text(&instr, i, l.unaligned(i));
+                instr = llvm33_text(&instr, i, l.unaligned(i.as_raw()));
             }
             let mut reason = self.reason(i, &instr);
             let mut bad_type = None;
-            // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-            let (t, op) = unsafe { (LLVMTypeOf(i), LLVMGetInstructionOpcode(i)) };
+            let (t, op) = (i.ty(), i.opcode());
             if reason.is_none() {
-                let ptr_ok = is_normalized_ptr(i) || op == LLVMOpcode::LLVMAlloca;
+                let ptr_ok = is_normalized_ptr(i) || op == Some(LLVMOpcode::LLVMAlloca);
                 if !(is_scalar(t) || is_vector(t) || ptr_ok) {
                     reason = Some(("bad result type", Rule::TypeSystem));
-                    bad_type = Some(type_text(t));
+                    bad_type = Some(t.text());
                 }
             }
             if let Some((r, rule)) = reason {
@@ -1129,7 +1011,7 @@ impl Checker {
 /// in one printing of the whole module: printing values one by one makes LLVM number the
 /// whole module again each time, which is quadratic. `None` if the text cannot be matched
 /// to the instructions.
-fn instruction_texts(f: LLVMValueRef, body: &[&str]) -> Option<Vec<String>> {
+fn instruction_texts(f: Value<'_>, body: &[&str]) -> Option<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
     let mut open_switch = false;
     for &line in body {
@@ -1153,6 +1035,19 @@ fn instruction_texts(f: LLVMValueRef, body: &[&str]) -> Option<Vec<String>> {
     (out.len() == instructions(f).count()).then_some(out)
 }
 
+/// The instructions of function `f`, block by block.
+fn instructions(f: Value<'_>) -> impl Iterator<Item = Value<'_>> {
+    f.blocks().into_iter().flat_map(|b| b.instructions())
+}
+
+/// The number of elements of vector type `t` (0 for any other type).
+fn vector_len(t: Type<'_>) -> u64 {
+    match t.kind() {
+        TypeKind::Vector(_, n) => n as u64,
+        _ => 0,
+    }
+}
+
 /// `!name` attachments at the end of a printed instruction (`, !tbaa !3, !dbg !7`), with
 /// `!dbg` first as the historical tool ordered them.
 fn attached_metadata(instr: &str) -> Vec<String> {
@@ -1169,22 +1064,22 @@ fn attached_metadata(instr: &str) -> Vec<String> {
 
 /// spec/001's alignments for a load or store of `t`: the model's rule
 /// (`ValueType::load_store_alignments`), for the type as a pexe holds it.
-fn alignment_ok(t: LLVMTypeRef, align: u32) -> bool {
-    super::import::value_type(t).is_ok_and(|v| v.load_store_alignments().contains(&(align as u64)))
+fn alignment_ok(t: Type<'_>, align: u32) -> bool {
+    super::import::value_type(t.as_raw())
+        .is_ok_and(|v| v.load_store_alignments().contains(&(align as u64)))
 }
 
 /// An instruction as LLVM 3.3 printed it, from LLVM 14's text of it (for an LLVM 3.x
 /// file, whose checker showed it so): no explicit type before a load's or a GEP's
 /// pointer (`load i1* %p`), a varargs callee's pointer type (`call void (i32, ...)* %f`),
 /// and no `align` where the file gives none.
-fn llvm33_text(text: &str, i: LLVMValueRef, unaligned: bool) -> String {
+fn llvm33_text(text: &str, i: Value<'_>, unaligned: bool) -> String {
     let mut out = text.to_string();
     for kw in ["load ", "getelementptr "] {
         out = drop_explicit_type(&out, kw);
     }
-    if opcode(i) == Some(LLVMOpcode::LLVMCall) {
-        // SAFETY: `i` is a call of the module under check, which `check` borrows.
-        let fty = type_text(unsafe { LLVMGetCalledFunctionType(i) });
+    if i.opcode() == Some(LLVMOpcode::LLVMCall) {
+        let fty = i.called_fn_type().text();
         let shown = format!("call {fty} ");
         if let Some(k) = out.find(&shown) {
             out.insert(k + shown.len() - 1, '*');
@@ -1261,17 +1156,18 @@ pub fn check_read_from(
     opts: &Options,
     data: Option<&[u8]>,
 ) -> Vec<Finding> {
-    let raw = m.as_mut_ptr();
+    let module = Module::of(m);
     let mut c = Checker {
+        m: module,
         out: Vec::new(),
         opts: *opts,
         attrs: AttrNames::new(),
         entry_points: 0,
-        legacy: data.and_then(|d| Legacy::of(d, raw)),
+        legacy: data.and_then(|d| Legacy::of(d, module.as_raw())),
     };
-    c.module_pass(raw);
+    c.module_pass();
     // The module's text, once, cut into the bodies of its definitions (in module order).
-    let text = module_text(raw);
+    let text = module.text();
     let mut bodies: Vec<Vec<&str>> = Vec::new();
     let mut current: Option<Vec<&str>> = None;
     for line in text.lines() {
@@ -1285,9 +1181,8 @@ pub fn check_read_from(
         }
     }
     let mut definition = 0;
-    for (index, f) in functions(raw).enumerate() {
-        // SAFETY: handles of the module under check, which `check` borrows for the whole check.
-        if unsafe { LLVMIsDeclaration(f) } == 0 {
+    for (index, f) in module.functions().into_iter().enumerate() {
+        if !f.is_declaration() {
             let body = bodies.get(definition).map_or(&[][..], |b| b.as_slice());
             c.function_pass(f, index as u32, body);
             definition += 1;

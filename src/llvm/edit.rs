@@ -169,6 +169,11 @@ impl<'a> Type<'a> {
         out.into_iter().map(t).collect()
     }
 
+    /// Whether a struct type is literal (`{ … }`, not `%name`).
+    pub fn is_literal_struct(self) -> bool {
+        LLVMIsLiteralStruct(self.must()) != 0
+    }
+
     pub fn is_packed_struct(self) -> bool {
         LLVMIsPackedStruct(self.must()) != 0
     }
@@ -690,6 +695,53 @@ impl<'a> Value<'a> {
         LLVMSetGlobalConstant(self.must(), c as i32)
     }
 
+    pub fn is_externally_initialized(self) -> bool {
+        LLVMIsExternallyInitialized(self.must()) != 0
+    }
+
+    pub fn visibility(self) -> LLVMVisibility {
+        LLVMGetVisibility(self.must())
+    }
+
+    pub fn unnamed_addr(self) -> LLVMUnnamedAddr {
+        LLVMGetUnnamedAddress(self.must())
+    }
+
+    /// Whether a global value is placed in a section of its own.
+    pub fn has_section(self) -> bool {
+        let p = LLVMGetSection(self.must());
+        // SAFETY: null, or a NUL-terminated name the live global owns (one byte is read).
+        !p.is_null() && unsafe { *p } != 0
+    }
+
+    /// Whether a function names a garbage collector.
+    pub fn has_gc(self) -> bool {
+        !LLVMGetGC(self.must()).is_null()
+    }
+
+    /// The attributes of a function or call at `idx` (0 the return, 1.. the parameters or
+    /// arguments, `u32::MAX` the function).
+    pub fn attributes(self, idx: u32) -> Vec<Attribute<'a>> {
+        let attrs = match self.is_a::<Func>() {
+            Some(f) => Attr::of_function(f, idx),
+            None => Attr::of_call(self.must(), idx),
+        };
+        attrs.into_iter().map(Attribute).collect()
+    }
+
+    /// The string of metadata-as-value `self`, if it is an MDString.
+    pub fn md_string(self) -> Option<Vec<u8>> {
+        (self.kind() == ValueKind::Metadata)
+            .then(|| ffi::md_string(self.0))
+            .flatten()
+    }
+
+    /// The operands of metadata node `self` (`None` where an operand is null).
+    pub fn md_operands(self) -> Vec<Option<Value<'a>>> {
+        assert_eq!(self.kind(), ValueKind::Metadata, "not metadata");
+        ffi::md_operands(self.0).into_iter().map(opt_v).collect()
+    }
+
     pub fn is_thread_local(self) -> bool {
         LLVMIsThreadLocal(self.must()) != 0
     }
@@ -797,7 +849,38 @@ impl<'a> Value<'a> {
     }
 }
 
-fn attr_kind(name: &str) -> u32 {
+/// An attribute of a function, a parameter, a return value or a call site.
+#[derive(Clone, Copy)]
+pub struct Attribute<'a>(Attr<'a>);
+
+impl Attribute<'_> {
+    /// A string attribute's key and value.
+    pub fn string_pair(self) -> Option<(Vec<u8>, Vec<u8>)> {
+        self.0.string_pair()
+    }
+
+    /// An enum or integer attribute's kind (as [`attr_kind`] numbers them).
+    pub fn kind(self) -> Option<u32> {
+        (LLVMIsStringAttribute(self.0) == 0).then(|| LLVMGetEnumAttributeKind(self.0))
+    }
+
+    /// The value of integer attribute `align`, `alignstack`, `dereferenceable` or
+    /// `dereferenceable_or_null`; `None` for others.
+    pub fn int_value(self) -> Option<u64> {
+        const INT: [&str; 4] = [
+            "align",
+            "alignstack",
+            "dereferenceable",
+            "dereferenceable_or_null",
+        ];
+        let k = self.kind()?;
+        let int = INT.iter().any(|n| attr_kind(n) == k) && LLVMIsEnumAttribute(self.0) != 0;
+        int.then(|| LLVMGetEnumAttributeValue(self.0))
+    }
+}
+
+/// The kind LLVM numbers enum attribute `name` with (0: no such attribute).
+pub fn attr_kind(name: &str) -> u32 {
     // SAFETY: LLVM reads `len` bytes of `name`.
     unsafe {
         llvm_sys::core::LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len())
@@ -875,6 +958,33 @@ impl<'a> Module<'a> {
     pub fn global(self, name: &str) -> Option<Value<'a>> {
         let c = cstr(name);
         opt_v(LLVMGetNamedGlobal(self.raw, Name::of(&c)))
+    }
+
+    /// The names of the module's named metadata, in order.
+    pub fn named_metadata_names(self) -> Vec<Vec<u8>> {
+        use llvm_sys::core::LLVMGetNextNamedMetadata;
+        use llvm_sys::core::{LLVMGetFirstNamedMetadata, LLVMGetNamedMetadataName};
+        let mut names = Vec::new();
+        // SAFETY: the module is alive; its list of named metadata is read, not changed,
+        // and each name LLVM lends is copied at once.
+        unsafe {
+            let mut md = LLVMGetFirstNamedMetadata(self.raw.0);
+            while !md.is_null() {
+                let mut len = 0;
+                let p = LLVMGetNamedMetadataName(md, &mut len);
+                names.push(ffi::lent(p, len));
+                md = LLVMGetNextNamedMetadata(md);
+            }
+        }
+        names
+    }
+
+    /// The nodes of named metadata `name`.
+    pub fn named_metadata(self, name: &str) -> Vec<Value<'a>> {
+        ffi::named_metadata(self.raw.0, name)
+            .into_iter()
+            .map(v)
+            .collect()
     }
 
     /// The module's inline assembly, if any.
@@ -1030,6 +1140,15 @@ impl<'a> Layout<'a> {
 
     pub fn abi_align(&self, ty: Type<'a>) -> u32 {
         LLVMABIAlignmentOfType(self.td(), ty.must())
+    }
+
+    pub fn little_endian(&self) -> bool {
+        LLVMByteOrder(self.td()) == llvm_sys::target::LLVMByteOrdering::LLVMLittleEndian
+    }
+
+    /// Bytes of a pointer (address space 0).
+    pub fn pointer_size(&self) -> u32 {
+        LLVMPointerSize(self.td())
     }
 
     pub fn pref_align(&self, ty: Type<'a>) -> u32 {

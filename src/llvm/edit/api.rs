@@ -65,6 +65,31 @@ impl<'a> Attr<'a> {
         out.into_iter().map(|a| Attr(a, PhantomData)).collect()
     }
 
+    /// The attributes of call `c` at `idx`.
+    pub(super) fn of_call(c: Is<'a, CallBase>, idx: c_uint) -> Vec<Attr<'a>> {
+        let n = LLVMGetCallSiteAttributeCount(c, idx) as usize;
+        let mut out = vec![std::ptr::null_mut(); n];
+        // SAFETY: a call of a live module (checked); the array is sized by LLVM's count.
+        unsafe { llvm_sys::core::LLVMGetCallSiteAttributes(c.0 .0, idx, out.as_mut_ptr()) };
+        out.into_iter().map(|a| Attr(a, PhantomData)).collect()
+    }
+
+    /// A string attribute's key and value.
+    pub(super) fn string_pair(self) -> Option<(Vec<u8>, Vec<u8>)> {
+        if LLVMIsStringAttribute(self) == 0 {
+            return None;
+        }
+        let (mut kl, mut vl) = (0, 0);
+        // SAFETY: a string attribute (checked) of a live context; LLVM lends the bytes,
+        // copied at once.
+        unsafe {
+            let k = llvm_sys::core::LLVMGetStringAttributeKind(self.0, &mut kl);
+            let k = super::ffi::lent(k, kl as usize);
+            let v = llvm_sys::core::LLVMGetStringAttributeValue(self.0, &mut vl);
+            Some((k, super::ffi::lent(v, vl as usize)))
+        }
+    }
+
     /// A string attribute `key`=`val` of context `c`.
     pub(super) fn string(c: Ctx<'a>, key: &str, val: &str) -> Attr<'a> {
         // SAFETY: a live context; LLVM copies `key.len()` and `val.len()` bytes.
@@ -353,11 +378,25 @@ unsafe extern "C" {
     ) -> LLVMAttributeRef;
     pub(super) safe fn LLVMAddAttributeAtIndex<'a>(f: Is<'a, Func>, idx: c_uint, a: Attr<'a>);
     pub(super) safe fn LLVMGetAttributeCountAtIndex(f: Is<'_, Func>, idx: c_uint) -> c_uint;
+    pub(super) safe fn LLVMGetCallSiteAttributeCount(c: Is<'_, CallBase>, idx: c_uint) -> c_uint;
+    pub(super) safe fn LLVMIsStringAttribute(a: Attr<'_>) -> LLVMBool;
+    /// True for an enum attribute or an integer one.
+    pub(super) safe fn LLVMIsEnumAttribute(a: Attr<'_>) -> LLVMBool;
+    /// Of an attribute that is no string attribute.
+    pub(super) safe fn LLVMGetEnumAttributeKind(a: Attr<'_>) -> c_uint;
+    /// Of an integer attribute (`align`, `alignstack`, `dereferenceable`, …): the caller
+    /// asks only those.
+    pub(super) safe fn LLVMGetEnumAttributeValue(a: Attr<'_>) -> u64;
+    pub(super) safe fn LLVMGetGC(f: Is<'_, Func>) -> *const c_char;
     pub(super) safe fn LLVMGlobalGetValueType<'a>(g: Is<'a, GlobalValue>) -> Type<'a>;
     pub(super) safe fn LLVMIsDeclaration(g: Is<'_, GlobalValue>) -> LLVMBool;
     pub(super) safe fn LLVMGetLinkage(g: Is<'_, GlobalValue>) -> LLVMLinkage;
     pub(super) safe fn LLVMSetLinkage(g: Is<'_, GlobalValue>, l: LLVMLinkage);
     pub(super) safe fn LLVMSetVisibility(g: Is<'_, GlobalValue>, v: LLVMVisibility);
+    pub(super) safe fn LLVMGetVisibility(g: Is<'_, GlobalValue>) -> LLVMVisibility;
+    pub(super) safe fn LLVMGetUnnamedAddress(g: Is<'_, GlobalValue>) -> LLVMUnnamedAddr;
+    /// The section's name (null: none), which the global owns.
+    pub(super) safe fn LLVMGetSection(g: Is<'_, GlobalValue>) -> *const c_char;
     pub(super) safe fn LLVMSetDLLStorageClass(g: Is<'_, GlobalValue>, c: LLVMDLLStorageClass);
     pub(super) safe fn LLVMSetUnnamedAddress(g: Is<'_, GlobalValue>, u: LLVMUnnamedAddr);
     pub(super) safe fn LLVMGetInitializer(g: Is<'_, GlobalVar>) -> LLVMValueRef;
@@ -365,6 +404,7 @@ unsafe extern "C" {
     pub(super) safe fn LLVMIsGlobalConstant(g: Is<'_, GlobalVar>) -> LLVMBool;
     pub(super) safe fn LLVMSetGlobalConstant(g: Is<'_, GlobalVar>, c: LLVMBool);
     pub(super) safe fn LLVMIsThreadLocal(g: Is<'_, GlobalVar>) -> LLVMBool;
+    pub(super) safe fn LLVMIsExternallyInitialized(g: Is<'_, GlobalVar>) -> LLVMBool;
     pub(super) safe fn LLVMAliasGetAliasee<'a>(a: Is<'a, Alias>) -> Value<'a>;
     pub(super) safe fn LLVMGetNextGlobalAlias(a: Is<'_, Alias>) -> LLVMValueRef;
 
@@ -381,6 +421,7 @@ unsafe extern "C" {
     pub(super) safe fn LLVMGetVectorSize(t: TyIs<'_, VectorTy>) -> c_uint;
     pub(super) safe fn LLVMCountStructElementTypes(t: TyIs<'_, StructTy>) -> c_uint;
     pub(super) safe fn LLVMIsPackedStruct(t: TyIs<'_, StructTy>) -> LLVMBool;
+    pub(super) safe fn LLVMIsLiteralStruct(t: TyIs<'_, StructTy>) -> LLVMBool;
     pub(super) safe fn LLVMGetReturnType<'a>(t: TyIs<'a, FnTy>) -> Type<'a>;
     pub(super) safe fn LLVMCountParamTypes(t: TyIs<'_, FnTy>) -> c_uint;
     pub(super) safe fn LLVMIsFunctionVarArg(t: TyIs<'_, FnTy>) -> LLVMBool;
@@ -446,6 +487,8 @@ unsafe extern "C" {
         td: Td<'_>,
         t: TyIs<'_, FirstClassTy>,
     ) -> c_uint;
+    pub(super) safe fn LLVMByteOrder(td: Td<'_>) -> llvm_sys::target::LLVMByteOrdering;
+    pub(super) safe fn LLVMPointerSize(td: Td<'_>) -> c_uint;
 
     // --- builders (an instruction at the builder's position, of operands LLVM accepts for
     // it: the verifier, run on all the layer builds, checks their types) -------------------
