@@ -1065,8 +1065,7 @@ fn attached_metadata(instr: &str) -> Vec<String> {
 /// spec/001's alignments for a load or store of `t`: the model's rule
 /// (`ValueType::load_store_alignments`), for the type as a pexe holds it.
 fn alignment_ok(t: Type<'_>, align: u32) -> bool {
-    super::import::value_type(t.as_raw())
-        .is_ok_and(|v| v.load_store_alignments().contains(&(align as u64)))
+    super::import::value_type(t).is_ok_and(|v| v.load_store_alignments().contains(&(align as u64)))
 }
 
 /// An instruction as LLVM 3.3 printed it, from LLVM 14's text of it (for an LLVM 3.x

@@ -169,6 +169,15 @@ impl<'a> Type<'a> {
         out.into_iter().map(t).collect()
     }
 
+    /// Whether this is the type of a block (`label`) or of metadata.
+    pub fn is_label_or_metadata(self) -> bool {
+        use LLVMTypeKind::*;
+        matches!(
+            LLVMGetTypeKind(self),
+            LLVMLabelTypeKind | LLVMMetadataTypeKind
+        )
+    }
+
     /// Whether a struct type is literal (`{ … }`, not `%name`).
     pub fn is_literal_struct(self) -> bool {
         LLVMIsLiteralStruct(self.must()) != 0

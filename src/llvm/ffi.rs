@@ -162,15 +162,6 @@ pub fn opcode(v: LLVMValueRef) -> Option<llvm_sys::LLVMOpcode> {
     unsafe { (!LLVMIsAInstruction(v).is_null()).then(|| LLVMGetInstructionOpcode(v)) }
 }
 
-/// The width of `t` if it is an integer type.
-pub fn int_width(t: LLVMTypeRef) -> Option<u32> {
-    // SAFETY: `t` is a type of a live module's context (the module's note).
-    unsafe {
-        (LLVMGetTypeKind(t) == llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind)
-            .then(|| LLVMGetIntTypeWidth(t))
-    }
-}
-
 /// The nodes of module `m`'s named metadata `name`.
 pub fn named_metadata(m: LLVMModuleRef, name: &str) -> Vec<LLVMValueRef> {
     let name = cstr(name);

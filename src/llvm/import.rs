@@ -18,15 +18,11 @@
 
 use std::collections::HashMap;
 
-use llvm_sys::core::*;
 use llvm_sys::prelude::*;
-use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind};
+use llvm_sys::{LLVMLinkage, LLVMOpcode};
 
-use super::ffi::{blocks, functions, globals, instructions, int_width, lent, md_operands};
-use super::ffi::{
-    md_string, name, named_metadata, opcode, type_text, value_name, value_text, List,
-};
-use super::legacy::{FileFunction, Legacy};
+use super::edit::{self, Block, TypeKind, Value, ValueKind};
+use super::legacy::Legacy;
 use crate::ir::{
     Align, BinOp, BodyBuf, CastOp, Const, ConstValue, FnType, Function, Global, Init, Inst,
     InstKind, Linkage, Module, Pred, Span, SwitchCase, Type, ValueId, ValueType,
@@ -46,95 +42,76 @@ impl std::fmt::Display for ImportError {
 
 type R<T> = Result<T, String>;
 
-fn shown(v: LLVMValueRef) -> String {
-    value_text(v).trim().to_string()
+fn shown(v: Value<'_>) -> String {
+    v.text().trim().to_string()
+}
+
+fn name_bytes(v: Value<'_>) -> Vec<u8> {
+    super::ffi::value_name(v.as_raw())
 }
 
 /// The PNaCl value type of LLVM type `t`, pointers being i32 (writer.md §5.1).
-pub(super) fn value_type(t: LLVMTypeRef) -> R<ValueType> {
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        use LLVMTypeKind::*;
-        let bad = || format!("type {} cannot be written in a pexe", type_text(t));
-        match LLVMGetTypeKind(t) {
-            LLVMVoidTypeKind => Ok(ValueType::Void),
-            LLVMFloatTypeKind => Ok(ValueType::Float),
-            LLVMDoubleTypeKind => Ok(ValueType::Double),
-            LLVMIntegerTypeKind => ValueType::int(LLVMGetIntTypeWidth(t) as u64).ok_or_else(bad),
-            LLVMPointerTypeKind => Ok(ValueType::I32),
-            LLVMVectorTypeKind => {
-                let e = value_type(LLVMGetElementType(t))?;
-                ValueType::vector(LLVMGetVectorSize(t) as u64, e).ok_or_else(bad)
-            }
-            _ => Err(bad()),
+pub(super) fn value_type(t: edit::Type<'_>) -> R<ValueType> {
+    let bad = || format!("type {} cannot be written in a pexe", t.text());
+    match t.kind() {
+        TypeKind::Void => Ok(ValueType::Void),
+        TypeKind::Float => Ok(ValueType::Float),
+        TypeKind::Double => Ok(ValueType::Double),
+        TypeKind::Int(w) => ValueType::int(w as u64).ok_or_else(bad),
+        TypeKind::Pointer { .. } => Ok(ValueType::I32),
+        TypeKind::Vector(e, n) => {
+            let e = value_type(e)?;
+            ValueType::vector(n as u64, e).ok_or_else(bad)
         }
+        _ => Err(bad()),
     }
 }
 
 /// The normalised function type (pointers i32, no varargs).
-fn fn_type(t: LLVMTypeRef) -> R<FnType> {
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        let n = LLVMCountParamTypes(t) as usize;
-        let mut ps = vec![std::ptr::null_mut(); n];
-        LLVMGetParamTypes(t, ps.as_mut_ptr());
-        Ok(FnType {
-            ret: value_type(LLVMGetReturnType(t))?,
-            params: ps.into_iter().map(value_type).collect::<R<_>>()?,
-            // pnacl-freeze drops the flag (writer.md §4).
-            vararg: false,
-        })
-    }
+fn fn_type(t: edit::Type<'_>) -> R<FnType> {
+    Ok(FnType {
+        ret: value_type(t.fn_return())?,
+        params: t
+            .fn_params()
+            .into_iter()
+            .map(value_type)
+            .collect::<R<_>>()?,
+        // pnacl-freeze drops the flag (writer.md §4).
+        vararg: false,
+    })
 }
 
 /// What pass 1 counts for a value of LLVM type `t`: a pointer counts its pointee, then
 /// the type is normalised; labels count nothing (writer.md §5.1).
-fn counted_type(t: LLVMTypeRef) -> R<Option<Type>> {
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        let t = if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMPointerTypeKind {
-            LLVMGetElementType(t)
-        } else {
-            t
-        };
-        match LLVMGetTypeKind(t) {
-            LLVMTypeKind::LLVMLabelTypeKind | LLVMTypeKind::LLVMMetadataTypeKind => Ok(None),
-            LLVMTypeKind::LLVMFunctionTypeKind => Ok(Some(Type::Function(fn_type(t)?))),
-            _ => Ok(Some(Type::Value(value_type(t)?))),
-        }
+fn counted_type(t: edit::Type<'_>) -> R<Option<Type>> {
+    let t = match t.kind() {
+        TypeKind::Pointer { pointee, .. } => pointee,
+        _ => t,
+    };
+    match t.kind() {
+        _ if t.is_label_or_metadata() => Ok(None),
+        TypeKind::Function => Ok(Some(Type::Function(fn_type(t)?))),
+        _ => Ok(Some(Type::Value(value_type(t)?))),
     }
 }
 
-fn is_pointer(t: LLVMTypeRef) -> bool {
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe { LLVMGetTypeKind(t) == LLVMTypeKind::LLVMPointerTypeKind }
-}
-
 /// Whether instruction `v` is a pointer cast the writer elides (writer.md §7.1).
-fn is_elided_cast(v: LLVMValueRef) -> bool {
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        match opcode(v) {
-            Some(LLVMOpcode::LLVMBitCast) => is_pointer(LLVMTypeOf(v)),
-            Some(LLVMOpcode::LLVMIntToPtr) => true,
-            Some(LLVMOpcode::LLVMPtrToInt) => int_width(LLVMTypeOf(v)) == Some(32),
-            _ => false,
-        }
+fn is_elided_cast(v: Value<'_>) -> bool {
+    match v.opcode() {
+        Some(LLVMOpcode::LLVMBitCast) => v.ty().is_pointer(),
+        Some(LLVMOpcode::LLVMIntToPtr) => true,
+        Some(LLVMOpcode::LLVMPtrToInt) => v.ty().int_width() == Some(32),
+        _ => false,
     }
 }
 
 /// `ElideCasts`: the value a use of `v` refers to in the pexe.
-fn elide(v: LLVMValueRef) -> LLVMValueRef {
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        match opcode(v) {
-            Some(LLVMOpcode::LLVMBitCast) if is_pointer(LLVMTypeOf(v)) => LLVMGetOperand(v, 0),
-            Some(LLVMOpcode::LLVMIntToPtr) => elide(LLVMGetOperand(v, 0)),
-            Some(LLVMOpcode::LLVMPtrToInt) if int_width(LLVMTypeOf(v)) == Some(32) => {
-                LLVMGetOperand(v, 0)
-            }
-            _ => v,
-        }
+fn elide(v: Value<'_>) -> Value<'_> {
+    match v.opcode() {
+        Some(LLVMOpcode::LLVMBitCast) if v.ty().is_pointer() => v.operand(0),
+        Some(LLVMOpcode::LLVMIntToPtr) => elide(v.operand(0)),
+        Some(LLVMOpcode::LLVMPtrToInt) if v.ty().int_width() == Some(32) => v.operand(0),
+        _ => v,
     }
 }
 
@@ -157,45 +134,36 @@ fn mem_kind(name: &[u8]) -> Option<Mem> {
 
 /// The operands of an instruction as LLVM 3.3 had them, for counting and for constants:
 /// LLVM 14's mem* calls gain the i32 alignment before `isvolatile`.
-fn operands(ctx: &Ctx, i: LLVMValueRef) -> Vec<LLVMValueRef> {
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        let n = LLVMGetNumOperands(i) as u32;
-        let mut ops: Vec<LLVMValueRef> = (0..n).map(|k| LLVMGetOperand(i, k)).collect();
-        if opcode(i) == Some(LLVMOpcode::LLVMCall) && n == 5 {
-            let callee = LLVMGetCalledValue(i);
-            if let Some(&f) = ctx.global_ids.get(&callee) {
-                if ctx.mem[f as usize].is_some() {
-                    let align = LLVMConstInt(ctx.i32, mem_align(i), 0);
-                    ops.insert(3, align);
-                }
+fn operands<'m>(ctx: &Ctx<'m>, i: Value<'m>) -> Vec<Value<'m>> {
+    let mut ops = i.operands();
+    if i.opcode() == Some(LLVMOpcode::LLVMCall) && ops.len() == 5 {
+        if let Some(&f) = ctx.global_ids.get(&i.called_value()) {
+            if ctx.mem[f as usize].is_some() {
+                let ty = ctx.module.types();
+                ops.insert(3, ty.const_int(ty.i32(), mem_align(i)));
             }
         }
-        ops
     }
+    ops
 }
 
 /// The alignment of a mem* call: its destination's `align` attribute, 1 without one.
-fn mem_align(call: LLVMValueRef) -> u64 {
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        let kind = LLVMGetEnumAttributeKindForName(c"align".as_ptr(), 5);
-        let a = LLVMGetCallSiteEnumAttribute(call, 1, kind);
-        if a.is_null() {
-            1
-        } else {
-            LLVMGetEnumAttributeValue(a)
-        }
-    }
+fn mem_align(call: Value<'_>) -> u64 {
+    let align = edit::attr_kind("align");
+    call.attributes(1)
+        .into_iter()
+        .find(|a| a.kind() == Some(align))
+        .and_then(|a| a.int_value())
+        .unwrap_or(1)
 }
 
 /// Module-wide facts the passes share.
-struct Ctx {
-    i32: LLVMTypeRef,
-    functions: Vec<LLVMValueRef>,
-    globals: Vec<LLVMValueRef>,
+struct Ctx<'m> {
+    module: edit::Module<'m>,
+    functions: Vec<Value<'m>>,
+    globals: Vec<Value<'m>>,
     /// Value id of each function and global variable.
-    global_ids: HashMap<LLVMValueRef, u32>,
+    global_ids: HashMap<Value<'m>, u32>,
     /// The 3.3 signature of each function.
     sigs: Vec<FnType>,
     mem: Vec<Option<Mem>>,
@@ -243,7 +211,7 @@ impl Types {
         self.count.push(1);
     }
 
-    fn count_llvm(&mut self, t: LLVMTypeRef) -> R<()> {
+    fn count_llvm(&mut self, t: edit::Type<'_>) -> R<()> {
         if let Some(t) = counted_type(t)? {
             self.count(t);
         }
@@ -303,10 +271,10 @@ pub fn import_read_from(
     symtab_metadata: bool,
     data: Option<&[u8]>,
 ) -> Result<Module, ImportError> {
-    let raw = m.as_mut_ptr();
+    let module = edit::Module::of(m);
     let mut problems = Vec::new();
-    let legacy = data.and_then(|d| Legacy::of(d, raw));
-    match import_raw(raw, symtab_metadata, legacy, &mut problems) {
+    let legacy = data.and_then(|d| Legacy::of(d, module.as_raw()));
+    match import_module(module, symtab_metadata, legacy, &mut problems) {
         Ok(module) if problems.is_empty() => Ok(module),
         Ok(_) => Err(ImportError { problems }),
         Err(e) => {
@@ -317,28 +285,32 @@ pub fn import_read_from(
 }
 
 /// The names of the `pnacl.symtab` named metadata, in order.
-fn symtab_metadata(m: LLVMModuleRef) -> Option<Vec<Vec<u8>>> {
-    match named_metadata(m, crate::bitcode::symtab_order::METADATA)[..] {
-        [node] => md_operands(node)
+fn symtab_metadata(m: edit::Module<'_>) -> Option<Vec<Vec<u8>>> {
+    match m.named_metadata(crate::bitcode::symtab_order::METADATA)[..] {
+        [node] => node
+            .md_operands()
             .into_iter()
-            .map(|op| if op.is_null() { None } else { md_string(op) })
+            .map(|op| op.and_then(|op| op.md_string()))
             .collect(),
         _ => None,
     }
 }
 
-/// The type table pnacl-freeze derives for module `raw` (None if it cannot be imported).
-pub(crate) fn derived_types(raw: LLVMModuleRef) -> Option<Vec<Type>> {
+/// The type table pnacl-freeze derives for module `m` (None if it cannot be imported).
+pub(crate) fn derived_types(m: edit::Module<'_>) -> Option<Vec<Type>> {
     let mut problems = Vec::new();
-    let ctx = context(raw, None, &mut problems).ok()?;
+    let ctx = context(m, None, &mut problems).ok()?;
     Some(count_types(&ctx).ok()?.table())
 }
 
 /// The module's functions, globals and 3.3 signatures.
-fn context(raw: LLVMModuleRef, legacy: Option<Legacy>, problems: &mut Vec<String>) -> R<Ctx> {
+fn context<'m>(
+    module: edit::Module<'m>,
+    legacy: Option<Legacy>,
+    problems: &mut Vec<String>,
+) -> R<Ctx<'m>> {
     let mut ctx = Ctx {
-        // SAFETY: handles of the module being imported, which the import borrows throughout.
-        i32: unsafe { LLVMInt32TypeInContext(LLVMGetModuleContext(raw)) },
+        module,
         functions: Vec::new(),
         globals: Vec::new(),
         global_ids: HashMap::new(),
@@ -346,30 +318,31 @@ fn context(raw: LLVMModuleRef, legacy: Option<Legacy>, problems: &mut Vec<String
         mem: Vec::new(),
         legacy,
     };
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        // An LLVM 3.x file's functions in its own order (LLVM 14 moves the intrinsics it
-        // upgrades to the end), which pnacl-freeze numbered them in.
-        let in_file: Option<Vec<LLVMValueRef>> = ctx
-            .legacy
+    // An LLVM 3.x file's functions in its own order (LLVM 14 moves the intrinsics it
+    // upgrades to the end), which pnacl-freeze numbered them in.
+    let functions = module.functions();
+    let by_raw: HashMap<LLVMValueRef, Value<'m>> =
+        functions.iter().map(|f| (f.as_raw(), *f)).collect();
+    let in_file: Option<Vec<Value<'m>>> =
+        ctx.legacy
             .as_ref()
             .and_then(|l| l.functions())
-            .and_then(|fs| fs.iter().map(FileFunction::value).collect());
-        match in_file {
-            Some(fs) => ctx.functions.extend(fs),
-            None => ctx.functions.extend(functions(raw)),
-        }
-        ctx.globals.extend(globals(raw));
-        let all = ctx.functions.iter().chain(&ctx.globals);
-        ctx.global_ids
-            .extend(all.enumerate().map(|(id, &v)| (v, id as u32)));
-        if !LLVMGetFirstGlobalAlias(raw).is_null() {
-            problems.push("aliases cannot be written in a pexe".into());
-        }
+            .and_then(|fs| {
+                fs.iter()
+                    .map(|f| by_raw.get(&f.value()?).copied())
+                    .collect()
+            });
+    ctx.functions = in_file.unwrap_or(functions);
+    ctx.globals = module.globals();
+    let all = ctx.functions.iter().chain(&ctx.globals);
+    ctx.global_ids
+        .extend(all.enumerate().map(|(id, &v)| (v, id as u32)));
+    if !module.aliases().is_empty() {
+        problems.push("aliases cannot be written in a pexe".into());
     }
     // Signatures (3.3 forms for the mem* intrinsics).
     for &f in &ctx.functions {
-        let name = value_name(f);
+        let name = name_bytes(f);
         let mem = mem_kind(&name);
         let sig = match mem {
             Some(k) => {
@@ -382,8 +355,7 @@ fn context(raw: LLVMModuleRef, legacy: Option<Legacy>, problems: &mut Vec<String
                     vararg: false,
                 }
             }
-            // SAFETY: handles of the module being imported, which the import borrows throughout.
-            None => match fn_type(unsafe { LLVMGlobalGetValueType(f) }) {
+            None => match fn_type(f.function_type()) {
                 Ok(s) => s,
                 Err(e) => {
                     problems.push(format!("function {}: {e}", String::from_utf8_lossy(&name)));
@@ -405,14 +377,13 @@ fn context(raw: LLVMModuleRef, legacy: Option<Legacy>, problems: &mut Vec<String
 }
 
 /// Pass 1 of the type enumeration: every type the module's records name, counted.
-fn count_types(ctx: &Ctx) -> R<Types> {
+fn count_types(ctx: &Ctx<'_>) -> R<Types> {
     let mut types = Types::default();
     for sig in &ctx.sigs {
         types.count(Type::Function(sig.clone()));
     }
     for (i, &f) in ctx.functions.iter().enumerate() {
-        // SAFETY: handles of the module being imported, which the import borrows throughout.
-        unsafe {
+        {
             if ctx.mem[i].is_some() {
                 // 3.3's declaration: (i8*, i8* or i8, i32, i32, i1); a pointer counts its
                 // pointee, so the second parameter counts i8 either way.
@@ -421,31 +392,28 @@ fn count_types(ctx: &Ctx) -> R<Types> {
                     types.count(Type::Value(t));
                 }
             } else {
-                let n = LLVMCountParams(f);
-                for k in 0..n {
-                    types.count_llvm(LLVMTypeOf(LLVMGetParam(f, k)))?;
+                for p in f.params() {
+                    types.count_llvm(p.ty())?;
                 }
             }
             for inst in instructions(f) {
                 if !is_elided_cast(inst) {
-                    if opcode(inst) == Some(LLVMOpcode::LLVMSwitch) {
-                        types.count_llvm(LLVMTypeOf(LLVMGetOperand(inst, 0)))?;
+                    if inst.opcode() == Some(LLVMOpcode::LLVMSwitch) {
+                        types.count_llvm(inst.operand(0).ty())?;
                     } else {
                         for op in operands(ctx, inst) {
-                            if !LLVMIsAGlobalVariable(op).is_null()
-                                || !LLVMIsABasicBlock(op).is_null()
-                            {
+                            if matches!(op.kind(), ValueKind::GlobalVariable | ValueKind::Block) {
                                 continue;
                             }
                             if let Some(&id) = ctx.global_ids.get(&op) {
                                 // A function operand: its (3.3) signature.
                                 types.count(Type::Function(ctx.sigs[id as usize].clone()));
                             } else {
-                                types.count_llvm(LLVMTypeOf(op))?;
+                                types.count_llvm(op.ty())?;
                             }
                         }
                     }
-                    types.count_llvm(LLVMTypeOf(inst))?;
+                    types.count_llvm(inst.ty())?;
                 }
             }
         }
@@ -455,14 +423,14 @@ fn count_types(ctx: &Ctx) -> R<Types> {
 
 /// The type table in the order the module's `pnacl.types` metadata records, if it names
 /// exactly the types of `table` (in their `Display` form), each after its subtypes.
-fn recorded_types(raw: LLVMModuleRef, table: &[Type]) -> Option<Vec<Type>> {
-    let [node] = named_metadata(raw, TYPES_METADATA)[..] else {
+fn recorded_types(m: edit::Module<'_>, table: &[Type]) -> Option<Vec<Type>> {
+    let [node] = m.named_metadata(TYPES_METADATA)[..] else {
         return None;
     };
     let mut by_text: HashMap<String, &Type> = table.iter().map(|t| (t.to_string(), t)).collect();
     let mut out: Vec<Type> = Vec::with_capacity(table.len());
-    for op in md_operands(node) {
-        let text = (!op.is_null()).then(|| md_string(op)).flatten()?;
+    for op in node.md_operands() {
+        let text = op?.md_string()?;
         out.push(by_text.remove(std::str::from_utf8(&text).ok()?)?.clone());
     }
     if out.len() != table.len() {
@@ -481,20 +449,20 @@ fn recorded_types(raw: LLVMModuleRef, table: &[Type]) -> Option<Vec<Type>> {
     Some(out)
 }
 
-fn import_raw(
-    raw: LLVMModuleRef,
+fn import_module(
+    m: edit::Module<'_>,
     symtab_metadata: bool,
     legacy: Option<Legacy>,
     problems: &mut Vec<String>,
 ) -> R<Module> {
-    let ctx = context(raw, legacy, problems)?;
+    let ctx = context(m, legacy, problems)?;
     // Pass 1: count the types.
     let types = count_types(&ctx)?;
     // Pass 2: the table, unless the module records the pexe's own (a later pnacl-freeze
     // ordered some types differently).
     let mut table = types.table();
     if symtab_metadata {
-        if let Some(recorded) = recorded_types(raw, &table) {
+        if let Some(recorded) = recorded_types(m, &table) {
             table = recorded;
         }
     }
@@ -513,10 +481,9 @@ fn import_raw(
         code: Default::default(),
     };
     for (i, &f) in ctx.functions.iter().enumerate() {
-        let name = value_name(f);
+        let name = name_bytes(f);
         let shown_name = String::from_utf8_lossy(&name).into_owned();
-        // SAFETY: handles of the module being imported, which the import borrows throughout.
-        let linkage = match unsafe { LLVMGetLinkage(f) } {
+        let linkage = match f.linkage() {
             LLVMLinkage::LLVMExternalLinkage => Linkage::External,
             LLVMLinkage::LLVMInternalLinkage => Linkage::Internal,
             l => {
@@ -526,15 +493,13 @@ fn import_raw(
                 Linkage::Internal
             }
         };
-        // SAFETY: handles of the module being imported, which the import borrows throughout.
-        let cc = unsafe { LLVMGetFunctionCallConv(f) };
+        let cc = f.call_conv();
         if cc != 0 {
             problems.push(format!(
                 "function {shown_name}: calling convention {cc} cannot be written in a pexe (C only)"
             ));
         }
-        // SAFETY: handles of the module being imported, which the import borrows throughout.
-        let defined = unsafe { LLVMIsDeclaration(f) == 0 };
+        let defined = !f.is_declaration();
         module.functions.push(Function {
             ty: type_id[&Type::Function(ctx.sigs[i].clone())],
             cc: 0,
@@ -548,33 +513,37 @@ fn import_raw(
     for &g in &ctx.globals {
         match global(&ctx, g) {
             Ok(gl) => module.globals.push(gl),
-            Err(e) => problems.push(format!("global {}: {e}", name(g))),
+            Err(e) => problems.push(format!("global {}: {e}", g.name())),
         }
     }
     for (i, &f) in ctx.functions.iter().enumerate() {
-        // SAFETY: handles of the module being imported, which the import borrows throughout.
-        if unsafe { LLVMIsDeclaration(f) } != 0 {
+        if f.is_declaration() {
             continue;
         }
         match function(&ctx, &module, &type_id, i as u32, f) {
             Ok(body) => module.set_body(i as u32, &body),
-            Err(e) => problems.push(format!("function {}: {e}", name(f))),
+            Err(e) => problems.push(format!("function {}: {e}", f.name())),
         }
     }
     // The symbol table: in the order the module's metadata records, when it names exactly
     // the named functions and globals (a le32 module from pnacl-llvm), else in StringMap
     // order.
     module.symbol_order = symtab_metadata
-        .then(|| self::symtab_metadata(raw))
+        .then(|| self::symtab_metadata(m))
         .flatten()
         .and_then(|names| crate::bitcode::symtab_order::from_names(&module, &names))
         .unwrap_or_else(|| {
             // An LLVM 3.x file's names went in in the order of its own symbol table.
+            let raw_ids: HashMap<LLVMValueRef, u32> = ctx
+                .global_ids
+                .iter()
+                .map(|(v, id)| (v.as_raw(), *id))
+                .collect();
             let first: Vec<ValueId> = ctx
                 .legacy
                 .iter()
                 .flat_map(|l| &l.symtab)
-                .filter_map(|v| ctx.global_ids.get(v).copied())
+                .filter_map(|v| raw_ids.get(v).copied())
                 .collect();
             crate::bitcode::symtab_order::derived_after(&module, &first)
         });
@@ -582,129 +551,114 @@ fn import_raw(
 }
 
 /// A global variable's record: alignment, constness and the flattened initializer.
-fn global(ctx: &Ctx, g: LLVMValueRef) -> R<Global> {
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        let init = LLVMGetInitializer(g);
-        if init.is_null() {
-            return Err("a global variable needs an initializer in a pexe".into());
+fn global(ctx: &Ctx<'_>, g: Value<'_>) -> R<Global> {
+    let Some(init) = g.initializer() else {
+        return Err("a global variable needs an initializer in a pexe".into());
+    };
+    let a = g.alignment();
+    let align = Align::from_bytes(a as u64)
+        .ok_or_else(|| format!("alignment {a} cannot be written in a pexe"))?;
+    let t = init.ty();
+    let bad = |why: &str| Err(format!("initializer {} {why}", shown(init)));
+    let (inits, compound) = if t.kind() == TypeKind::Struct {
+        if !t.is_packed_struct() {
+            return bad("is not a packed struct");
         }
-        let a = LLVMGetAlignment(g);
-        let align = Align::from_bytes(a as u64)
-            .ok_or_else(|| format!("alignment {a} cannot be written in a pexe"))?;
-        let t = LLVMTypeOf(init);
-        let bad = |why: &str| Err(format!("initializer {} {why}", shown(init)));
-        let (inits, compound) = if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMStructTypeKind {
-            if LLVMIsPackedStruct(t) == 0 {
-                return bad("is not a packed struct");
-            }
-            if LLVMIsLiteralStruct(t) == 0 {
-                return bad("has a named struct type");
-            }
-            if LLVMIsNull(init) != 0 {
-                return bad("is an all-zero struct: write its fields");
-            }
-            let n = LLVMCountStructElementTypes(t);
-            let elements = (0..n).map(|k| simple_init(ctx, LLVMGetOperand(init, k)));
-            (elements.collect::<R<_>>()?, true)
-        } else {
-            (vec![simple_init(ctx, init)?], false)
-        };
-        let name = value_name(g);
-        Ok(Global {
-            align,
-            is_const: LLVMIsGlobalConstant(g) != 0,
-            inits,
-            compound,
-            name: (!name.is_empty()).then(|| name.into_boxed_slice()),
-            pos: 0,
-        })
-    }
+        if !t.is_literal_struct() {
+            return bad("has a named struct type");
+        }
+        if init.kind() == ValueKind::ConstZero {
+            return bad("is an all-zero struct: write its fields");
+        }
+        let fields = init.operands();
+        if fields.len() != t.struct_fields().len() {
+            return bad("is not a constant struct of its fields");
+        }
+        let elements = fields.into_iter().map(|c| simple_init(ctx, c));
+        (elements.collect::<R<_>>()?, true)
+    } else {
+        (vec![simple_init(ctx, init)?], false)
+    };
+    let name = name_bytes(g);
+    Ok(Global {
+        align,
+        is_const: g.is_global_constant(),
+        inits,
+        compound,
+        name: (!name.is_empty()).then(|| name.into_boxed_slice()),
+        pos: 0,
+    })
 }
 
 /// A SimpleElement (writer.md §6.3).
-fn simple_init(ctx: &Ctx, c: LLVMValueRef) -> R<Init> {
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        let t = LLVMTypeOf(c);
-        match LLVMGetTypeKind(t) {
-            LLVMTypeKind::LLVMArrayTypeKind => {
-                let e = LLVMGetElementType(t);
-                if LLVMGetTypeKind(e) != LLVMTypeKind::LLVMIntegerTypeKind
-                    || LLVMGetIntTypeWidth(e) != 8
-                {
-                    return Err(format!("array initializer {} is not of i8", shown(c)));
+fn simple_init(ctx: &Ctx<'_>, c: Value<'_>) -> R<Init> {
+    let t = c.ty();
+    match t.kind() {
+        TypeKind::Array(e, n) => {
+            if e.int_width() != Some(8) {
+                return Err(format!("array initializer {} is not of i8", shown(c)));
+            }
+            match c.kind() {
+                ValueKind::ConstZero => return Ok(Init::Zero(n)),
+                ValueKind::ConstData => {
+                    return Ok(Init::Data(c.const_bytes().unwrap_or_default().into()))
                 }
-                let n = LLVMGetArrayLength(t) as u64;
-                if LLVMIsNull(c) != 0 {
-                    return Ok(Init::Zero(n));
+                _ => {}
+            }
+            let mut bytes = Vec::with_capacity(n as usize);
+            // (An undef array has no operands: its bytes are not constants.)
+            let ops = c.operands();
+            for k in 0..n as usize {
+                let Some(x) = ops.get(k).and_then(|b| b.const_zext()) else {
+                    return Err(format!(
+                        "array initializer {} has a non-constant byte",
+                        shown(c)
+                    ));
+                };
+                bytes.push(x as u8);
+            }
+            Ok(Init::Data(bytes.into()))
+        }
+        TypeKind::Int(32) => {
+            let target = |p: Value<'_>| -> R<ValueId> {
+                if p.kind() != ValueKind::ConstExpr(LLVMOpcode::LLVMPtrToInt) {
+                    return Err(format!("relocation base {} is not a ptrtoint", shown(p)));
                 }
-                if !LLVMIsAConstantDataSequential(c).is_null() {
-                    let mut len = 0;
-                    let p = LLVMGetAsString(c, &mut len);
-                    return Ok(Init::Data(lent(p, len).into()));
-                }
-                let mut bytes = Vec::with_capacity(n as usize);
-                for k in 0..n as u32 {
-                    let b = LLVMGetOperand(c, k);
-                    if LLVMIsAConstantInt(b).is_null() {
+                ctx.global_ids
+                    .get(&p.operand(0))
+                    .copied()
+                    .ok_or_else(|| format!("relocation {} is not of a global value", shown(p)))
+            };
+            match c.kind() {
+                ValueKind::ConstExpr(LLVMOpcode::LLVMPtrToInt) => Ok(Init::Reloc {
+                    target: target(c)?,
+                    addend: 0,
+                }),
+                ValueKind::ConstExpr(LLVMOpcode::LLVMAdd) => {
+                    let base = target(c.operand(0))?;
+                    let Some(addend) = c.operand(1).const_sext() else {
                         return Err(format!(
-                            "array initializer {} has a non-constant byte",
+                            "relocation addend in {} is not a constant",
                             shown(c)
                         ));
-                    }
-                    bytes.push(LLVMConstIntGetZExtValue(b) as u8);
+                    };
+                    Ok(Init::Reloc {
+                        target: base,
+                        addend: addend as i32,
+                    })
                 }
-                Ok(Init::Data(bytes.into()))
+                _ => Err(format!("i32 initializer {} is not a relocation", shown(c))),
             }
-            LLVMTypeKind::LLVMIntegerTypeKind if LLVMGetIntTypeWidth(t) == 32 => {
-                if LLVMIsAConstantExpr(c).is_null() {
-                    return Err(format!("i32 initializer {} is not a relocation", shown(c)));
-                }
-                let target = |p: LLVMValueRef| -> R<ValueId> {
-                    if LLVMIsAConstantExpr(p).is_null()
-                        || LLVMGetConstOpcode(p) != LLVMOpcode::LLVMPtrToInt
-                    {
-                        return Err(format!("relocation base {} is not a ptrtoint", shown(p)));
-                    }
-                    let gv = LLVMGetOperand(p, 0);
-                    ctx.global_ids
-                        .get(&gv)
-                        .copied()
-                        .ok_or_else(|| format!("relocation {} is not of a global value", shown(p)))
-                };
-                match LLVMGetConstOpcode(c) {
-                    LLVMOpcode::LLVMPtrToInt => Ok(Init::Reloc {
-                        target: target(c)?,
-                        addend: 0,
-                    }),
-                    LLVMOpcode::LLVMAdd => {
-                        let base = target(LLVMGetOperand(c, 0))?;
-                        let k = LLVMGetOperand(c, 1);
-                        if LLVMIsAConstantInt(k).is_null() {
-                            return Err(format!(
-                                "relocation addend in {} is not a constant",
-                                shown(c)
-                            ));
-                        }
-                        Ok(Init::Reloc {
-                            target: base,
-                            addend: LLVMConstIntGetSExtValue(k) as i32,
-                        })
-                    }
-                    _ => Err(format!("i32 initializer {} is not a relocation", shown(c))),
-                }
-            }
-            _ => Err(format!("initializer {} is not a simple element", shown(c))),
         }
+        _ => Err(format!("initializer {} is not a simple element", shown(c))),
     }
 }
 
 /// Constants of a function in first-use order with their use counts (writer.md §5.4).
-fn enumerate_constants(ctx: &Ctx, f: LLVMValueRef) -> Vec<(LLVMValueRef, u32)> {
-    let mut seen: HashMap<LLVMValueRef, usize> = HashMap::new();
-    let mut list: Vec<(LLVMValueRef, u32)> = Vec::new();
-    let mut add = |c: LLVMValueRef| {
+fn enumerate_constants<'m>(ctx: &Ctx<'m>, f: Value<'m>) -> Vec<(Value<'m>, u32)> {
+    let mut seen: HashMap<Value<'m>, usize> = HashMap::new();
+    let mut list: Vec<(Value<'m>, u32)> = Vec::new();
+    let mut add = |c: Value<'m>| {
         if let Some(&i) = seen.get(&c) {
             list[i].1 += 1;
         } else {
@@ -712,19 +666,16 @@ fn enumerate_constants(ctx: &Ctx, f: LLVMValueRef) -> Vec<(LLVMValueRef, u32)> {
             list.push((c, 1));
         }
     };
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        for inst in instructions(f) {
-            if opcode(inst) == Some(LLVMOpcode::LLVMSwitch) {
-                let c = LLVMGetOperand(inst, 0);
-                if LLVMIsConstant(c) != 0 {
-                    add(c);
-                }
-            } else {
-                for op in operands(ctx, inst) {
-                    if LLVMIsConstant(op) != 0 && LLVMIsAGlobalValue(op).is_null() {
-                        add(op);
-                    }
+    for inst in instructions(f) {
+        if inst.opcode() == Some(LLVMOpcode::LLVMSwitch) {
+            let c = inst.operand(0);
+            if c.is_constant() {
+                add(c);
+            }
+        } else {
+            for op in operands(ctx, inst) {
+                if op.is_constant() && !is_global_value(op) {
+                    add(op);
                 }
             }
         }
@@ -732,41 +683,41 @@ fn enumerate_constants(ctx: &Ctx, f: LLVMValueRef) -> Vec<(LLVMValueRef, u32)> {
     list
 }
 
-fn const_of(c: LLVMValueRef) -> R<Const> {
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        let t = LLVMTypeOf(c);
-        let ty = value_type(t).map_err(|e| format!("constant {}: {e}", shown(c)))?;
-        if LLVMIsUndef(c) != 0 {
-            return Ok(Const {
-                ty,
-                value: ConstValue::Undef,
-            });
-        }
-        if !LLVMIsAConstantInt(c).is_null() {
-            return Ok(Const {
-                ty,
-                value: ConstValue::Int(LLVMConstIntGetZExtValue(c)),
-            });
-        }
-        if !LLVMIsAConstantFP(c).is_null() {
-            let ctx = LLVMGetTypeContext(t);
-            let it = if ty == ValueType::Float {
-                LLVMInt32TypeInContext(ctx)
+fn is_global_value(v: Value<'_>) -> bool {
+    matches!(
+        v.kind(),
+        ValueKind::Function | ValueKind::GlobalVariable | ValueKind::Alias
+    )
+}
+
+/// The instructions of function `f`, block by block.
+fn instructions(f: Value<'_>) -> impl Iterator<Item = Value<'_>> {
+    f.blocks().into_iter().flat_map(|b| b.instructions())
+}
+
+fn const_of<'m>(ctx: &Ctx<'m>, c: Value<'m>) -> R<Const> {
+    let ty = value_type(c.ty()).map_err(|e| format!("constant {}: {e}", shown(c)))?;
+    let value = match c.kind() {
+        ValueKind::Undef => ConstValue::Undef,
+        ValueKind::ConstInt => ConstValue::Int(c.const_zext().unwrap_or(0)),
+        ValueKind::ConstFloat => {
+            // The bits as they are (a conversion could quiet a NaN).
+            let types = ctx.module.types();
+            let int = if ty == ValueType::Float {
+                types.i32()
             } else {
-                LLVMInt64TypeInContext(ctx)
+                types.i64()
             };
-            let bits = LLVMConstBitCast(c, it);
-            return Ok(Const {
-                ty,
-                value: ConstValue::Float(LLVMConstIntGetZExtValue(bits)),
-            });
+            ConstValue::Float(types.const_bitcast(c, int).const_zext().unwrap_or(0))
         }
-        Err(format!(
-            "constant {} cannot be written in a pexe (only integer, floating-point and undef constants)",
-            shown(c)
-        ))
-    }
+        _ => {
+            return Err(format!(
+                "constant {} cannot be written in a pexe (only integer, floating-point and undef constants)",
+                shown(c)
+            ))
+        }
+    };
+    Ok(Const { ty, value })
 }
 
 /// `std::partition` as libstdc++ and libc++ implement it (writer.md §5.4).
@@ -793,15 +744,15 @@ fn partition<T>(v: &mut [T], pred: impl Fn(&T) -> bool) {
     }
 }
 
-struct FnState<'a> {
-    ctx: &'a Ctx,
-    ids: HashMap<LLVMValueRef, ValueId>,
-    blocks: HashMap<LLVMBasicBlockRef, u32>,
+struct FnState<'a, 'm> {
+    ctx: &'a Ctx<'m>,
+    ids: HashMap<Value<'m>, ValueId>,
+    blocks: HashMap<Block<'m>, u32>,
 }
 
-impl FnState<'_> {
+impl<'m> FnState<'_, 'm> {
     /// The value id of operand `v` after cast elision.
-    fn id(&self, v: LLVMValueRef) -> R<ValueId> {
+    fn id(&self, v: Value<'m>) -> R<ValueId> {
         let e = elide(v);
         if let Some(&id) = self.ctx.global_ids.get(&e) {
             return Ok(id);
@@ -809,25 +760,22 @@ impl FnState<'_> {
         if let Some(&id) = self.ids.get(&e) {
             return Ok(id);
         }
-        // SAFETY: handles of the module being imported, which the import borrows throughout.
-        unsafe {
-            if is_elided_cast(e) {
-                return Err(format!(
-                    "{} is a pointer cast of a pointer cast (not in PNaCl normal form)",
-                    shown(v)
-                ));
-            }
-            if LLVMIsConstant(e) != 0 {
-                return Err(format!(
-                    "constant {} cannot be written in a pexe (a constant expression or pointer constant in a function)",
-                    shown(e)
-                ));
-            }
+        if is_elided_cast(e) {
+            return Err(format!(
+                "{} is a pointer cast of a pointer cast (not in PNaCl normal form)",
+                shown(v)
+            ));
+        }
+        if e.is_constant() {
+            return Err(format!(
+                "constant {} cannot be written in a pexe (a constant expression or pointer constant in a function)",
+                shown(e)
+            ));
         }
         Err(format!("operand {} has no value number", shown(e)))
     }
 
-    fn block(&self, b: LLVMBasicBlockRef) -> R<u32> {
+    fn block(&self, b: Block<'m>) -> R<u32> {
         self.blocks
             .get(&b)
             .copied()
@@ -835,16 +783,16 @@ impl FnState<'_> {
     }
 }
 
-fn function(
-    ctx: &Ctx,
+fn function<'m>(
+    ctx: &Ctx<'m>,
     module: &Module,
     type_id: &HashMap<Type, u32>,
     fi: u32,
-    f: LLVMValueRef,
+    f: Value<'m>,
 ) -> R<BodyBuf> {
     let ng = module.num_global_values();
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    let np = unsafe { LLVMCountParams(f) };
+    let params = f.params();
+    let np = params.len() as u32;
     let mut st = FnState {
         ctx,
         ids: HashMap::new(),
@@ -852,15 +800,14 @@ fn function(
     };
     let mut body = BodyBuf::default();
     let sig = &ctx.sigs[fi as usize];
-    for k in 0..np {
-        // SAFETY: handles of the module being imported, which the import borrows throughout.
-        st.ids.insert(unsafe { LLVMGetParam(f, k) }, ng + k);
-        body.code.local_types.push(sig.params[k as usize]);
+    for (k, p) in params.into_iter().enumerate() {
+        st.ids.insert(p, ng + k as u32);
+        body.code.local_types.push(sig.params[k]);
     }
     // Constants.
-    let mut consts: Vec<(LLVMValueRef, u32, Const, u32)> = Vec::new();
+    let mut consts: Vec<(Value<'m>, u32, Const, u32)> = Vec::new();
     for (c, uses) in enumerate_constants(ctx, f) {
-        let k = const_of(c)?;
+        let k = const_of(ctx, c)?;
         let tid = *type_id
             .get(&Type::Value(k.ty))
             .ok_or_else(|| format!("constant {} has a type no value uses", shown(c)))?;
@@ -877,25 +824,20 @@ fn function(
     }
     // Blocks and value numbers of the instructions.
     let mut next = ng + np + body.code.consts.len() as u32;
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    unsafe {
-        for bb in blocks(f) {
-            st.blocks.insert(bb, st.blocks.len() as u32);
-            for inst in List::of_block(bb) {
-                if !is_elided_cast(inst) {
-                    let t = LLVMTypeOf(inst);
-                    if LLVMGetTypeKind(t) != LLVMTypeKind::LLVMVoidTypeKind {
-                        st.ids.insert(inst, next);
-                        next += 1;
-                    }
-                }
+    let blocks = f.blocks();
+    for &bb in &blocks {
+        st.blocks.insert(bb, st.blocks.len() as u32);
+        for inst in bb.instructions() {
+            if !is_elided_cast(inst) && !inst.ty().is_void() {
+                st.ids.insert(inst, next);
+                next += 1;
             }
         }
     }
     body.num_blocks = st.blocks.len() as u32;
-    for bb in blocks(f) {
+    for bb in blocks {
         body.code.block_starts.push(body.code.insts.len() as u32);
-        for inst in List::of_block(bb) {
+        for inst in bb.instructions() {
             if !is_elided_cast(inst) {
                 let i = instruction(&st, &mut body, inst)
                     .map_err(|e| format!("{e}\n    in: {}", shown(inst)))?;
@@ -952,167 +894,158 @@ fn castop(op: LLVMOpcode) -> Option<CastOp> {
 
 /// A load's or store's alignment: none where an LLVM 3.x file gives none (LLVM 14 gave it
 /// its type's).
-fn memory_align(st: &FnState, i: LLVMValueRef) -> R<Align> {
+fn memory_align(st: &FnState<'_, '_>, i: Value<'_>) -> R<Align> {
     match &st.ctx.legacy {
-        Some(l) if l.unaligned(i) => Ok(Align(0)),
+        Some(l) if l.unaligned(i.as_raw()) => Ok(Align(0)),
         _ => align_of(i),
     }
 }
 
-fn align_of(i: LLVMValueRef) -> R<Align> {
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    let a = unsafe { LLVMGetAlignment(i) } as u64;
+fn align_of(i: Value<'_>) -> R<Align> {
+    let a = i.alignment() as u64;
     Align::from_bytes(a).ok_or_else(|| format!("alignment {a} cannot be written in a pexe"))
 }
 
-fn instruction(st: &FnState, body: &mut BodyBuf, i: LLVMValueRef) -> R<Inst> {
+fn instruction<'m>(st: &FnState<'_, 'm>, body: &mut BodyBuf, i: Value<'m>) -> R<Inst> {
     use LLVMOpcode::*;
-    let op = opcode(i).unwrap();
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    let ty = value_type(unsafe { LLVMTypeOf(i) })?;
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    let operand = |k: u32| -> R<ValueId> { st.id(unsafe { LLVMGetOperand(i, k) }) };
+    let op = i.opcode().unwrap();
+    let ty = value_type(i.ty())?;
+    let operand = |k: u32| -> R<ValueId> { st.id(i.operand(k)) };
     let unwritable = |what: &str| Err(format!("{what} cannot be written in a pexe"));
-    // SAFETY: handles of the module being imported, which the import borrows throughout.
-    let kind = unsafe {
-        match op {
-            _ if binop(op).is_some() => InstKind::Binop {
-                op: binop(op).unwrap(),
-                lhs: operand(0)?,
-                rhs: operand(1)?,
-            },
-            LLVMPtrToInt | LLVMIntToPtr => return unwritable("a pointer cast that is not to i32"),
-            LLVMBitCast if is_pointer(LLVMTypeOf(LLVMGetOperand(i, 0))) => {
-                return unwritable("a bitcast of a pointer to a non-pointer")
-            }
-            _ if castop(op).is_some() => InstKind::Cast {
-                op: castop(op).unwrap(),
-                val: operand(0)?,
-            },
-            LLVMRet => InstKind::Ret {
-                val: (LLVMGetNumOperands(i) > 0)
-                    .then(|| operand(0))
-                    .transpose()?,
-            },
-            LLVMBr => {
-                if LLVMIsConditional(i) != 0 {
-                    InstKind::CondBr {
-                        cond: st.id(LLVMGetCondition(i))?,
-                        t: st.block(LLVMGetSuccessor(i, 0))?,
-                        f: st.block(LLVMGetSuccessor(i, 1))?,
-                    }
-                } else {
-                    InstKind::Br {
-                        target: st.block(LLVMGetSuccessor(i, 0))?,
-                    }
-                }
-            }
-            LLVMSwitch => {
-                let cond = operand(0)?;
-                let default = st.block(LLVMGetSwitchDefaultDest(i))?;
-                let n = LLVMGetNumOperands(i) as u32;
-                let start = body.code.cases.len() as u32;
-                for k in (2..n.saturating_sub(1)).step_by(2) {
-                    let value = LLVMConstIntGetSExtValue(LLVMGetOperand(i, k));
-                    let target = st.block(LLVMValueAsBasicBlock(LLVMGetOperand(i, k + 1)))?;
-                    body.code.cases.push(SwitchCase { value, target });
-                }
-                InstKind::Switch {
-                    cond,
-                    default,
-                    cases: Span::new(start, body.code.cases.len() as u32 - start),
-                }
-            }
-            LLVMUnreachable => InstKind::Unreachable,
-            LLVMPHI => {
-                let n = LLVMCountIncoming(i);
-                let start = body.code.operands.len() as u32;
-                for k in 0..n {
-                    let v = st.id(LLVMGetIncomingValue(i, k))?;
-                    let b = st.block(LLVMGetIncomingBlock(i, k))?;
-                    body.code.operands.extend([v, b]);
-                }
-                InstKind::Phi {
-                    incoming: Span { start, len: n },
-                }
-            }
-            LLVMAlloca => {
-                if int_width(LLVMGetAllocatedType(i)) != Some(8) {
-                    return Err("Type of alloca instruction is not i8".into());
-                }
-                InstKind::Alloca {
-                    size: operand(0)?,
-                    align: align_of(i)?,
-                }
-            }
-            LLVMLoad => InstKind::Load {
-                ptr: operand(0)?,
-                align: memory_align(st, i)?,
-            },
-            LLVMStore => InstKind::Store {
-                ptr: operand(1)?,
-                val: operand(0)?,
-                align: memory_align(st, i)?,
-            },
-            LLVMICmp => InstKind::Cmp {
-                pred: Pred(LLVMGetICmpPredicate(i) as u8),
-                lhs: operand(0)?,
-                rhs: operand(1)?,
-            },
-            LLVMFCmp => InstKind::Cmp {
-                pred: Pred(LLVMGetFCmpPredicate(i) as u8),
-                lhs: operand(0)?,
-                rhs: operand(1)?,
-            },
-            LLVMSelect => InstKind::Select {
+    let kind = match op {
+        _ if binop(op).is_some() => InstKind::Binop {
+            op: binop(op).unwrap(),
+            lhs: operand(0)?,
+            rhs: operand(1)?,
+        },
+        LLVMPtrToInt | LLVMIntToPtr => return unwritable("a pointer cast that is not to i32"),
+        LLVMBitCast if i.operand(0).ty().is_pointer() => {
+            return unwritable("a bitcast of a pointer to a non-pointer")
+        }
+        _ if castop(op).is_some() => InstKind::Cast {
+            op: castop(op).unwrap(),
+            val: operand(0)?,
+        },
+        LLVMRet => InstKind::Ret {
+            val: (i.num_operands() > 0).then(|| operand(0)).transpose()?,
+        },
+        LLVMBr => match i.successors()[..] {
+            // A conditional branch's operands: the condition, the false and the true block.
+            [t, f] => InstKind::CondBr {
                 cond: operand(0)?,
-                t: operand(1)?,
-                f: operand(2)?,
+                t: st.block(t)?,
+                f: st.block(f)?,
             },
-            LLVMExtractElement => InstKind::ExtractElement {
-                vec: operand(0)?,
-                idx: operand(1)?,
+            [target] => InstKind::Br {
+                target: st.block(target)?,
             },
-            LLVMInsertElement => InstKind::InsertElement {
-                vec: operand(0)?,
-                elt: operand(1)?,
-                idx: operand(2)?,
-            },
-            LLVMCall => {
-                if LLVMGetInstructionCallConv(i) != 0 {
-                    return unwritable("calling conventions other than C");
-                }
-                let callee = LLVMGetCalledValue(i);
-                if !LLVMIsAInlineAsm(callee).is_null() {
-                    return unwritable("inline assembly");
-                }
-                let indirect = elide(callee) != callee;
-                let nf = st.ctx.functions.len();
-                if !indirect && (st.ctx.global_ids.get(&callee)).is_none_or(|&id| id as usize >= nf)
-                {
-                    return Err(
-                        "a call of something that is neither a function nor an inttoptr".into(),
-                    );
-                }
-                let callee_id = st.id(callee)?;
-                let start = body.code.operands.len() as u32;
-                let ops = operands(st.ctx, i);
-                // Arguments: every operand but the callee (the last).
-                for &a in &ops[..ops.len() - 1] {
-                    body.code.operands.push(st.id(a)?);
-                }
-                InstKind::Call {
-                    callee: callee_id,
-                    args: Span::new(start, body.code.operands.len() as u32 - start),
-                    tail: LLVMIsTailCall(i) != 0,
-                    indirect,
-                }
+            _ => return unwritable("a branch of this form"),
+        },
+        LLVMSwitch => {
+            let cond = operand(0)?;
+            let default = st.block(i.switch_default())?;
+            let start = body.code.cases.len() as u32;
+            for (value, target) in i.switch_cases() {
+                let value = value
+                    .const_sext()
+                    .ok_or_else(|| format!("switch case {} is not a constant", shown(value)))?;
+                let target = st.block(target)?;
+                body.code.cases.push(SwitchCase { value, target });
             }
-            _ => {
-                return unwritable("this instruction")
-                    .map_err(|e| e + " (NaCl Illegal instruction)")
+            InstKind::Switch {
+                cond,
+                default,
+                cases: Span::new(start, body.code.cases.len() as u32 - start),
             }
         }
+        LLVMUnreachable => InstKind::Unreachable,
+        LLVMPHI => {
+            let incoming = i.incoming();
+            let start = body.code.operands.len() as u32;
+            for &(v, b) in &incoming {
+                let v = st.id(v)?;
+                let b = st.block(b)?;
+                body.code.operands.extend([v, b]);
+            }
+            InstKind::Phi {
+                incoming: Span {
+                    start,
+                    len: incoming.len() as u32,
+                },
+            }
+        }
+        LLVMAlloca => {
+            if i.allocated_type().int_width() != Some(8) {
+                return Err("Type of alloca instruction is not i8".into());
+            }
+            InstKind::Alloca {
+                size: operand(0)?,
+                align: align_of(i)?,
+            }
+        }
+        LLVMLoad => InstKind::Load {
+            ptr: operand(0)?,
+            align: memory_align(st, i)?,
+        },
+        LLVMStore => InstKind::Store {
+            ptr: operand(1)?,
+            val: operand(0)?,
+            align: memory_align(st, i)?,
+        },
+        LLVMICmp => InstKind::Cmp {
+            pred: Pred(i.icmp_pred() as u8),
+            lhs: operand(0)?,
+            rhs: operand(1)?,
+        },
+        LLVMFCmp => InstKind::Cmp {
+            pred: Pred(i.fcmp_pred() as u8),
+            lhs: operand(0)?,
+            rhs: operand(1)?,
+        },
+        LLVMSelect => InstKind::Select {
+            cond: operand(0)?,
+            t: operand(1)?,
+            f: operand(2)?,
+        },
+        LLVMExtractElement => InstKind::ExtractElement {
+            vec: operand(0)?,
+            idx: operand(1)?,
+        },
+        LLVMInsertElement => InstKind::InsertElement {
+            vec: operand(0)?,
+            elt: operand(1)?,
+            idx: operand(2)?,
+        },
+        LLVMCall => {
+            if i.call_conv() != 0 {
+                return unwritable("calling conventions other than C");
+            }
+            let callee = i.called_value();
+            if callee.kind() == ValueKind::InlineAsm {
+                return unwritable("inline assembly");
+            }
+            let indirect = elide(callee) != callee;
+            let nf = st.ctx.functions.len();
+            if !indirect && (st.ctx.global_ids.get(&callee)).is_none_or(|&id| id as usize >= nf) {
+                return Err(
+                    "a call of something that is neither a function nor an inttoptr".into(),
+                );
+            }
+            let callee_id = st.id(callee)?;
+            let start = body.code.operands.len() as u32;
+            let ops = operands(st.ctx, i);
+            // Arguments: every operand but the callee (the last).
+            for &a in &ops[..ops.len() - 1] {
+                body.code.operands.push(st.id(a)?);
+            }
+            InstKind::Call {
+                callee: callee_id,
+                args: Span::new(start, body.code.operands.len() as u32 - start),
+                tail: i.is_tail_call(),
+                indirect,
+            }
+        }
+        _ => return unwritable("this instruction").map_err(|e| e + " (NaCl Illegal instruction)"),
     };
     Ok(Inst { kind, ty })
 }

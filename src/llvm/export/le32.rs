@@ -61,7 +61,7 @@ impl Lowering for Le32 {
         if x.partition.is_some() {
             return;
         }
-        let derived = crate::llvm::import::derived_types(x.module);
+        let derived = crate::llvm::import::derived_types(x.edit);
         if derived.is_some_and(|d| d != m.types) {
             // SAFETY: the exporter's context and module are live; each MDString copies
             // its bytes.
