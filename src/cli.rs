@@ -159,6 +159,19 @@ pub fn read_or_report(tool: &str, input: &str) -> Option<(String, Vec<u8>)> {
     }
 }
 
+/// A one-input tool's start: SIGPIPE as a command-line tool has it, the arguments parsed
+/// (`--help`, `--version` and usage errors as clap answers them), and the input read (its
+/// name as the user gave it, and its bytes); `None` once the error is reported.
+pub fn start<A: clap::Parser>(
+    tool: &str,
+    input: impl Fn(&A) -> &str,
+) -> Option<(A, String, Vec<u8>)> {
+    default_sigpipe();
+    let args = A::parse();
+    let (name, data) = read_or_report(tool, input(&args))?;
+    Some((args, name, data))
+}
+
 /// Prints `TOOL: error: FILE:BYTE:BIT: message` to standard error.
 pub fn report(tool: &str, file: &str, e: &Error) {
     eprintln!("{tool}: error: {file}:{e}");

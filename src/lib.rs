@@ -4,6 +4,17 @@
 //! the LLVM bridge converts it, the ABI checker and the disassembler read it.
 //! `bitstream`, `bitcode`, `ir`, `abi` and `dis` do not depend on LLVM.
 
+/// `Display` for types that have a `name(self) -> &'static str`: the name.
+macro_rules! display_as_name {
+    ($($t:ty),*) => {$(
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    )*};
+}
+
 pub mod abi;
 pub mod bitcode;
 pub mod bitstream;

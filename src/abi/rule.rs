@@ -2,8 +2,6 @@
 //! `abi::check`, and on LLVM modules, `llvm::abicheck`) say a finding breaks. A rule is a
 //! section of spec/001, or one rule of a section that holds several.
 
-use std::fmt;
-
 /// A rule of spec/001.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rule {
@@ -187,8 +185,4 @@ impl Rule {
     }
 }
 
-impl fmt::Display for Rule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_as_name!(Rule);

@@ -45,9 +45,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    pnacl::cli::default_sigpipe();
-    let args = Args::parse();
-    let Some((name, data)) = cli::read_or_report("pnacl-bcdis", &args.input) else {
+    let Some((args, name, data)) = cli::start::<Args>("pnacl-bcdis", |a| &a.input) else {
         return ExitCode::from(1);
     };
     if let Some(m) = cli::not_a_pexe(&name, &data) {

@@ -41,9 +41,7 @@ struct Args {
 const TOOL: &str = "pnacl-finalize";
 
 fn main() -> ExitCode {
-    cli::default_sigpipe();
-    let args = Args::parse();
-    let Some((name, data)) = cli::read_or_report(TOOL, &args.input) else {
+    let Some((args, name, data)) = cli::start::<Args>(TOOL, |a| &a.input) else {
         return ExitCode::from(1);
     };
     let ctx = Context::create();

@@ -261,39 +261,36 @@ pub fn fn_type(t: &mut Tokens, f: &FnType) {
 /// The module block's record of function `f`: `declare external i32 @f0(i32);`.
 pub fn function_decl(t: &mut Tokens, m: &Module, f: u32) {
     let func = &m.functions[f as usize];
-    let sig = m.fn_type(f);
     t.s(if func.is_defined { "define" } else { "declare" }).sp();
     // The historical printer's linkage text for internal has a trailing space.
     t.s(match func.linkage {
         super::Linkage::External => "external",
         super::Linkage::Internal => "internal ",
     })
-    .sp()
-    .begin()
-    .s(sig.ret.name())
-    .sp()
-    .begin()
-    .num("@f", f as u64);
+    .sp();
+    signature(t, m, f, false);
+    t.s(";").end();
+}
+
+/// `ret @fN(params)` in two clusters (the whole, then the name and its parameters), the
+/// parameters named `%pI` when `named`; the caller ends the outer cluster.
+fn signature(t: &mut Tokens, m: &Module, f: u32, named: bool) {
+    let sig = m.fn_type(f);
+    t.begin().s(sig.ret.name()).sp().begin().num("@f", f as u64);
     params(t, sig.params.len(), |t, i| {
         t.s(sig.params[i].name());
+        if named {
+            t.sp().num("%p", i as u64);
+        }
     });
-    t.end().s(";").end();
+    t.end();
 }
 
 /// A function block's header: `function i32 @f0(i32 %p0) {  // BlockID = 12`.
 pub fn function_header(t: &mut Tokens, m: &Module, f: u32) {
-    let sig = m.fn_type(f);
-    t.s("function")
-        .sp()
-        .begin()
-        .s(sig.ret.name())
-        .sp()
-        .begin()
-        .num("@f", f as u64);
-    params(t, sig.params.len(), |t, i| {
-        t.s(sig.params[i].name()).sp().num("%p", i as u64);
-    });
-    t.end().end().sp().open("{").sp().sp().s("// BlockID = 12");
+    t.s("function").sp();
+    signature(t, m, f, true);
+    t.end().sp().open("{").sp().sp().s("// BlockID = 12");
 }
 
 /// A global's record: `var @g0, align 4,` (its initializers follow).

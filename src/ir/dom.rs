@@ -167,44 +167,6 @@ impl Scratch {
                     }
                 };
                 match inst.kind {
-                    InstKind::Binop { lhs, rhs, .. }
-                    | InstKind::Cmp { lhs, rhs, .. }
-                    | InstKind::Store {
-                        ptr: lhs, val: rhs, ..
-                    }
-                    | InstKind::ExtractElement { vec: lhs, idx: rhs } => {
-                        used(lhs);
-                        used(rhs);
-                    }
-                    InstKind::Cast { val: v, .. }
-                    | InstKind::Ret { val: Some(v) }
-                    | InstKind::CondBr { cond: v, .. }
-                    | InstKind::Switch { cond: v, .. }
-                    | InstKind::Alloca { size: v, .. }
-                    | InstKind::Load { ptr: v, .. } => used(v),
-                    InstKind::Select { cond, t, f }
-                    | InstKind::InsertElement {
-                        vec: cond,
-                        elt: t,
-                        idx: f,
-                    } => {
-                        used(cond);
-                        used(t);
-                        used(f);
-                    }
-                    InstKind::Call {
-                        callee,
-                        args,
-                        indirect,
-                        ..
-                    } => {
-                        if indirect {
-                            used(callee);
-                        }
-                        for &v in body.span(args) {
-                            used(v);
-                        }
-                    }
                     InstKind::Phi { .. } => slow.push(Slow {
                         inst: i,
                         v: 0,
@@ -212,7 +174,12 @@ impl Scratch {
                         next: PHI,
                         own: false,
                     }),
-                    InstKind::Ret { val: None } | InstKind::Br { .. } | InstKind::Unreachable => {}
+                    _ => {
+                        body.any_operand(inst, |v| {
+                            used(v);
+                            false
+                        });
+                    }
                 }
                 next += own as u32;
             }

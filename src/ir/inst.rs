@@ -121,50 +121,52 @@ impl InstKind {
     }
 }
 
-/// Binary operator codes (spec/000: the same codes serve integer and floating point).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum BinOp {
-    Add = 0,
-    Sub = 1,
-    Mul = 2,
-    UDiv = 3,
-    SDiv = 4,
-    URem = 5,
-    SRem = 6,
-    Shl = 7,
-    LShr = 8,
-    AShr = 9,
-    And = 10,
-    Or = 11,
-    Xor = 12,
+/// An enum of a record's operator codes: each variant with its code, `from_code` and
+/// `code` from the one list.
+macro_rules! coded {
+    ($(#[$doc:meta])* $name:ident { $($v:ident = $c:literal,)* }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[repr(u8)]
+        pub enum $name {
+            $($v = $c,)*
+        }
+
+        impl $name {
+            pub fn from_code(c: u64) -> Option<$name> {
+                match c {
+                    $($c => Some($name::$v),)*
+                    _ => None,
+                }
+            }
+
+            pub fn code(self) -> u64 {
+                self as u64
+            }
+        }
+    };
+}
+
+coded! {
+    /// Binary operator codes (spec/000: the same codes serve integer and floating point).
+    BinOp {
+        Add = 0,
+        Sub = 1,
+        Mul = 2,
+        UDiv = 3,
+        SDiv = 4,
+        URem = 5,
+        SRem = 6,
+        Shl = 7,
+        LShr = 8,
+        AShr = 9,
+        And = 10,
+        Or = 11,
+        Xor = 12,
+    }
 }
 
 impl BinOp {
-    pub fn from_code(c: u64) -> Option<BinOp> {
-        use BinOp::*;
-        Some(match c {
-            0 => Add,
-            1 => Sub,
-            2 => Mul,
-            3 => UDiv,
-            4 => SDiv,
-            5 => URem,
-            6 => SRem,
-            7 => Shl,
-            8 => LShr,
-            9 => AShr,
-            10 => And,
-            11 => Or,
-            12 => Xor,
-            _ => return None,
-        })
-    }
-
-    pub fn code(self) -> u64 {
-        self as u64
-    }
-
     /// Whether the operator exists for floating-point operands (fadd fsub fmul fdiv frem).
     pub fn has_float_form(self) -> bool {
         matches!(
@@ -204,45 +206,24 @@ impl BinOp {
     }
 }
 
-/// Cast operator codes (spec/000 "Conversion Instructions"; 9 and 10, ptrtoint and
-/// inttoptr, never appear in a pexe).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum CastOp {
-    Trunc = 0,
-    ZExt = 1,
-    SExt = 2,
-    FpToUi = 3,
-    FpToSi = 4,
-    UiToFp = 5,
-    SiToFp = 6,
-    FpTrunc = 7,
-    FpExt = 8,
-    Bitcast = 11,
+coded! {
+    /// Cast operator codes (spec/000 "Conversion Instructions"; 9 and 10, ptrtoint and
+    /// inttoptr, never appear in a pexe).
+    CastOp {
+        Trunc = 0,
+        ZExt = 1,
+        SExt = 2,
+        FpToUi = 3,
+        FpToSi = 4,
+        UiToFp = 5,
+        SiToFp = 6,
+        FpTrunc = 7,
+        FpExt = 8,
+        Bitcast = 11,
+    }
 }
 
 impl CastOp {
-    pub fn from_code(c: u64) -> Option<CastOp> {
-        use CastOp::*;
-        Some(match c {
-            0 => Trunc,
-            1 => ZExt,
-            2 => SExt,
-            3 => FpToUi,
-            4 => FpToSi,
-            5 => UiToFp,
-            6 => SiToFp,
-            7 => FpTrunc,
-            8 => FpExt,
-            11 => Bitcast,
-            _ => return None,
-        })
-    }
-
-    pub fn code(self) -> u64 {
-        self as u64
-    }
-
     pub fn name(self) -> &'static str {
         use CastOp::*;
         match self {

@@ -85,165 +85,84 @@ impl Intrinsic {
     }
 }
 
-fn build() -> Vec<Intrinsic> {
-    use PTy::*;
+use Kind as K;
+
+/// The table: each intrinsic's name, kind, signature (`ret (params)` in the names of
+/// `ValueType`, `p` a pointer, `T` the family's type where the name has `{}`), and whether
+/// the 2014 checker allowed it.
+#[rustfmt::skip]
+const SIGNATURES: &[(&str, Kind, &str, bool)] = &[
+    ("llvm.bswap.{}", K::Bswap, "T (T)", true),
+    ("llvm.ctlz.{}", K::Ctlz, "T (T, i1)", true),
+    ("llvm.cttz.{}", K::Cttz, "T (T, i1)", true),
+    ("llvm.ctpop.{}", K::Ctpop, "T (T)", true),
+    ("llvm.sqrt.{}", K::Sqrt, "T (T)", true),
+    ("llvm.fabs.{}", K::Fabs, "T (T)", false),
+    ("llvm.nacl.read.tp", K::ReadTp, "p ()", true),
+    ("llvm.nacl.longjmp", K::Longjmp, "void (p, i32)", true),
+    ("llvm.nacl.setjmp", K::Setjmp, "i32 (p)", true),
+    ("llvm.nacl.atomic.load.{}", K::AtomicLoad, "T (p, i32)", true),
+    ("llvm.nacl.atomic.store.{}", K::AtomicStore, "void (T, p, i32)", true),
+    ("llvm.nacl.atomic.rmw.{}", K::AtomicRmw, "T (i32, p, T, i32)", true),
+    ("llvm.nacl.atomic.cmpxchg.{}", K::AtomicCmpxchg, "T (p, T, T, i32, i32)", true),
+    ("llvm.nacl.atomic.fence", K::AtomicFence, "void (i32)", true),
+    ("llvm.nacl.atomic.fence.all", K::AtomicFenceAll, "void ()", true),
+    ("llvm.nacl.atomic.is.lock.free", K::AtomicIsLockFree, "i1 (i32, p)", true),
+    ("llvm.stacksave", K::StackSave, "p ()", true),
+    ("llvm.stackrestore", K::StackRestore, "void (p)", true),
+    ("llvm.trap", K::Trap, "void ()", true),
+    ("llvm.memcpy.p0i8.p0i8.i32", K::Memcpy, "void (p, p, i32, i32, i1)", true),
+    ("llvm.memmove.p0i8.p0i8.i32", K::Memmove, "void (p, p, i32, i32, i1)", true),
+    ("llvm.memset.p0i8.i32", K::Memset, "void (p, i8, i32, i32, i1)", true),
+];
+
+/// The types each family (a name with `{}`) comes in, by the name's suffix.
+fn family(kind: Kind) -> &'static [(&'static str, ValueType)] {
     use ValueType as T;
-    let mut v = Vec::new();
-    let mut add = |name: String, kind: Kind, ret: PTy, params: Vec<PTy>, in_2014: bool| {
-        v.push(Intrinsic {
-            name,
-            kind,
-            ret,
-            params,
-            in_2014_checker: in_2014,
-        })
-    };
-    for (s, t) in [("i16", T::I16), ("i32", T::I32), ("i64", T::I64)] {
-        add(
-            format!("llvm.bswap.{s}"),
-            Kind::Bswap,
-            V(t),
-            vec![V(t)],
-            true,
-        );
-    }
-    for (s, t) in [("i32", T::I32), ("i64", T::I64)] {
-        add(
-            format!("llvm.ctlz.{s}"),
-            Kind::Ctlz,
-            V(t),
-            vec![V(t), V(T::I1)],
-            true,
-        );
-        add(
-            format!("llvm.cttz.{s}"),
-            Kind::Cttz,
-            V(t),
-            vec![V(t), V(T::I1)],
-            true,
-        );
-        add(
-            format!("llvm.ctpop.{s}"),
-            Kind::Ctpop,
-            V(t),
-            vec![V(t)],
-            true,
-        );
-    }
-    for (s, t) in [("f32", T::Float), ("f64", T::Double)] {
-        add(format!("llvm.sqrt.{s}"), Kind::Sqrt, V(t), vec![V(t)], true);
-    }
-    for (s, t) in [("f32", T::Float), ("f64", T::Double), ("v4f32", T::V4Float)] {
-        add(
-            format!("llvm.fabs.{s}"),
-            Kind::Fabs,
-            V(t),
-            vec![V(t)],
-            false,
-        );
-    }
-    add("llvm.nacl.read.tp".into(), Kind::ReadTp, Ptr, vec![], true);
-    add(
-        "llvm.nacl.longjmp".into(),
-        Kind::Longjmp,
-        V(T::Void),
-        vec![Ptr, V(T::I32)],
-        true,
-    );
-    add(
-        "llvm.nacl.setjmp".into(),
-        Kind::Setjmp,
-        V(T::I32),
-        vec![Ptr],
-        true,
-    );
-    for (s, t) in [
+    const INTS: &[(&str, ValueType)] = &[
         ("i8", T::I8),
         ("i16", T::I16),
         ("i32", T::I32),
         ("i64", T::I64),
-    ] {
-        add(
-            format!("llvm.nacl.atomic.load.{s}"),
-            Kind::AtomicLoad,
-            V(t),
-            vec![Ptr, V(T::I32)],
-            true,
-        );
-        add(
-            format!("llvm.nacl.atomic.store.{s}"),
-            Kind::AtomicStore,
-            V(T::Void),
-            vec![V(t), Ptr, V(T::I32)],
-            true,
-        );
-        add(
-            format!("llvm.nacl.atomic.rmw.{s}"),
-            Kind::AtomicRmw,
-            V(t),
-            vec![V(T::I32), Ptr, V(t), V(T::I32)],
-            true,
-        );
-        add(
-            format!("llvm.nacl.atomic.cmpxchg.{s}"),
-            Kind::AtomicCmpxchg,
-            V(t),
-            vec![Ptr, V(t), V(t), V(T::I32), V(T::I32)],
-            true,
-        );
+    ];
+    match kind {
+        Kind::Bswap => &INTS[1..],
+        Kind::Ctlz | Kind::Cttz | Kind::Ctpop => &INTS[2..],
+        Kind::Sqrt => &[("f32", T::Float), ("f64", T::Double)],
+        Kind::Fabs => &[("f32", T::Float), ("f64", T::Double), ("v4f32", T::V4Float)],
+        _ => INTS,
     }
-    add(
-        "llvm.nacl.atomic.fence".into(),
-        Kind::AtomicFence,
-        V(T::Void),
-        vec![V(T::I32)],
-        true,
-    );
-    add(
-        "llvm.nacl.atomic.fence.all".into(),
-        Kind::AtomicFenceAll,
-        V(T::Void),
-        vec![],
-        true,
-    );
-    add(
-        "llvm.nacl.atomic.is.lock.free".into(),
-        Kind::AtomicIsLockFree,
-        V(T::I1),
-        vec![V(T::I32), Ptr],
-        true,
-    );
-    add("llvm.stacksave".into(), Kind::StackSave, Ptr, vec![], true);
-    add(
-        "llvm.stackrestore".into(),
-        Kind::StackRestore,
-        V(T::Void),
-        vec![Ptr],
-        true,
-    );
-    add("llvm.trap".into(), Kind::Trap, V(T::Void), vec![], true);
-    let mem = vec![Ptr, Ptr, V(T::I32), V(T::I32), V(T::I1)];
-    add(
-        "llvm.memcpy.p0i8.p0i8.i32".into(),
-        Kind::Memcpy,
-        V(T::Void),
-        mem.clone(),
-        true,
-    );
-    add(
-        "llvm.memmove.p0i8.p0i8.i32".into(),
-        Kind::Memmove,
-        V(T::Void),
-        mem,
-        true,
-    );
-    add(
-        "llvm.memset.p0i8.i32".into(),
-        Kind::Memset,
-        V(T::Void),
-        vec![Ptr, V(T::I8), V(T::I32), V(T::I32), V(T::I1)],
-        true,
-    );
+}
+
+fn build() -> Vec<Intrinsic> {
+    let mut v = Vec::new();
+    for &(name, kind, sig, in_2014_checker) in SIGNATURES {
+        let types: &[(&str, ValueType)] = if name.contains("{}") {
+            family(kind)
+        } else {
+            &[("", ValueType::Void)]
+        };
+        for &(suffix, t) in types {
+            let ty = |s: &str| match s.trim() {
+                "p" => PTy::Ptr,
+                "T" => PTy::V(t),
+                s => PTy::V(*ValueType::ALL.iter().find(|v| v.name() == s).unwrap()),
+            };
+            let (ret, params) = sig.split_once(" (").unwrap();
+            let params = params.trim_end_matches(')');
+            v.push(Intrinsic {
+                name: name.replace("{}", suffix),
+                kind,
+                ret: ty(ret),
+                params: params
+                    .split(',')
+                    .filter(|p| !p.trim().is_empty())
+                    .map(ty)
+                    .collect(),
+                in_2014_checker,
+            });
+        }
+    }
     v
 }
 

@@ -302,8 +302,9 @@ impl<'m> Body<'m> {
         &self.cases[s.start as usize..(s.start + s.len) as usize]
     }
 
-    /// Whether `pred` holds for one of `inst`'s value operands (a direct call's callee
-    /// is not one: it names the function called, it passes no value).
+    /// Whether `pred` holds for one of `inst`'s value operands, asked in order until it
+    /// does (a direct call's callee is not one: it names the function called, it passes
+    /// no value; an indirect call's comes before its arguments).
     pub fn any_operand(&self, inst: &Inst, mut pred: impl FnMut(ValueId) -> bool) -> bool {
         match inst.kind {
             InstKind::Binop { lhs, rhs, .. } | InstKind::Cmp { lhs, rhs, .. } => {
@@ -324,7 +325,7 @@ impl<'m> Body<'m> {
                 args,
                 indirect,
                 ..
-            } => self.span(args).iter().any(|&a| pred(a)) || (indirect && pred(callee)),
+            } => (indirect && pred(callee)) || self.span(args).iter().any(|&a| pred(a)),
             InstKind::Phi { incoming } => {
                 self.phi_pairs(incoming).iter().step_by(2).any(|&v| pred(v))
             }

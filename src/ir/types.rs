@@ -180,11 +180,7 @@ impl ValueType {
     }
 }
 
-impl fmt::Display for ValueType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_as_name!(ValueType);
 
 /// A function signature.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -58,17 +58,7 @@ fn is_scalar(t: Type<'_>) -> bool {
 }
 
 fn is_vector(t: Type<'_>) -> bool {
-    let TypeKind::Vector(e, n) = t.kind() else {
-        return false;
-    };
-    match e.kind() {
-        TypeKind::Int(1) => matches!(n, 4 | 8 | 16),
-        TypeKind::Int(8) => n == 16,
-        TypeKind::Int(16) => n == 8,
-        TypeKind::Int(32) => n == 4,
-        TypeKind::Float => n == 4,
-        _ => false,
-    }
+    matches!(t.kind(), TypeKind::Vector(e, n) if super::import::is_abi_vector(e, n))
 }
 
 /// The element type of vector type `t`, or `t` itself.

@@ -83,6 +83,13 @@ fn b<'a>(r: LLVMBasicBlockRef) -> Block<'a> {
     Block(r, PhantomData)
 }
 
+/// `n` types LLVM writes into an array of `n` (`fill`).
+fn types_of<'a>(n: u32, fill: impl FnOnce(*mut LLVMTypeRef)) -> Vec<Type<'a>> {
+    let mut out = vec![std::ptr::null_mut(); n as usize];
+    fill(out.as_mut_ptr());
+    out.into_iter().map(t).collect()
+}
+
 fn raws(vals: &[Value<'_>]) -> Vec<LLVMValueRef> {
     vals.iter().map(|x| x.0).collect()
 }
@@ -161,12 +168,11 @@ impl<'a> Type<'a> {
 
     /// The fields of a struct type.
     pub fn struct_fields(self) -> Vec<Type<'a>> {
-        let n = LLVMCountStructElementTypes(self.must()) as usize;
-        let mut out = vec![std::ptr::null_mut(); n];
-        // SAFETY: a struct type of a live context (checked); the array is sized by LLVM's
-        // count.
-        unsafe { llvm_sys::core::LLVMGetStructElementTypes(self.0, out.as_mut_ptr()) };
-        out.into_iter().map(t).collect()
+        let n = LLVMCountStructElementTypes(self.must());
+        // SAFETY: a struct type of a live context (checked), an array of LLVM's count.
+        types_of(n, |out| unsafe {
+            llvm_sys::core::LLVMGetStructElementTypes(self.0, out)
+        })
     }
 
     /// Whether this is the type of a block (`label`) or of metadata.
@@ -194,12 +200,11 @@ impl<'a> Type<'a> {
 
     /// A function type's parameter types.
     pub fn fn_params(self) -> Vec<Type<'a>> {
-        let n = LLVMCountParamTypes(self.must()) as usize;
-        let mut out = vec![std::ptr::null_mut(); n];
-        // SAFETY: a function type of a live context (checked); the array is sized by
-        // LLVM's count.
-        unsafe { llvm_sys::core::LLVMGetParamTypes(self.0, out.as_mut_ptr()) };
-        out.into_iter().map(t).collect()
+        let n = LLVMCountParamTypes(self.must());
+        // SAFETY: a function type of a live context (checked), an array of LLVM's count.
+        types_of(n, |out| unsafe {
+            llvm_sys::core::LLVMGetParamTypes(self.0, out)
+        })
     }
 
     pub fn fn_is_vararg(self) -> bool {
@@ -391,6 +396,14 @@ impl<'a> Value<'a> {
         v(unsafe { llvm_sys::core::LLVMGetElementAsConstant(self.0, i) })
     }
 
+    /// Element `i` of a constant array, struct or vector (of plain data or not).
+    pub fn aggregate_element(self, i: u32) -> Value<'a> {
+        match self.kind() {
+            ValueKind::ConstData => self.const_data_element(i),
+            _ => self.operand(i),
+        }
+    }
+
     /// The bytes of a constant data array of i8 (a C string).
     pub fn const_bytes(self) -> Option<Vec<u8>> {
         if self.kind() != ValueKind::ConstData {
@@ -529,20 +542,6 @@ impl<'a> Value<'a> {
         LLVMIsTailCall(self.must()) != 0
     }
 
-    /// Whether a call has enum attribute `name` at `idx` (0 return, 1.. arguments).
-    pub fn call_has_attr(self, idx: u32, name: &str) -> bool {
-        let k = attr_kind(name);
-        k != 0 && !LLVMGetCallSiteEnumAttribute(self.must(), idx, k).is_null()
-    }
-
-    /// The type of a call's type attribute `name` (`byval`, `sret`) at `idx`, if present.
-    pub fn call_type_attr(self, idx: u32, name: &str) -> Option<Type<'a>> {
-        let k = attr_kind(name);
-        let a = LLVMGetCallSiteEnumAttribute(self.must(), idx, k);
-        // SAFETY: an attribute of a live module; `name` names a type attribute.
-        (k != 0 && !a.is_null()).then(|| t(unsafe { llvm_sys::core::LLVMGetTypeAttributeValue(a) }))
-    }
-
     /// A terminator's successors.
     pub fn successors(self) -> Vec<Block<'a>> {
         (0..LLVMGetNumSuccessors(self.must()))
@@ -652,19 +651,28 @@ impl<'a> Value<'a> {
         LLVMSetDLLStorageClass(g, llvm_sys::LLVMDLLStorageClass::LLVMDefaultStorageClass);
     }
 
-    /// Whether parameter `idx` (1-based; 0 the return) of a function has enum attribute
-    /// `name`.
-    pub fn fn_has_attr(self, idx: u32, name: &str) -> bool {
+    /// Enum attribute `name` at `idx` (0 the return, 1.. the parameters or arguments) of a
+    /// function or call, if it has it.
+    fn enum_attr(self, idx: u32, name: &str) -> Option<LLVMAttributeRef> {
         let k = attr_kind(name);
-        k != 0 && !LLVMGetEnumAttributeAtIndex(self.must(), idx, k).is_null()
+        let a = match self.is_a::<Func>() {
+            Some(f) => LLVMGetEnumAttributeAtIndex(f, idx, k),
+            None => LLVMGetCallSiteEnumAttribute(self.must(), idx, k),
+        };
+        (k != 0 && !a.is_null()).then_some(a)
     }
 
-    /// The type of a function's type attribute `name` at `idx`, if present.
-    pub fn fn_type_attr(self, idx: u32, name: &str) -> Option<Type<'a>> {
-        let k = attr_kind(name);
-        let a = LLVMGetEnumAttributeAtIndex(self.must(), idx, k);
+    /// Whether a function or call has enum attribute `name` at `idx`.
+    pub fn has_attr(self, idx: u32, name: &str) -> bool {
+        self.enum_attr(idx, name).is_some()
+    }
+
+    /// The type of a function's or call's type attribute `name` (`byval`, `sret`) at
+    /// `idx`, if present.
+    pub fn type_attr(self, idx: u32, name: &str) -> Option<Type<'a>> {
+        let a = self.enum_attr(idx, name)?;
         // SAFETY: an attribute of a live module; `name` names a type attribute.
-        (k != 0 && !a.is_null()).then(|| t(unsafe { llvm_sys::core::LLVMGetTypeAttributeValue(a) }))
+        Some(t(unsafe { llvm_sys::core::LLVMGetTypeAttributeValue(a) }))
     }
 
     /// Adds enum attribute `name` to a function (`u32::MAX`), return (0) or parameter.

@@ -95,6 +95,14 @@ fn counted_type(t: edit::Type<'_>) -> R<Option<Type>> {
     }
 }
 
+/// Whether `<n x elem>` is one of the ABI's vector types (`ValueType::vector`'s list).
+pub fn is_abi_vector(elem: edit::Type<'_>, n: u32) -> bool {
+    !elem.is_pointer()
+        && value_type(elem)
+            .ok()
+            .is_some_and(|e| !e.is_vector() && ValueType::vector(n as u64, e).is_some())
+}
+
 /// Whether instruction `v` is a pointer cast the writer elides (writer.md §7.1).
 fn is_elided_cast(v: Value<'_>) -> bool {
     match v.opcode() {
@@ -992,13 +1000,11 @@ fn instruction<'m>(st: &FnState<'_, 'm>, body: &mut BodyBuf, i: Value<'m>) -> R<
             val: operand(0)?,
             align: memory_align(st, i)?,
         },
-        LLVMICmp => InstKind::Cmp {
-            pred: Pred(i.icmp_pred() as u8),
-            lhs: operand(0)?,
-            rhs: operand(1)?,
-        },
-        LLVMFCmp => InstKind::Cmp {
-            pred: Pred(i.fcmp_pred() as u8),
+        LLVMICmp | LLVMFCmp => InstKind::Cmp {
+            pred: Pred(match op {
+                LLVMICmp => i.icmp_pred() as u8,
+                _ => i.fcmp_pred() as u8,
+            }),
             lhs: operand(0)?,
             rhs: operand(1)?,
         },

@@ -1,6 +1,5 @@
 //! Targets the LLVM bridge builds modules for: their triples and data layouts.
 
-use std::fmt;
 use std::str::FromStr;
 
 /// A target of `pnacl-llvm` / `pnacl-translate`.
@@ -90,11 +89,7 @@ impl Target {
     }
 }
 
-impl fmt::Display for Target {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_as_name!(Target);
 
 impl FromStr for Target {
     type Err = String;

@@ -58,7 +58,7 @@ impl<'a> Fx<'a, '_> {
         }
         let shape = self.lw.shapes.of(val.ty())?;
         let x = match shape.leaves.first() {
-            Some(l) => self.widen(x.one(), l.kind, self.old_f.fn_has_attr(0, "signext")),
+            Some(l) => self.widen(x.one(), l.kind, self.old_f.has_attr(0, "signext")),
             None => {
                 self.b.ret(None);
                 return Ok(());
@@ -140,8 +140,8 @@ impl<'a> Fx<'a, '_> {
             } else {
                 x
             };
-            let signed = i.call_has_attr(k + 1, "signext")
-                || (direct && target.fn_has_attr(k + 1, "signext"));
+            let signed =
+                i.has_attr(k + 1, "signext") || (direct && target.has_attr(k + 1, "signext"));
             let shape = self.lw.shapes.of(pt)?;
             for (l, v) in shape.leaves.iter().zip(x.as_slice()) {
                 args.push(self.widen(*v, l.kind, signed));
@@ -190,9 +190,9 @@ impl<'a> Fx<'a, '_> {
         direct: bool,
         k: u32,
     ) -> Option<Type<'a>> {
-        i.call_type_attr(k + 1, "byval").or_else(|| {
+        i.type_attr(k + 1, "byval").or_else(|| {
             (direct && (k as usize) < target.params().len())
-                .then(|| target.fn_type_attr(k + 1, "byval"))
+                .then(|| target.type_attr(k + 1, "byval"))
                 .flatten()
         })
     }

@@ -388,14 +388,7 @@ impl<'a> Fx<'a, '_> {
                 }
             }
             ValueKind::ConstAggregate | ValueKind::ConstData => {
-                let data = c.kind() == ValueKind::ConstData;
-                let elem = |i: u32| {
-                    if data {
-                        c.const_data_element(i)
-                    } else {
-                        c.operand(i)
-                    }
-                };
+                let elem = |i: u32| c.aggregate_element(i);
                 match ty.kind() {
                     TypeKind::Vector(e, n) if super::shape::is_abi_vector(e, n) => {
                         let mut es = Vec::new();

@@ -538,14 +538,7 @@ fn write_const<'a>(
             if let Some(bytes) = c.const_bytes() {
                 return put(f, off, &bytes);
             }
-            let data = c.kind() == ValueKind::ConstData;
-            let elem = |i: u32| {
-                if data {
-                    c.const_data_element(i)
-                } else {
-                    c.operand(i)
-                }
-            };
+            let elem = |i: u32| c.aggregate_element(i);
             match ty.kind() {
                 TypeKind::Struct => {
                     for (i, ft) in ty.struct_fields().into_iter().enumerate() {

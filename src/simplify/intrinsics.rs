@@ -7,7 +7,7 @@
 
 use super::func::{Fx, R};
 use super::shape::{is_abi_vector, repr_bits, Vals};
-use crate::llvm::edit::{pred, Opcode, RealPred, Type, TypeKind, Value};
+use crate::llvm::edit::{pred, IntPred, Opcode, RealPred, Type, TypeKind, Value};
 
 /// The family of an overloaded intrinsic's name (`llvm.umax.i32` → `umax`).
 fn family(name: &str) -> &str {
@@ -139,12 +139,7 @@ impl<'a> Fx<'a, '_> {
                 none()
             }
             "umax" | "umin" | "smax" | "smin" => {
-                let p = match fam {
-                    "umax" => pred::LLVMIntUGT,
-                    "umin" => pred::LLVMIntULT,
-                    "smax" => pred::LLVMIntSGT,
-                    _ => pred::LLVMIntSLT,
-                };
+                let p = min_max_pred(fam);
                 self.lanes2(i, |fx, t, a, b| {
                     let c = fx.scalar_icmp(p, t, a, b)?;
                     Ok(fx.b.select(c, a, b))
@@ -827,12 +822,7 @@ impl<'a> Fx<'a, '_> {
                 "or" => self.b.binop(LLVMOr, acc, y),
                 "xor" => self.b.binop(LLVMXor, acc, y),
                 "smax" | "smin" | "umax" | "umin" => {
-                    let p = match op {
-                        "smax" => pred::LLVMIntSGT,
-                        "smin" => pred::LLVMIntSLT,
-                        "umax" => pred::LLVMIntUGT,
-                        _ => pred::LLVMIntULT,
-                    };
+                    let p = min_max_pred(op);
                     let c = self.scalar_icmp(p, et, acc, y)?;
                     self.b.select(c, acc, y)
                 }
@@ -884,5 +874,15 @@ impl<'a> Fx<'a, '_> {
         self.b.position_at_end(done);
         let inv = self.b.binop(LLVMFDiv, tys.const_f64(t, 1.0), acc);
         Ok(Vals::One(self.b.select(neg, inv, acc)))
+    }
+}
+
+/// The comparison that picks the first of two values for `umax`, `umin`, `smax` or `smin`.
+fn min_max_pred(op: &str) -> IntPred {
+    match op {
+        "umax" => pred::LLVMIntUGT,
+        "umin" => pred::LLVMIntULT,
+        "smax" => pred::LLVMIntSGT,
+        _ => pred::LLVMIntSLT,
     }
 }

@@ -217,10 +217,7 @@ impl<'a> Fx<'a, '_> {
                 self.b.load(t, p, if a >= n { n } else { 1 })
             }
             LeafKind::Vector(t) => {
-                let TypeKind::Vector(e, n) = t.kind() else {
-                    unreachable!()
-                };
-                let es = self.lw.shapes.layout().store_size(e) as u32;
+                let (e, n, es) = self.vector_parts(t);
                 if a >= es {
                     let p = self.ptr(addr, t);
                     self.b.load(t, p, es)
@@ -306,10 +303,7 @@ impl<'a> Fx<'a, '_> {
                 self.b.store(x, p, if a >= n { n } else { 1 });
             }
             LeafKind::Vector(t) => {
-                let TypeKind::Vector(e, n) = t.kind() else {
-                    unreachable!()
-                };
-                let es = self.lw.shapes.layout().store_size(e) as u32;
+                let (e, n, es) = self.vector_parts(t);
                 if a >= es {
                     let p = self.ptr(addr, t);
                     self.b.store(x, p, es);
@@ -324,6 +318,14 @@ impl<'a> Fx<'a, '_> {
             }
         }
         Ok(())
+    }
+
+    /// A vector leaf's element type, element count and element size in memory.
+    fn vector_parts(&self, t: Type<'a>) -> (Type<'a>, u32, u32) {
+        let TypeKind::Vector(e, n) = t.kind() else {
+            unreachable!("a vector leaf of type {}", t.text())
+        };
+        (e, n, self.lw.shapes.layout().store_size(e) as u32)
     }
 
     /// The integer type an atomic access of a leaf uses, if it has one.
@@ -420,17 +422,21 @@ impl<'a> Fx<'a, '_> {
         self.b.call(fty, f, &[p, expected, desired, o, o])
     }
 
-    pub fn cmpxchg(&mut self, v: Value<'a>) -> R<Vals<'a>> {
-        use Opcode::*;
-        let tys = self.lw.tys;
-        let (op, oc, on) = (v.operand(0), v.operand(1), v.operand(2));
-        let ty = oc.ty();
+    /// For an atomic instruction on a value of type `ty` (`what` it is): the integer type
+    /// the NaCl intrinsics take for its one leaf, and the leaf's own type.
+    fn atomic_types(&mut self, ty: Type<'a>, what: &str) -> R<(Type<'a>, Type<'a>)> {
         let shape = self.lw.shapes.of(ty)?;
         let it = (shape.leaves.len() == 1)
             .then(|| self.atomic_int(shape.leaves[0].kind))
             .flatten()
-            .ok_or_else(|| format!("a cmpxchg of {}", ty.text()))?;
-        let lt = shape.leaves[0].kind.ty(tys);
+            .ok_or_else(|| format!("{what} of {}", ty.text()))?;
+        Ok((it, shape.leaves[0].kind.ty(self.lw.tys)))
+    }
+
+    pub fn cmpxchg(&mut self, v: Value<'a>) -> R<Vals<'a>> {
+        use Opcode::*;
+        let (op, oc, on) = (v.operand(0), v.operand(1), v.operand(2));
+        let (it, lt) = self.atomic_types(oc.ty(), "a cmpxchg")?;
         let addr = self.one(op)?;
         let (e, d) = (self.one(oc)?, self.one(on)?);
         let (e, d) = if lt == it {
@@ -456,13 +462,7 @@ impl<'a> Fx<'a, '_> {
         use Opcode::*;
         let tys = self.lw.tys;
         let (op_ptr, op_val) = (v.operand(0), v.operand(1));
-        let ty = op_val.ty();
-        let shape = self.lw.shapes.of(ty)?;
-        let it = (shape.leaves.len() == 1)
-            .then(|| self.atomic_int(shape.leaves[0].kind))
-            .flatten()
-            .ok_or_else(|| format!("an atomicrmw of {}", ty.text()))?;
-        let lt = shape.leaves[0].kind.ty(tys);
+        let (it, lt) = self.atomic_types(op_val.ty(), "an atomicrmw")?;
         let addr = self.one(op_ptr)?;
         let x = self.one(op_val)?;
         let xi = if lt == it {

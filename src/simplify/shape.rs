@@ -82,17 +82,7 @@ pub struct Shape<'a> {
     pub abi_align: u32,
 }
 
-/// Whether `<n x e>` is one of the ABI's vector types.
-pub fn is_abi_vector(elem: Type<'_>, n: u32) -> bool {
-    match elem.kind() {
-        TypeKind::Int(1) => matches!(n, 4 | 8 | 16),
-        TypeKind::Int(8) => n == 16,
-        TypeKind::Int(16) => n == 8,
-        TypeKind::Int(32) => n == 4,
-        TypeKind::Float => n == 4,
-        _ => false,
-    }
-}
+pub use crate::llvm::import::is_abi_vector;
 
 /// More leaves than this in one value is refused (a value that large is a copy of memory
 /// the optimizer made into a value: none of clang's own).

@@ -28,30 +28,29 @@ use llvm_sys::{LLVMUnnamedAddr, LLVMValueKind, LLVMVisibility};
 
 use super::{Block, Type, Value};
 
-/// A live context.
-#[repr(transparent)]
-#[derive(Clone, Copy)]
-pub(super) struct Ctx<'a>(pub(super) LLVMContextRef, pub(super) PhantomData<&'a ()>);
+/// Handles of what the layer borrows (each `#[repr(transparent)]` over LLVM's pointer):
+/// made only by `edit` from something alive for the lifetime.
+macro_rules! handles {
+    ($($(#[$doc:meta])* $name:ident($raw:ty);)*) => {$(
+        $(#[$doc])*
+        #[repr(transparent)]
+        #[derive(Clone, Copy)]
+        pub(super) struct $name<'a>(pub(super) $raw, pub(super) PhantomData<&'a ()>);
+    )*};
+}
 
-/// A live module.
-#[repr(transparent)]
-#[derive(Clone, Copy)]
-pub(super) struct Mod<'a>(pub(super) LLVMModuleRef, pub(super) PhantomData<&'a ()>);
-
-/// A live builder, borrowed from the `Builder` that owns it.
-#[repr(transparent)]
-#[derive(Clone, Copy)]
-pub(super) struct Bld<'b>(pub(super) LLVMBuilderRef, pub(super) PhantomData<&'b ()>);
-
-/// A live data layout, borrowed from the `Layout` that owns it.
-#[repr(transparent)]
-#[derive(Clone, Copy)]
-pub(super) struct Td<'l>(pub(super) LLVMTargetDataRef, pub(super) PhantomData<&'l ()>);
-
-/// An attribute of a live context.
-#[repr(transparent)]
-#[derive(Clone, Copy)]
-pub(super) struct Attr<'a>(LLVMAttributeRef, PhantomData<&'a ()>);
+handles! {
+    /// A live context.
+    Ctx(LLVMContextRef);
+    /// A live module.
+    Mod(LLVMModuleRef);
+    /// A live builder, borrowed from the `Builder` that owns it.
+    Bld(LLVMBuilderRef);
+    /// A live data layout, borrowed from the `Layout` that owns it.
+    Td(LLVMTargetDataRef);
+    /// An attribute of a live context.
+    Attr(LLVMAttributeRef);
+}
 
 impl<'a> Attr<'a> {
     /// The attributes of function `f` at `idx` (0 its return, 1.. its parameters, `!0`
