@@ -21,14 +21,15 @@
 //
 // In a worker, the same script runs one of the plugin's threads.
 
-import { FD_STREAM, memoryLimits, memoryTo, runThread, sharedTables } from './host_core.js';
+import { FD_STREAM, memoryLimits, runThread, sharedTables } from './host_core.js';
 import { urlLoads } from './host_fetch.js';
 import { webSockets } from './host_socket.js';
 import { pluginSounds } from './host_sound.js';
 import { pluginInput } from './host_input.js';
+import { pluginScreen } from './host_screen.js';
 import { glContexts, glImports } from './host_gl.js';
 import { PAGE_SLICE_MS, pluginLimits, doneWith, textRoom, textGate, messageGate, channelGate, L_MSG_DONE, L_MSG_POSTS, L_REC_DONE, L_REC_POSTS } from './host_bounds.js';
-import { FROM_FLUSHED, FROM_VIEW, TO_AUDIO_START, TO_AUDIO_STOP, TO_BIND, TO_CONSOLE, TO_CURSOR, TO_FLUSH, TO_INPUT, TO_URL_CLOSE, TO_URL_OPEN, TO_WS_CLOSE, TO_WS_OPEN, TO_WS_SEND } from './host_channel.js';
+import { TO_AUDIO_START, TO_AUDIO_STOP, TO_BIND, TO_CONSOLE, TO_CURSOR, TO_FLUSH, TO_INPUT, TO_URL_CLOSE, TO_URL_OPEN, TO_WS_CLOSE, TO_WS_OPEN, TO_WS_SEND } from './host_channel.js';
 
 const PNACL_TYPE = 'application/x-pnacl';
 const RING_BYTES = 1 << 20;
@@ -39,14 +40,6 @@ const RING_WRITTEN = 0, RING_READ = 1, RING_WAITING = 2;
 // FROM_FLUSHED, …, and TO_LAST) come before this script in pnacl.js, written from
 // runtime/ppapi/channel.def (translate::channel_kinds), the one list the C host reads too.
 const FD_CHANNEL = -4;
-// PP_MouseCursor_Type's cursors (0 .. 44) as CSS names: the pannings CSS lacks are
-// all-scroll, as is MIDDLEPANNING.
-const CURSORS = ['default', 'crosshair', 'pointer', 'text', 'wait', 'help', 'e-resize', 'n-resize',
-  'ne-resize', 'nw-resize', 's-resize', 'se-resize', 'sw-resize', 'w-resize', 'ns-resize', 'ew-resize',
-  'nesw-resize', 'nwse-resize', 'col-resize', 'row-resize', 'all-scroll', 'e-resize', 'n-resize',
-  'ne-resize', 'nw-resize', 's-resize', 'se-resize', 'sw-resize', 'w-resize', 'move', 'vertical-text',
-  'cell', 'context-menu', 'alias', 'progress', 'no-drop', 'copy', 'none', 'not-allowed', 'zoom-in',
-  'zoom-out', 'grab', 'grabbing', 'all-scroll', 'all-scroll'];
 
 const newRing = () => ({
   ctl: new Int32Array(new SharedArrayBuffer(16)),
@@ -352,181 +345,17 @@ if (typeof document !== 'undefined') {
       // The plugin's sounds (host_sound.js).
       const sounds = pluginSounds(memory, () => state.ended);
       state.sounds = sounds;
-      // The element's screen: a canvas in its place once the plugin binds a device.
-      let canvas = null, ctx2d = null, bitmaps = null, canvas3d = false, bound = 0;
-      // The canvas takes the element's place, look and size (a percentage stays one; a
-      // number is CSS pixels; else the size `box` measured, while the element showed).
-      // Input events (host_input.js), on the element's screen: it, or the canvas in its place.
-      const { listen } = pluginInput(el, () => canvas || el, toHostWith, state);
-      const dress = (box) => {
-        canvas.className = el.className;
-        canvas.style.cssText = el.style.cssText;
-        for (const attr of ['width', 'height']) {
-          const a = (el.getAttribute(attr) || '').trim();
-          if (/%$/.test(a)) canvas.style[attr] = a;
-          else if (/^\d+(\.\d+)?(px)?$/.test(a)) canvas.style[attr] = `${parseFloat(a)}px`;
-          else if (box) canvas.style[attr] = `${Math.round(box[attr])}px`;
-        }
-        canvas.style.display = 'inline-block';
-      };
-      // The canvas that takes the element's place when the plugin binds a device: a 2-D
-      // context's for Graphics2D, an image renderer's for Graphics3D's frames. A device of
-      // the other kind bound later gets a new canvas in the same place.
-      const makeCanvas = (is3d) => {
-        const old = canvas;
-        canvas = document.createElement('canvas');
-        dress((old || el).getBoundingClientRect());
-        if (old) {
-          resizes.unobserve(old);
-          old.replaceWith(canvas);
-        } else {
-          el.insertAdjacentElement('beforebegin', canvas);
-          el.style.display = 'none';
-          // What the page does to the element later (its size, its class) the canvas
-          // follows.
-          new MutationObserver(() => {
-            dress(null);
-            if (el.style.display !== 'none') el.style.display = 'none';
-          }).observe(el, { attributes: true, attributeFilter: ['width', 'height', 'class', 'style'] });
-        }
-        canvas3d = is3d;
-        ctx2d = is3d ? null : canvas.getContext('2d');
-        bitmaps = is3d ? canvas.getContext('bitmaprenderer') : null;
-        canvas.tabIndex = 0;
-        if (state.onCanvas) for (const add of state.onCanvas) add(canvas);
-        resizes.observe(canvas);
-      };
-      // The bound device (BIND: its id, size, scale, kind), applied at the next animation
-      // frame, however many binds come before it: a canvas of the device's kind, of the
-      // device's size but no larger than the element's own in device pixels (as in
-      // Chrome, a larger device shows its top left corner).
-      let binding = null;
-      const applyBind = () => {
-        const b = binding;
-        binding = null;
-        if (!b || b.device !== bound || !bound) return;
-        if (!canvas || canvas3d !== b.is3d) makeCanvas(b.is3d);
-        device2d = b.is3d ? null : b;
-      };
-      let device2d = null, image = null;
-      const fitCanvas = (w, h, scale) => {
-        const v = viewOf(), dpr = Math.max(1, window.devicePixelRatio || 1);
-        const cw = Math.min(w, Math.ceil(v.vw * dpr / scale)), ch = Math.min(h, Math.ceil(v.vh * dpr / scale));
-        if (cw > 0 && ch > 0 && (canvas.width !== cw || canvas.height !== ch)) {
-          canvas.width = cw;
-          canvas.height = ch;
-        }
-        return cw > 0 && ch > 0;
-      };
-      // 2-D frames (FLUSH): each device's latest, drawn once an animation frame; every
-      // flush is answered then (its callback completes).
-      const flushes = new Map();
-      let painting = false;
-      const paint = () => {
-        painting = false;
-        applyBind();
-        const done = [...flushes.entries()];
-        flushes.clear();
-        for (const [device, rec] of done) {
-          if (device === bound && device2d && ctx2d && !state.ended) draw(rec);
-          toHost([12, FROM_FLUSHED, device >>> 0]);
-        }
-      };
-      const repaint = () => {
-        if (!painting) { painting = true; requestAnimationFrame(paint); }
-      };
-      const draw = ([, ptr, w, h, stride, format]) => {
-        if (w !== device2d.w || h !== device2d.h || !fitCanvas(w, h, device2d.scale)) return;
-        const cw = canvas.width, ch = canvas.height;
-        const end = ptr + stride * (ch - 1) + cw * 4;
-        // One copy, from the plugin's memory into the canvas's pixels (BGRA → RGBA), of
-        // what the canvas shows; the image reused while its size stays.
-        const src = new Uint8Array(memoryTo(memory, end), ptr, end - ptr);
-        if (!image || image.width !== cw || image.height !== ch) image = ctx2d.createImageData(cw, ch);
-        const dst = image.data;
-        const r = format === 0 ? 2 : 0, b = format === 0 ? 0 : 2;
-        for (let y = 0; y < ch; y++) {
-          let s = y * stride, d = y * cw * 4;
-          for (let x = 0; x < cw; x++, s += 4, d += 4) {
-            dst[d] = src[s + r];
-            dst[d + 1] = src[s + 1];
-            dst[d + 2] = src[s + b];
-            dst[d + 3] = src[s + 3];
-          }
-        }
-        ctx2d.putImageData(image, 0, 0);
-      };
-      // A 3-D context's frame (SwapBuffers): shown at the next animation frame if its
-      // device is the bound one, then the host is told, which completes the swap.
-      let pending = null;
-      const onFrame = (frame, device) => {
-        if (device !== bound) {
-          frame.close();
-          toHost([12, FROM_FLUSHED, device >>> 0]);
-          return;
-        }
-        if (pending) pending.close();
-        pending = frame;
-        requestAnimationFrame(() => {
-          applyBind();
-          if (pending === frame) {
-            pending = null;
-            if (bitmaps && device === bound) {
-              if (canvas.width !== frame.width || canvas.height !== frame.height) {
-                canvas.width = frame.width;
-                canvas.height = frame.height;
-              }
-              bitmaps.transferFromImageBitmap(frame);
-            } else {
-              frame.close();
-            }
-          }
-          toHost([12, FROM_FLUSHED, device >>> 0]);
-        });
-      };
-      // PPB_MouseCursor: the element's CSS cursor (and its screen's, once it has one),
-      // PP_MouseCursor_Type's by number; a custom one (at most 32 x 32, its hot spot
-      // inside) as an image of its pixels.
-      const setCursor = ([type, x, y, w, h, format], pixels) => {
-        let css = CURSORS[type];
-        if (type === 0xffffffff) {
-          if (!w || !h || w > 32 || h > 32 || x >= w || y >= h || pixels.length < w * h * 4) return;
-          const c = document.createElement('canvas');
-          c.width = w;
-          c.height = h;
-          const img = new ImageData(w, h);
-          for (let k = 0; k < w * h * 4; k += 4) {
-            // premultiplied BGRA (format 0) or RGBA (1) to straight RGBA
-            const a = pixels[k + 3], un = (v) => (a ? Math.min(255, Math.round(v * 255 / a)) : 0);
-            const r = pixels[k + (format === 0 ? 2 : 0)], b = pixels[k + (format === 0 ? 0 : 2)];
-            img.data[k] = un(r), img.data[k + 1] = un(pixels[k + 1]), img.data[k + 2] = un(b), img.data[k + 3] = a;
-          }
-          c.getContext('2d').putImageData(img, 0, 0);
-          css = `url(${c.toDataURL()}) ${x} ${y}, auto`;
-        }
-        if (css === undefined) return;
-        el.style.cursor = css;
-        if (canvas) canvas.style.cursor = css;
-      };
+      // The element's screen (host_screen.js) and its input events (host_input.js).
+      const screen = pluginScreen(el, memory, toHost, state);
+      const { listen } = pluginInput(el, screen.target, toHostWith, state);
       // PPB_Console's text, within standard error's bounds (above), counted with it.
       const consoleRoom = (n) => textRoom(plugin, n, (line) => console.warn(line));
       // What each record to the page does (channel.def's TO_ kinds): `rec` its words after
       // its kind, `from(k)` its bytes from byte k of the record on. The records come from
       // the host, but what they say sits in the plugin's memory, which the plugin can
       // write: each one is checked before the page acts on it.
-      const sane = (w, h) => w > 0 && h > 0 && w <= 16384 && h <= 16384 && w * h <= (1 << 26);
       const toPage = {
-        [TO_BIND]: (rec) => {
-          // device, width, height, scale, whether it is 3-D (its frames then come from
-          // the worker that draws them, as images)
-          if (rec.length < 5) return;
-          const is3d = rec[4] === 1;
-          if (rec[0] && !is3d && !sane(rec[1], rec[2])) return;
-          const scale = new Float32Array(new Uint32Array([rec[3]]).buffer)[0];
-          bound = rec[0];
-          binding = { device: rec[0], w: rec[1], h: rec[2], is3d, scale: scale >= 0.25 && scale <= 16 ? scale : 1 };
-          repaint();
-        },
+        [TO_BIND]: (rec) => screen.bind(rec),
         [TO_URL_OPEN]: (rec, from) => {
           // loader, flags, then four lengths each followed by its bytes
           if (rec.length < 2) return;
@@ -561,7 +390,7 @@ if (typeof document !== 'undefined') {
         },
         // PPB_MouseCursor: type, hot spot, width, height, format (a custom one's pixels
         // follow, row by row)
-        [TO_CURSOR]: (rec, from) => { if (rec.length >= 6) setCursor(rec, from(32)); },
+        [TO_CURSOR]: (rec, from) => { if (rec.length >= 6) screen.cursor(rec, from(32)); },
         // socket, the URL's and the protocols' lengths and bytes
         [TO_WS_OPEN]: (rec, from) => {
           const body = from(16), dec = new TextDecoder();
@@ -589,17 +418,7 @@ if (typeof document !== 'undefined') {
         [TO_AUDIO_START]: (rec) => { if (rec.length >= 4) sounds.start(rec); },
         [TO_AUDIO_STOP]: (rec) => { if (rec.length >= 1) sounds.stop(rec[0]); },
         [TO_INPUT]: (rec) => { if (rec.length >= 2) listen(rec[0], rec[1]); },
-        [TO_FLUSH]: (rec) => {
-          // device, its pixels' address, width, height, stride, format: the latest of
-          // each device's is drawn at the next animation frame (above).
-          if (rec.length < 6) return;
-          const [device, ptr, w, h, stride] = rec;
-          const end = ptr + stride * (h - 1) + w * 4;
-          const fits = sane(w, h) && stride >= w * 4 && stride <= 65536 * 4
-            && end <= memoryTo(memory, end).byteLength;
-          if (fits || !flushes.has(device)) flushes.set(device, fits ? rec.slice() : [device, 0, 0, 0, 0, 0]);
-          repaint();
-        },
+        [TO_FLUSH]: (rec) => screen.flush(rec),
       };
       const onHost = (bytes) => {
         const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
@@ -613,25 +432,7 @@ if (typeof document !== 'undefined') {
           if (Object.hasOwn(toPage, kind)) toPage[kind](rec, from);
         }
       };
-      // The view: the element's size in CSS pixels, the device's scale, and whether the
-      // page shows it; each change is sent to the plugin (DidChangeView).
-      const viewOf = () => {
-        const r = (canvas || el).getBoundingClientRect();
-        const vw = Math.min(32767, Math.round(r.width)), vh = Math.min(32767, Math.round(r.height));
-        const scale = Math.min(16, Math.max(0.25, window.devicePixelRatio || 1));
-        return { vw, vh, scale, visible: document.visibilityState !== 'hidden' && vw > 0 && vh > 0 ? 1 : 0 };
-      };
-      let view = viewOf();
-      const sendView = () => {
-        const v = viewOf();
-        if (v.vw === view.vw && v.vh === view.vh && v.scale === view.scale && v.visible === view.visible) return;
-        view = v;
-        toHost([24, FROM_VIEW, v.vw, v.vh, new Uint32Array(new Float32Array([v.scale]).buffer)[0], v.visible]);
-      };
-      const resizes = new ResizeObserver(sendView);
-      resizes.observe(el);
-      document.addEventListener('visibilitychange', sendView);
-      const w = view.vw, h = view.vh;
+      const view = screen.view(), w = view.vw, h = view.vh;
       const name = pexeUrl.pathname.split('/').pop();
       const ctx = {
         args: [name, ...args.map(([n, v]) => `${n}=${v}`)],
@@ -661,7 +462,7 @@ if (typeof document !== 'undefined') {
               doneWith(plugin, L_REC_DONE, m.host.length, L_REC_POSTS);
             });
           } else if (m.frame) {
-            onFrame(m.frame, m.device);
+            screen.frame(m.frame, m.device);
           } else if (m.drained) {
             flushRing(m.drained === 'channel' ? channel : ring);
           } else if (m.spawn !== undefined) {
