@@ -211,66 +211,73 @@ mod tests {
 
     #[test]
     fn function_headers_wrap_like_the_spec() {
-        assert_eq!(
-            header("i32", &[("i32", "%p0"), ("i32", "%p1")]),
-            [
-                "  function i32 @f0(i32 %p0, i32 %p1) { ",
-                "                   // BlockID = 12"
-            ]
-        );
-        assert_eq!(
-            header("void", &[]),
-            [
-                "  function void @f0() {  ",
-                "                   // BlockID = 12"
-            ]
-        );
-        assert_eq!(
-            header("float", &[("float", "%p0"), ("float", "%p1")]),
-            [
-                "  function ",
-                "      float @f0(float %p0, float %p1) {",
-                "                    // BlockID = 12"
-            ]
-        );
-        assert_eq!(
-            header("double", &[("double", "%p0"), ("double", "%p1")]),
-            [
-                "  function ",
-                "      double ",
-                "      @f0(double %p0, double %p1) {  ",
-                "                   // BlockID = 12"
-            ]
-        );
-        assert_eq!(
-            header(
+        // (return type, parameters, the lines)
+        type Case<'s> = (&'s str, &'s [(&'s str, &'s str)], &'s [&'s str]);
+        let cases: [Case; 7] = [
+            (
+                "i32",
+                &[("i32", "%p0"), ("i32", "%p1")],
+                &[
+                    "  function i32 @f0(i32 %p0, i32 %p1) { ",
+                    "                   // BlockID = 12",
+                ],
+            ),
+            (
+                "void",
+                &[],
+                &[
+                    "  function void @f0() {  ",
+                    "                   // BlockID = 12",
+                ],
+            ),
+            (
+                "float",
+                &[("float", "%p0"), ("float", "%p1")],
+                &[
+                    "  function ",
+                    "      float @f0(float %p0, float %p1) {",
+                    "                    // BlockID = 12",
+                ],
+            ),
+            (
+                "double",
+                &[("double", "%p0"), ("double", "%p1")],
+                &[
+                    "  function ",
+                    "      double ",
+                    "      @f0(double %p0, double %p1) {  ",
+                    "                   // BlockID = 12",
+                ],
+            ),
+            (
                 "void",
                 &[
                     ("i32", "%p0"),
                     ("i32", "%p1"),
                     ("i32", "%p2"),
-                    ("double", "%p3")
-                ]
+                    ("double", "%p3"),
+                ],
+                &[
+                    "  function ",
+                    "      void ",
+                    "      @f0(i32 %p0, i32 %p1, i32 %p2, ",
+                    "          double %p3) {  ",
+                    "                   // BlockID = 12",
+                ],
             ),
-            [
-                "  function ",
-                "      void ",
-                "      @f0(i32 %p0, i32 %p1, i32 %p2, ",
-                "          double %p3) {  ",
-                "                   // BlockID = 12"
-            ]
-        );
-        assert_eq!(
-            header("void", &[("float", "%p0"), ("i64", "%p1")]),
-            [
-                "  function void @f0(float %p0, i64 %p1)",
-                "      {  // BlockID = 12"
-            ]
-        );
-        assert_eq!(
-            header("i64", &[]),
-            ["  function i64 @f0() {  // BlockID = 12"]
-        );
+            (
+                "void",
+                &[("float", "%p0"), ("i64", "%p1")],
+                &[
+                    "  function void @f0(float %p0, i64 %p1)",
+                    "      {  // BlockID = 12",
+                ],
+            ),
+            ("i64", &[], &["  function i64 @f0() {  // BlockID = 12"]),
+        ];
+        for (ret, params, want) in cases {
+            assert_eq!(header(ret, params), want, "{ret} {params:?}");
+        }
     }
 
     /// A cluster that does not fit moves whole; the tokens in it still wrap one by one when

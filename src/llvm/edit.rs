@@ -1187,6 +1187,26 @@ pub struct Types<'a> {
 }
 
 impl<'a> Types<'a> {
+    /// A literal struct (its type, or a constant) of `items` of this context, made by
+    /// `make`: LLVMStructTypeInContext or LLVMConstStructInContext, which copy the array.
+    fn literal_struct<T, R>(
+        self,
+        mut items: Vec<T>,
+        packed: bool,
+        make: unsafe extern "C" fn(LLVMContextRef, *mut T, u32, LLVMBool) -> R,
+    ) -> R {
+        // SAFETY: the live context and an array of `items.len()` of its types or constants
+        // (the callers' handles), which `make` copies.
+        unsafe {
+            make(
+                self.ctx.0,
+                items.as_mut_ptr(),
+                items.len() as u32,
+                packed as i32,
+            )
+        }
+    }
+
     pub fn int(self, w: u32) -> Type<'a> {
         LLVMIntTypeInContext(self.ctx, w)
     }
@@ -1220,16 +1240,8 @@ impl<'a> Types<'a> {
     }
     /// A literal struct type.
     pub fn structure(self, fields: &[Type<'a>], packed: bool) -> Type<'a> {
-        let mut p: Vec<LLVMTypeRef> = fields.iter().map(|x| x.0).collect();
-        // SAFETY: types of the live context; LLVM copies the array.
-        t(unsafe {
-            llvm_sys::core::LLVMStructTypeInContext(
-                self.ctx.0,
-                p.as_mut_ptr(),
-                p.len() as u32,
-                packed as i32,
-            )
-        })
+        let raw: Vec<LLVMTypeRef> = fields.iter().map(|x| x.0).collect();
+        t(self.literal_struct(raw, packed, llvm_sys::core::LLVMStructTypeInContext))
     }
     pub fn array(self, elem: Type<'a>, n: u64) -> Type<'a> {
         assert!(n <= u32::MAX as u64, "array too long for LLVM 14's C API");
@@ -1272,16 +1284,11 @@ impl<'a> Types<'a> {
     }
     /// A literal struct constant.
     pub fn const_struct(self, fields: &[Value<'a>], packed: bool) -> Value<'a> {
-        let mut p = raws(fields);
-        // SAFETY: constants of the live context; LLVM copies the array.
-        v(unsafe {
-            llvm_sys::core::LLVMConstStructInContext(
-                self.ctx.0,
-                p.as_mut_ptr(),
-                p.len() as u32,
-                packed as i32,
-            )
-        })
+        v(self.literal_struct(
+            raws(fields),
+            packed,
+            llvm_sys::core::LLVMConstStructInContext,
+        ))
     }
     /// A constant array of `elem` values.
     pub fn const_array(self, elem: Type<'a>, vals: &[Value<'a>]) -> Value<'a> {

@@ -396,14 +396,10 @@ impl<'a> Fx<'a, '_> {
             let zero = self.b.icmp(pred::LLVMIntEQ, s, tys.const_int(h, 0));
             let inv = self.b.binop(LLVMSub, wk, s);
             let r = if left {
-                let p = self.b.binop(LLVMShl, x, s);
-                let q = self.b.binop(LLVMLShr, y, inv);
-                let o = self.b.binop(LLVMOr, p, q);
+                let o = self.combine(LLVMOr, (LLVMShl, x, s), (LLVMLShr, y, inv));
                 self.b.select(zero, x, o)
             } else {
-                let p = self.b.binop(LLVMLShr, y, s);
-                let q = self.b.binop(LLVMShl, x, inv);
-                let o = self.b.binop(LLVMOr, p, q);
+                let o = self.combine(LLVMOr, (LLVMLShr, y, s), (LLVMShl, x, inv));
                 self.b.select(zero, y, o)
             };
             out.push(r);
@@ -465,13 +461,9 @@ impl<'a> Fx<'a, '_> {
         let h = x.ty();
         // add: x and y have one sign and r the other; sub: x and y differ, r and x too.
         let t = if add {
-            let p = self.b.binop(LLVMXor, x, r);
-            let q = self.b.binop(LLVMXor, y, r);
-            self.b.binop(LLVMAnd, p, q)
+            self.combine(LLVMAnd, (LLVMXor, x, r), (LLVMXor, y, r))
         } else {
-            let p = self.b.binop(LLVMXor, x, y);
-            let q = self.b.binop(LLVMXor, x, r);
-            self.b.binop(LLVMAnd, p, q)
+            self.combine(LLVMAnd, (LLVMXor, x, y), (LLVMXor, x, r))
         };
         let t = self.sfill(t, w);
         self.b.icmp(pred::LLVMIntSLT, t, tys.const_int(h, 0))
@@ -874,6 +866,21 @@ impl<'a> Fx<'a, '_> {
         self.b.position_at_end(done);
         let inv = self.b.binop(LLVMFDiv, tys.const_f64(t, 1.0), acc);
         Ok(Vals::One(self.b.select(neg, inv, acc)))
+    }
+}
+
+impl<'a> Fx<'a, '_> {
+    /// `op (l.0 l.1 l.2) (r.0 r.1 r.2)`: two binary operations, then `op` of their results
+    /// (made in that order).
+    fn combine(
+        &self,
+        op: Opcode,
+        l: (Opcode, Value<'a>, Value<'a>),
+        r: (Opcode, Value<'a>, Value<'a>),
+    ) -> Value<'a> {
+        let p = self.b.binop(l.0, l.1, l.2);
+        let q = self.b.binop(r.0, r.1, r.2);
+        self.b.binop(op, p, q)
     }
 }
 
