@@ -561,6 +561,27 @@ fn generated_js() -> tempfile::TempDir {
     dir
 }
 
+/// What C program `source` prints, built in `dir` as `name` by the host's compiler with
+/// runtime/ppapi's headers (the runtime's lists) on its include path.
+fn run_with_runtime_headers(dir: &Path, name: &str, source: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let c = dir.join(format!("{name}.c"));
+    std::fs::write(&c, source).unwrap();
+    let bin = dir.join(name);
+    let o = Command::new(pnacl::tools::CLANG)
+        .arg("-I")
+        .arg(root.join("runtime/ppapi"))
+        .arg(&c)
+        .arg("-o")
+        .arg(&bin)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = Command::new(&bin).output().unwrap();
+    assert!(o.status.success(), "{name}: {:?}", o.status);
+    String::from_utf8(o.stdout).unwrap()
+}
+
 /// The imports of module `gl` agree two ways: as the C host declares them from
 /// runtime/ppapi/gles2.def (compiled: each name, in order) and as the page's worker gives
 /// them (runtime/host_gl.js's `glImports`, run by node): the same names, each once. A
@@ -574,18 +595,7 @@ fn the_gl_imports_and_the_page_agree() {
     let c = "#include <stdio.h>\ntypedef int GI;\ntypedef float GF;\n#include \"gles2.def\"\n\
              #define NAME(result, name, params) puts(#name);\n#define SKIP(name)\n\
              int main(void) {\n    PA_GL_IMPORTS(NAME, SKIP)\n    return 0;\n}\n";
-    std::fs::write(dir.path().join("names.c"), c).unwrap();
-    let bin = dir.path().join("names");
-    let o = Command::new(pnacl::tools::CLANG)
-        .arg("-I")
-        .arg(root.join("runtime/ppapi"))
-        .arg(dir.path().join("names.c"))
-        .arg("-o")
-        .arg(&bin)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let from_c = String::from_utf8(Command::new(&bin).output().unwrap().stdout).unwrap();
+    let from_c = run_with_runtime_headers(dir.path(), "names", c);
     let from_c: Vec<&str> = from_c.lines().collect();
     // 4 of the context's, 141 of the core 142 (GetString is the host's), 17 of the
     // extensions.
@@ -627,7 +637,6 @@ fn the_gl_imports_and_the_page_agree() {
 /// direction.
 #[test]
 fn the_channel_kinds_agree_in_c_and_in_the_page() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
     let kinds = pnacl::translate::channel_kinds();
     // C: each kind's number as the host's enum has it.
@@ -636,18 +645,7 @@ fn the_channel_kinds_agree_in_c_and_in_the_page() {
         c += &format!("    printf(\"{d}_{name} %d\\n\", PA_{d}_{name});\n");
     }
     c += "    return 0;\n}\n";
-    std::fs::write(dir.path().join("kinds.c"), c).unwrap();
-    let bin = dir.path().join("kinds");
-    let o = Command::new(pnacl::tools::CLANG)
-        .arg("-I")
-        .arg(root.join("runtime/ppapi"))
-        .arg(dir.path().join("kinds.c"))
-        .arg("-o")
-        .arg(&bin)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let from_c = String::from_utf8(Command::new(&bin).output().unwrap().stdout).unwrap();
+    let from_c = run_with_runtime_headers(dir.path(), "kinds", &c);
     // The page: pnacl.js's constants, evaluated.
     let channel = pnacl::translate::site::channel_module();
     let mut names: Vec<String> = kinds.iter().map(|(d, n, _)| format!("{d}_{n}")).collect();

@@ -5,7 +5,9 @@
 // hold: no call throws into the plugin, nor inside the host (but a GL error); every result
 // is a number; every view of memory the host hands WebGL lies within the plugin's memory
 // (a copy, or a view of it); the context's error is one of ES 2's (or none).
-//   node fuzz/ppapi/gl.mjs RUNS SEED
+//   PNACL_GENERATED_JS=DIR node fuzz/ppapi/gl.mjs RUNS SEED
+// (DIR holds the modules pnacl-translate writes, translate::js::generated; tests/site.rs
+// writes them and runs it so.)
 import vm from 'node:vm';
 
 import { hostSource } from '../../tests/node/host_source.mjs';

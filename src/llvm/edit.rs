@@ -250,33 +250,31 @@ pub enum ValueKind {
 impl<'a> Value<'a> {
     pub fn kind(self) -> ValueKind {
         use LLVMValueKind::*;
-        {
-            match LLVMGetValueKind(self) {
-                LLVMArgumentValueKind => ValueKind::Argument,
-                LLVMBasicBlockValueKind => ValueKind::Block,
-                LLVMFunctionValueKind => ValueKind::Function,
-                LLVMGlobalAliasValueKind => ValueKind::Alias,
-                LLVMGlobalVariableValueKind => ValueKind::GlobalVariable,
-                LLVMBlockAddressValueKind => ValueKind::BlockAddress,
-                LLVMConstantExprValueKind => ValueKind::ConstExpr(LLVMGetConstOpcode(self.must())),
-                LLVMConstantArrayValueKind
-                | LLVMConstantStructValueKind
-                | LLVMConstantVectorValueKind => ValueKind::ConstAggregate,
-                LLVMConstantDataArrayValueKind | LLVMConstantDataVectorValueKind => {
-                    ValueKind::ConstData
-                }
-                LLVMConstantAggregateZeroValueKind => ValueKind::ConstZero,
-                LLVMConstantIntValueKind => ValueKind::ConstInt,
-                LLVMConstantFPValueKind => ValueKind::ConstFloat,
-                LLVMConstantPointerNullValueKind => ValueKind::ConstNull,
-                LLVMUndefValueValueKind | LLVMPoisonValueKind => ValueKind::Undef,
-                LLVMInstructionValueKind => {
-                    ValueKind::Instruction(LLVMGetInstructionOpcode(self.must()))
-                }
-                LLVMInlineAsmValueKind => ValueKind::InlineAsm,
-                LLVMMetadataAsValueValueKind => ValueKind::Metadata,
-                _ => ValueKind::Other,
+        match LLVMGetValueKind(self) {
+            LLVMArgumentValueKind => ValueKind::Argument,
+            LLVMBasicBlockValueKind => ValueKind::Block,
+            LLVMFunctionValueKind => ValueKind::Function,
+            LLVMGlobalAliasValueKind => ValueKind::Alias,
+            LLVMGlobalVariableValueKind => ValueKind::GlobalVariable,
+            LLVMBlockAddressValueKind => ValueKind::BlockAddress,
+            LLVMConstantExprValueKind => ValueKind::ConstExpr(LLVMGetConstOpcode(self.must())),
+            LLVMConstantArrayValueKind
+            | LLVMConstantStructValueKind
+            | LLVMConstantVectorValueKind => ValueKind::ConstAggregate,
+            LLVMConstantDataArrayValueKind | LLVMConstantDataVectorValueKind => {
+                ValueKind::ConstData
             }
+            LLVMConstantAggregateZeroValueKind => ValueKind::ConstZero,
+            LLVMConstantIntValueKind => ValueKind::ConstInt,
+            LLVMConstantFPValueKind => ValueKind::ConstFloat,
+            LLVMConstantPointerNullValueKind => ValueKind::ConstNull,
+            LLVMUndefValueValueKind | LLVMPoisonValueKind => ValueKind::Undef,
+            LLVMInstructionValueKind => {
+                ValueKind::Instruction(LLVMGetInstructionOpcode(self.must()))
+            }
+            LLVMInlineAsmValueKind => ValueKind::InlineAsm,
+            LLVMMetadataAsValueValueKind => ValueKind::Metadata,
+            _ => ValueKind::Other,
         }
     }
 
@@ -420,6 +418,11 @@ impl<'a> Value<'a> {
 
     pub fn name(self) -> String {
         ffi::name(self.0)
+    }
+
+    /// The name's bytes as LLVM holds them (empty if it has none).
+    pub fn name_bytes(self) -> Vec<u8> {
+        ffi::value_name(self.0)
     }
 
     pub fn set_name(self, name: &str) {

@@ -46,10 +46,6 @@ fn shown(v: Value<'_>) -> String {
     v.text().trim().to_string()
 }
 
-fn name_bytes(v: Value<'_>) -> Vec<u8> {
-    super::ffi::value_name(v.as_raw())
-}
-
 /// The PNaCl value type of LLVM type `t`, pointers being i32 (writer.md §5.1).
 pub(super) fn value_type(t: edit::Type<'_>) -> R<ValueType> {
     let bad = || format!("type {} cannot be written in a pexe", t.text());
@@ -350,7 +346,7 @@ fn context<'m>(
     }
     // Signatures (3.3 forms for the mem* intrinsics).
     for &f in &ctx.functions {
-        let name = name_bytes(f);
+        let name = f.name_bytes();
         let mem = mem_kind(&name);
         let sig = match mem {
             Some(k) => {
@@ -391,38 +387,36 @@ fn count_types(ctx: &Ctx<'_>) -> R<Types> {
         types.count(Type::Function(sig.clone()));
     }
     for (i, &f) in ctx.functions.iter().enumerate() {
-        {
-            if ctx.mem[i].is_some() {
-                // 3.3's declaration: (i8*, i8* or i8, i32, i32, i1); a pointer counts its
-                // pointee, so the second parameter counts i8 either way.
-                use ValueType::{I1, I32, I8};
-                for t in [I8, I8, I32, I32, I1] {
-                    types.count(Type::Value(t));
-                }
-            } else {
-                for p in f.params() {
-                    types.count_llvm(p.ty())?;
-                }
+        if ctx.mem[i].is_some() {
+            // 3.3's declaration: (i8*, i8* or i8, i32, i32, i1); a pointer counts its
+            // pointee, so the second parameter counts i8 either way.
+            use ValueType::{I1, I32, I8};
+            for t in [I8, I8, I32, I32, I1] {
+                types.count(Type::Value(t));
             }
-            for inst in instructions(f) {
-                if !is_elided_cast(inst) {
-                    if inst.opcode() == Some(LLVMOpcode::LLVMSwitch) {
-                        types.count_llvm(inst.operand(0).ty())?;
-                    } else {
-                        for op in operands(ctx, inst) {
-                            if matches!(op.kind(), ValueKind::GlobalVariable | ValueKind::Block) {
-                                continue;
-                            }
-                            if let Some(&id) = ctx.global_ids.get(&op) {
-                                // A function operand: its (3.3) signature.
-                                types.count(Type::Function(ctx.sigs[id as usize].clone()));
-                            } else {
-                                types.count_llvm(op.ty())?;
-                            }
+        } else {
+            for p in f.params() {
+                types.count_llvm(p.ty())?;
+            }
+        }
+        for inst in instructions(f) {
+            if !is_elided_cast(inst) {
+                if inst.opcode() == Some(LLVMOpcode::LLVMSwitch) {
+                    types.count_llvm(inst.operand(0).ty())?;
+                } else {
+                    for op in operands(ctx, inst) {
+                        if matches!(op.kind(), ValueKind::GlobalVariable | ValueKind::Block) {
+                            continue;
+                        }
+                        if let Some(&id) = ctx.global_ids.get(&op) {
+                            // A function operand: its (3.3) signature.
+                            types.count(Type::Function(ctx.sigs[id as usize].clone()));
+                        } else {
+                            types.count_llvm(op.ty())?;
                         }
                     }
-                    types.count_llvm(inst.ty())?;
                 }
+                types.count_llvm(inst.ty())?;
             }
         }
     }
@@ -489,7 +483,7 @@ fn import_module(
         code: Default::default(),
     };
     for (i, &f) in ctx.functions.iter().enumerate() {
-        let name = name_bytes(f);
+        let name = f.name_bytes();
         let shown_name = String::from_utf8_lossy(&name).into_owned();
         let linkage = match f.linkage() {
             LLVMLinkage::LLVMExternalLinkage => Linkage::External,
@@ -587,7 +581,7 @@ fn global(ctx: &Ctx<'_>, g: Value<'_>) -> R<Global> {
     } else {
         (vec![simple_init(ctx, init)?], false)
     };
-    let name = name_bytes(g);
+    let name = g.name_bytes();
     Ok(Global {
         align,
         is_const: g.is_global_constant(),
