@@ -159,16 +159,32 @@ pub fn read_or_report(tool: &str, input: &str) -> Option<(String, Vec<u8>)> {
     }
 }
 
+/// The input and output of a one-file tool: a file or `-` (standard input), and `-o`
+/// (standard output if not given). A tool words the help for what it reads and writes
+/// with `#[command(mut_arg("input", cli::help("…")))]`, and may require `-o` so.
+#[derive(clap::Args)]
+pub struct Io {
+    /// The pexe to read (`-` or nothing: standard input).
+    #[arg(default_value = "-")]
+    pub input: String,
+    /// The file to write (standard output if not given).
+    #[arg(short, long)]
+    pub output: Option<String>,
+}
+
+/// An argument's help text, for `mut_arg` (written as clap shows a doc comment: no
+/// closing full stop).
+pub fn help(text: &'static str) -> impl FnOnce(clap::Arg) -> clap::Arg {
+    move |a| a.help(text)
+}
+
 /// A one-input tool's start: SIGPIPE as a command-line tool has it, the arguments parsed
 /// (`--help`, `--version` and usage errors as clap answers them), and the input read (its
 /// name as the user gave it, and its bytes); `None` once the error is reported.
-pub fn start<A: clap::Parser>(
-    tool: &str,
-    input: impl Fn(&A) -> &str,
-) -> Option<(A, String, Vec<u8>)> {
+pub fn start<A: clap::Parser>(tool: &str, io: impl Fn(&A) -> &Io) -> Option<(A, String, Vec<u8>)> {
     default_sigpipe();
     let args = A::parse();
-    let (name, data) = read_or_report(tool, input(&args))?;
+    let (name, data) = read_or_report(tool, &io(&args).input)?;
     Some((args, name, data))
 }
 

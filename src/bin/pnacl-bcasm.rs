@@ -10,14 +10,14 @@ use pnacl::cli;
 /// line, as the record column of pnacl-bcdis shows them (whole dump lines are accepted).
 /// Writes exactly the records given, valid or not: for building test inputs.
 #[derive(Parser)]
-#[command(name = "pnacl-bcasm", version = pnacl::cli::VERSION)]
+#[command(
+    name = "pnacl-bcasm",
+    version = pnacl::cli::VERSION,
+    mut_arg("input", cli::help("The records (`-` or nothing: standard input)")),
+)]
 struct Args {
-    /// The records (`-` or nothing: standard input).
-    #[arg(default_value = "-")]
-    input: String,
-    /// The file to write (standard output if not given).
-    #[arg(short, long)]
-    output: Option<String>,
+    #[command(flatten)]
+    io: cli::Io,
     /// Read abbreviation definitions as the historical pnacl-bcdis printed them (block id
     /// before the first one after a SETBID, an extra 0 after fixed(0) and vbr(0)).
     #[arg(long)]
@@ -27,9 +27,9 @@ struct Args {
 fn main() -> ExitCode {
     pnacl::cli::default_sigpipe();
     let args = Args::parse();
-    let name = cli::display_name(&args.input);
+    let name = cli::display_name(&args.io.input);
     let run = || -> Result<Vec<u8>, String> {
-        let data = cli::read_input(&args.input).map_err(|e| format!("{name}: {e}"))?;
+        let data = cli::read_input(&args.io.input).map_err(|e| format!("{name}: {e}"))?;
         let src = String::from_utf8(data).map_err(|_| format!("{name}: not UTF-8 text"))?;
         let recs = text::parse(&src).map_err(|e| format!("{name}: {e}"))?;
         if recs.is_empty() {
@@ -46,5 +46,5 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    cli::write_output("pnacl-bcasm", args.output.as_deref(), &bytes, true)
+    cli::write_output("pnacl-bcasm", args.io.output.as_deref(), &bytes, true)
 }

@@ -10,14 +10,14 @@ use pnacl::dis::{self, Options};
 /// abbreviations, and PNaClAsm, the three columns of the PNaCl bitcode specification.
 /// Problems are reported inline after the record they concern, as `Error(BYTE:BIT): …`.
 #[derive(Parser)]
-#[command(name = "pnacl-bcdis", version = pnacl::cli::VERSION)]
+#[command(
+    name = "pnacl-bcdis",
+    version = pnacl::cli::VERSION,
+    mut_arg("output", cli::help("Write the dump here instead of standard output (written only if the file is valid)")),
+)]
 struct Args {
-    /// The pexe to read (`-` or nothing: standard input).
-    #[arg(default_value = "-")]
-    input: String,
-    /// Write the dump here instead of standard output (written only if the file is valid).
-    #[arg(short, long)]
-    output: Option<String>,
+    #[command(flatten)]
+    io: cli::Io,
     /// Print only the assembly column.
     #[arg(long)]
     no_records: bool,
@@ -45,7 +45,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    let Some((args, name, data)) = cli::start::<Args>("pnacl-bcdis", |a| &a.input) else {
+    let Some((args, name, data)) = cli::start::<Args>("pnacl-bcdis", |a| &a.io) else {
         return ExitCode::from(1);
     };
     if let Some(m) = cli::not_a_pexe(&name, &data) {
@@ -54,7 +54,12 @@ fn main() -> ExitCode {
     }
     if args.record_text {
         return match pnacl::bitcode::text::records_text(&data, args.ignore_abbrevs) {
-            Ok(t) => cli::write_output("pnacl-bcdis", args.output.as_deref(), t.as_bytes(), false),
+            Ok(t) => cli::write_output(
+                "pnacl-bcdis",
+                args.io.output.as_deref(),
+                t.as_bytes(),
+                false,
+            ),
             Err(e) => {
                 cli::report("pnacl-bcdis", &name, &e);
                 ExitCode::from(1)
@@ -67,7 +72,7 @@ fn main() -> ExitCode {
         abbrev_quirks: !args.no_abbrev_quirks,
         max_errors: args.max_errors.max(1),
     };
-    let mut out = match Output::new(args.output.as_deref()) {
+    let mut out = match Output::new(args.io.output.as_deref()) {
         Ok(o) => o,
         Err(e) => {
             cli::report_msg("pnacl-bcdis", e);

@@ -12,18 +12,14 @@ use pnacl::cli;
 #[derive(Parser)]
 #[command(name = "pnacl-compress", version = pnacl::cli::VERSION)]
 struct Args {
-    /// The pexe to read (`-` or nothing: standard input).
-    #[arg(default_value = "-")]
-    input: String,
-    /// The file to write (standard output if not given).
-    #[arg(short, long)]
-    output: Option<String>,
+    #[command(flatten)]
+    io: cli::Io,
 }
 
 const TOOL: &str = "pnacl-compress";
 
 fn main() -> ExitCode {
-    let Some((args, name, data)) = cli::start::<Args>(TOOL, |a| &a.input) else {
+    let Some((args, name, data)) = cli::start::<Args>(TOOL, |a| &a.io) else {
         return ExitCode::from(1);
     };
     if let Some(m) = cli::not_a_pexe(&name, &data) {
@@ -32,7 +28,7 @@ fn main() -> ExitCode {
     }
     // (It reads the pexe first: a bad one is the reader's error, with its position.)
     match pnacl::bitcode::compress::compress(&data) {
-        Ok(bytes) => cli::write_output(TOOL, args.output.as_deref(), &bytes, true),
+        Ok(bytes) => cli::write_output(TOOL, args.io.output.as_deref(), &bytes, true),
         Err(e) => {
             cli::report(TOOL, &name, &e);
             ExitCode::from(1)

@@ -21,14 +21,15 @@ use pnacl::simplify;
 /// ABI (pnacl-abicheck's rules) and written as pnacl-freeze does. What cannot be
 /// simplified, and any violation, is reported with where it is, and no file is written.
 #[derive(Parser)]
-#[command(name = "pnacl-finalize", version = pnacl::cli::VERSION)]
+#[command(
+    name = "pnacl-finalize",
+    version = pnacl::cli::VERSION,
+    mut_arg("input", cli::help("The LLVM module (`-` or nothing: standard input)")),
+    mut_arg("output", |a| a.required(true).help("Write the pexe here (`-` for standard output, never a terminal)")),
+)]
 struct Args {
-    /// The LLVM module (`-` or nothing: standard input).
-    #[arg(default_value = "-")]
-    input: String,
-    /// Write the pexe here (`-` for standard output, never a terminal).
-    #[arg(short, long)]
-    output: String,
+    #[command(flatten)]
+    io: cli::Io,
     /// Keep the names of internal functions and globals.
     #[arg(long)]
     no_strip_syms: bool,
@@ -41,7 +42,7 @@ struct Args {
 const TOOL: &str = "pnacl-finalize";
 
 fn main() -> ExitCode {
-    let Some((args, name, data)) = cli::start::<Args>(TOOL, |a| &a.input) else {
+    let Some((args, name, data)) = cli::start::<Args>(TOOL, |a| &a.io) else {
         return ExitCode::from(1);
     };
     let ctx = Context::create();
@@ -106,5 +107,5 @@ fn main() -> ExitCode {
     if !args.no_strip_syms {
         finalize::strip_names(&module);
     }
-    cli::freeze_to(TOOL, &name, &module, Some(&args.output), false, None)
+    cli::freeze_to(TOOL, &name, &module, args.io.output.as_deref(), false, None)
 }

@@ -13,20 +13,21 @@ use pnacl::cli;
 /// rules are pnacl-finalize's (and pnacl-abicheck's) business, so this can also write the
 /// rule-breaking pexes that tests of readers need.
 #[derive(Parser)]
-#[command(name = "pnacl-freeze", version = pnacl::cli::VERSION)]
+#[command(
+    name = "pnacl-freeze",
+    version = pnacl::cli::VERSION,
+    mut_arg("input", cli::help("The LLVM module (`-` or nothing: standard input)")),
+    mut_arg("output", cli::help("Write the pexe here (standard output if not given; never a terminal)")),
+)]
 struct Args {
-    /// The LLVM module (`-` or nothing: standard input).
-    #[arg(default_value = "-")]
-    input: String,
-    /// Write the pexe here (standard output if not given; never a terminal).
-    #[arg(short, long)]
-    output: Option<String>,
+    #[command(flatten)]
+    io: cli::Io,
 }
 
 const TOOL: &str = "pnacl-freeze";
 
 fn main() -> ExitCode {
-    let Some((args, name, data)) = cli::start::<Args>(TOOL, |a| &a.input) else {
+    let Some((args, name, data)) = cli::start::<Args>(TOOL, |a| &a.io) else {
         return ExitCode::from(1);
     };
     let ctx = Context::create();
@@ -37,7 +38,7 @@ fn main() -> ExitCode {
         TOOL,
         &name,
         &module,
-        args.output.as_deref(),
+        args.io.output.as_deref(),
         true,
         Some(&data),
     )

@@ -14,14 +14,15 @@ use pnacl::llvm::{self, ExportOptions, Target};
 /// intrinsics lowered; with `--target le32` the neutral module, which pnacl-freeze turns
 /// back into the same pexe.
 #[derive(Parser)]
-#[command(name = "pnacl-llvm", version = pnacl::cli::VERSION)]
+#[command(
+    name = "pnacl-llvm",
+    version = pnacl::cli::VERSION,
+    mut_arg("input", cli::help("The pexe (`-` or nothing: standard input)")),
+    mut_arg("output", cli::help("Write the module here (standard output if not given)")),
+)]
 struct Args {
-    /// The pexe (`-` or nothing: standard input).
-    #[arg(default_value = "-")]
-    input: String,
-    /// Write the module here (standard output if not given).
-    #[arg(short, long)]
-    output: Option<String>,
+    #[command(flatten)]
+    io: cli::Io,
     /// Write textual LLVM IR instead of bitcode.
     #[arg(short = 'S')]
     text: bool,
@@ -41,7 +42,7 @@ struct Args {
 const TOOL: &str = "pnacl-llvm";
 
 fn main() -> ExitCode {
-    let Some((args, name, data)) = cli::start::<Args>(TOOL, |a| &a.input) else {
+    let Some((args, name, data)) = cli::start::<Args>(TOOL, |a| &a.io) else {
         return ExitCode::from(1);
     };
     let Some(module) = cli::read_checked(TOOL, &name, &data, !args.no_abi_check) else {
@@ -72,7 +73,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     }
-    let mut out = match Output::new(args.output.as_deref()) {
+    let mut out = match Output::new(args.io.output.as_deref()) {
         Ok(o) => o,
         Err(e) => {
             cli::report_msg(TOOL, e);

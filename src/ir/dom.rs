@@ -77,6 +77,61 @@ struct Node {
     tpre: u32,
 }
 
+/// A graph's edges by block, in one array: block `b`'s are `to[start[b]..start[b + 1]]`.
+#[derive(Debug, Default)]
+struct Edges {
+    start: Vec<u32>,
+    to: Vec<u32>,
+}
+
+impl Edges {
+    fn clear(&mut self) {
+        self.start.clear();
+        self.to.clear();
+    }
+
+    /// Ends the edges of one block (before the first: starts them).
+    fn next_block(&mut self) {
+        self.start.push(self.to.len() as u32);
+    }
+
+    /// Block `b`'s edges.
+    #[inline]
+    fn of(&self, b: usize) -> &[u32] {
+        &self.to[self.start[b] as usize..self.start[b + 1] as usize]
+    }
+
+    /// The reverse of these edges, of `n` blocks, into `rev` (a block once for each edge,
+    /// `UNREACHED` targets left out), by a counting sort of the edges on their target;
+    /// `fill` is room for where each block's next one goes.
+    fn reverse(&self, n: usize, rev: &mut Edges, fill: &mut Vec<u32>) {
+        rev.start.clear();
+        rev.start.resize(n + 1, 0);
+        let start = &mut rev.start[..];
+        for &s in &self.to {
+            if s != UNREACHED {
+                start[s as usize + 1] += 1;
+            }
+        }
+        for b in 0..n {
+            start[b + 1] += start[b];
+        }
+        fill.clear();
+        fill.extend_from_slice(&start[..n]);
+        let fill = &mut fill[..];
+        rev.to.clear();
+        rev.to.resize(start[n] as usize, 0);
+        for b in 0..n {
+            for &s in self.of(b) {
+                if s != UNREACHED {
+                    rev.to[fill[s as usize] as usize] = b as u32;
+                    fill[s as usize] += 1;
+                }
+            }
+        }
+    }
+}
+
 /// Room for `check`, kept from one body to the next by a caller that checks many.
 #[derive(Debug, Default)]
 pub struct Scratch {
@@ -87,15 +142,12 @@ pub struct Scratch {
     block_of: Vec<u32>,
     /// The uses set aside for the tree, in instruction order.
     slow: Vec<Slow>,
-    /// Each block's successors: `succs[succ_start[b]..succ_start[b + 1]]` (`UNREACHED`
-    /// for a target out of range).
-    succ_start: Vec<u32>,
-    succs: Vec<u32>,
-    /// Each block's predecessors the same way, a block once for each edge (built for the
-    /// phis' entries or for the dominator tree, whichever comes first), and where the next
-    /// one goes while they are built.
-    pred_start: Vec<u32>,
-    preds: Vec<u32>,
+    /// Each block's successors (`UNREACHED` for a target out of range).
+    succs: Edges,
+    /// Each block's predecessors, a block once for each edge (built for the phis' entries
+    /// or for the dominator tree, whichever comes first), and where the next one goes
+    /// while they are built.
+    preds: Edges,
     fill: Vec<u32>,
     /// Whether `preds` holds the body's predecessors, and `dfn`/`nodes` its dominator
     /// tree.
@@ -127,14 +179,12 @@ impl Scratch {
         self.have_preds = false;
         self.vstart.clear();
         self.block_of.clear();
-        self.succ_start.clear();
         self.succs.clear();
         self.slow.clear();
         let Scratch {
             vstart,
             block_of,
             slow,
-            succ_start,
             succs,
             ..
         } = self;
@@ -185,24 +235,25 @@ impl Scratch {
             }
             // The block's values, all at once.
             block_of.resize(block_of.len() + (next - bstart) as usize, b);
-            succ_start.push(succs.len() as u32);
+            succs.next_block();
+            let to = &mut succs.to;
             match r.end.checked_sub(1).map(|i| body.insts[i].kind) {
-                Some(InstKind::Br { target }) => succs.push(target),
-                Some(InstKind::CondBr { t, f, .. }) => succs.extend([t, f]),
+                Some(InstKind::Br { target }) => to.push(target),
+                Some(InstKind::CondBr { t, f, .. }) => to.extend([t, f]),
                 Some(InstKind::Switch { default, cases, .. }) => {
-                    succs.push(default);
-                    succs.extend(body.switch_cases(cases).iter().map(|c| c.target));
+                    to.push(default);
+                    to.extend(body.switch_cases(cases).iter().map(|c| c.target));
                 }
                 _ => {}
             }
         }
         vstart.push(next);
-        succ_start.push(succs.len() as u32);
+        succs.next_block();
         if slow.is_empty() {
             return Ok(());
         }
         // Branch targets the reader let through out of range are not edges.
-        for s in succs.iter_mut() {
+        for s in succs.to.iter_mut() {
             if *s as usize >= n {
                 *s = UNREACHED;
             }
@@ -259,9 +310,9 @@ impl Scratch {
             self.predecessors(n);
         }
         let pairs = body.phi_pairs(incoming);
-        let preds = &self.preds
-            [self.pred_start[b as usize] as usize..self.pred_start[b as usize + 1] as usize];
-        if let Some(&p) = preds
+        if let Some(&p) = self
+            .preds
+            .of(b as usize)
             .iter()
             .find(|&&p| !pairs.chunks_exact(2).any(|e| e[1] == p))
         {
@@ -316,44 +367,11 @@ impl Scratch {
         y.tpre.wrapping_sub(x.tpre) < x.size
     }
 
-    /// `preds`: the predecessors of each block, once for each edge (by a counting sort
-    /// of the edges on their target).
+    /// `preds`: the predecessors of each block.
     #[inline(never)]
     fn predecessors(&mut self, n: usize) {
         self.have_preds = true;
-        let Scratch {
-            succ_start,
-            succs,
-            pred_start,
-            preds,
-            fill,
-            ..
-        } = self;
-        let (succ_start, succs) = (&succ_start[..], &succs[..]);
-        pred_start.clear();
-        pred_start.resize(n + 1, 0);
-        let start = &mut pred_start[..];
-        for &s in succs {
-            if s != UNREACHED {
-                start[s as usize + 1] += 1;
-            }
-        }
-        for b in 0..n {
-            start[b + 1] += start[b];
-        }
-        fill.clear();
-        fill.extend_from_slice(&start[..n]);
-        let fill = &mut fill[..];
-        preds.clear();
-        preds.resize(start[n] as usize, 0);
-        for b in 0..n {
-            for &s in &succs[succ_start[b] as usize..succ_start[b + 1] as usize] {
-                if s != UNREACHED {
-                    preds[fill[s as usize] as usize] = b as u32;
-                    fill[s as usize] += 1;
-                }
-            }
-        }
+        self.succs.reverse(n, &mut self.preds, &mut self.fill);
     }
 
     /// The dominator tree (`dfn`, `nodes`), by the Semi-NCA algorithm (Georgiadis,
@@ -369,9 +387,7 @@ impl Scratch {
             self.predecessors(n);
         }
         let Scratch {
-            succ_start,
             succs,
-            pred_start,
             preds,
             dfn,
             nodes,
@@ -379,8 +395,7 @@ impl Scratch {
             path,
             ..
         } = self;
-        let (succ_start, succs) = (&succ_start[..], &succs[..]);
-        let (pred_start, preds) = (&pred_start[..], &preds[..]);
+        let (succ_start, succs, preds) = (&succs.start[..], &succs.to[..], &*preds);
         // Depth-first preorder from the entry, iteratively (a body may have millions of
         // blocks).
         dfn.clear();
@@ -422,7 +437,7 @@ impl Scratch {
         for w in (1..k).rev() {
             let b = nodes[w].block as usize;
             let mut sd = nodes[w].semi;
-            for &p in &preds[pred_start[b] as usize..pred_start[b + 1] as usize] {
+            for &p in preds.of(b) {
                 let v = dfn[p as usize];
                 if v == UNREACHED {
                     continue;
@@ -490,11 +505,11 @@ pub struct Dominators(Scratch);
 impl Dominators {
     pub fn new(succs: &[Vec<u32>]) -> Self {
         let mut s = Scratch::default();
-        s.succ_start.push(0);
         for block in succs {
-            s.succs.extend_from_slice(block);
-            s.succ_start.push(s.succs.len() as u32);
+            s.succs.next_block();
+            s.succs.to.extend_from_slice(block);
         }
+        s.succs.next_block();
         if !succs.is_empty() {
             s.dom_tree(succs.len());
         }
@@ -798,12 +813,11 @@ mod tests {
             let succs: Vec<Vec<u32>> =
                 edges[..n].iter().map(|e| e.iter().map(|&s| s % n as u32).collect()).collect();
             let mut s = Scratch::default();
-            for (b, out) in succs.iter().enumerate() {
-                s.succ_start.push(s.succs.len() as u32);
-                s.succs.extend(out);
-                let _ = b;
+            for out in &succs {
+                s.succs.next_block();
+                s.succs.to.extend(out);
             }
-            s.succ_start.push(s.succs.len() as u32);
+            s.succs.next_block();
             s.dom_tree(n);
             for b in 0..n {
                 let reached = b == 0 || reached_avoiding(n, &succs, usize::MAX, b);

@@ -52,7 +52,7 @@ impl<'a> Fx<'a, '_> {
         let x = self.get(val)?;
         if let Some(out) = self.sret {
             let align = self.lw.shapes.of(val.ty())?.abi_align;
-            self.store_typed(out, &x, val.ty(), align, false)?;
+            self.store_typed(out, &x, val.ty(), align)?;
             self.b.ret(None);
             return Ok(());
         }
@@ -174,7 +174,7 @@ impl<'a> Fx<'a, '_> {
             self.b.set_tail_call(r, true);
         }
         if let Some(t) = out {
-            return self.load_typed(t, conv.old_ret, ret_shape.abi_align, false);
+            return self.load_typed(t, conv.old_ret, ret_shape.abi_align);
         }
         match ret_shape.leaves.first() {
             None => Ok(Vals::from_vec(Vec::new())),
@@ -248,7 +248,7 @@ impl<'a> Fx<'a, '_> {
                 None => {
                     let x = self.get(a)?;
                     let al = self.lw.shapes.layout().abi_align(a.ty());
-                    self.store_typed(at, &x, a.ty(), al, false)?;
+                    self.store_typed(at, &x, a.ty(), al)?;
                 }
             }
         }

@@ -353,12 +353,7 @@ impl<'a> Fx<'a, '_> {
                 i.called_value().name()
             ));
         }
-        let (xs, ys) = (self.elements(&x, ty)?, self.elements(&y, ty)?);
-        let mut out = Vec::new();
-        for (p, q) in xs.into_iter().zip(ys) {
-            out.push(f(self, et, p, q)?);
-        }
-        self.assemble(i.ty(), out)
+        self.pairwise(&x, &y, ty, i.ty(), |fx, p, q| f(fx, et, p, q))
     }
 
     /// `fshl(a, b, s)`: the high half of `a:b << s`; `fshr`: the low half of `a:b >> s`,

@@ -133,7 +133,7 @@ impl<'a> Fx<'a, '_> {
         if atomic || v.is_volatile() {
             return self.atomic_access(addr, v.ty(), None, atomic);
         }
-        self.load_typed(addr, v.ty(), v.alignment(), false)
+        self.load_typed(addr, v.ty(), v.alignment())
     }
 
     pub fn store(&mut self, v: Value<'a>) -> R<()> {
@@ -145,22 +145,16 @@ impl<'a> Fx<'a, '_> {
             self.atomic_access(addr, val.ty(), Some(x), atomic)?;
             return Ok(());
         }
-        self.store_typed(addr, &x, val.ty(), v.alignment(), false)
+        self.store_typed(addr, &x, val.ty(), v.alignment())
     }
 
     /// The leaves of a value of type `ty` loaded from `addr` (aligned to `align`).
-    pub fn load_typed(
-        &mut self,
-        addr: Value<'a>,
-        ty: Type<'a>,
-        align: u32,
-        _v: bool,
-    ) -> R<Vals<'a>> {
+    pub fn load_typed(&mut self, addr: Value<'a>, ty: Type<'a>, align: u32) -> R<Vals<'a>> {
         let shape = self.lw.shapes.of(ty)?;
         if shape.bit_packed {
             // A vector of i1 in memory is its bits, packed.
             let it = self.lw.tys.int((shape.store_size * 8) as u32);
-            let x = self.load_typed(addr, it, align, false)?;
+            let x = self.load_typed(addr, it, align)?;
             return self.scalar_cast(Opcode::LLVMBitCast, x, it, ty);
         }
         let mut out = Vec::with_capacity(shape.leaves.len());
@@ -177,13 +171,12 @@ impl<'a> Fx<'a, '_> {
         x: &Vals<'a>,
         ty: Type<'a>,
         align: u32,
-        _v: bool,
     ) -> R<()> {
         let shape = self.lw.shapes.of(ty)?;
         if shape.bit_packed {
             let it = self.lw.tys.int((shape.store_size * 8) as u32);
             let bits = self.scalar_cast(Opcode::LLVMBitCast, x.clone(), ty, it)?;
-            return self.store_typed(addr, &bits, it, align, false);
+            return self.store_typed(addr, &bits, it, align);
         }
         for (l, v) in shape.leaves.iter().zip(x.as_slice()) {
             self.store_leaf(addr, *l, *v, align)?;
@@ -568,7 +561,7 @@ impl<'a> Fx<'a, '_> {
         } else {
             cur
         };
-        let x = self.load_typed(at, ty, shape.abi_align, false)?;
+        let x = self.load_typed(at, ty, shape.abi_align)?;
         let next = self.offset(at, shape.alloc_size as i64);
         let lp = self.ptr(list, tys.i32());
         self.b.store(next, lp, 1);

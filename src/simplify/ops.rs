@@ -100,6 +100,34 @@ impl<'a> Fx<'a, '_> {
         self.b.binop(Opcode::LLVMAShr, s, k)
     }
 
+    /// `a` and `b`, integers of `bits`, with their holders' upper bits made copies of
+    /// their sign bits (`signed`) or zeros, for an operation that reads them; an i1 is
+    /// widened to i8 so.
+    fn filled(
+        &self,
+        signed: bool,
+        bits: u32,
+        a: Value<'a>,
+        b: Value<'a>,
+    ) -> (Value<'a>, Value<'a>) {
+        if bits == 1 {
+            let (ext, i8) = (
+                if signed {
+                    Opcode::LLVMSExt
+                } else {
+                    Opcode::LLVMZExt
+                },
+                self.lw.tys.i8(),
+            );
+            return (self.b.cast(ext, a, i8), self.b.cast(ext, b, i8));
+        }
+        if signed {
+            (self.sfill(a, bits), self.sfill(b, bits))
+        } else {
+            (self.clean(a, bits), self.clean(b, bits))
+        }
+    }
+
     /// The bits an integer leaf kind holds.
     fn bits_of(k: LeafKind<'_>) -> Option<u32> {
         match k {
@@ -125,23 +153,19 @@ impl<'a> Fx<'a, '_> {
                 if matches!(op, LLVMAnd | LLVMOr | LLVMXor) {
                     return Ok(self.b.binop(op, a, b));
                 }
-                let ext = if matches!(op, LLVMSDiv | LLVMSRem | LLVMAShr) {
-                    LLVMSExt
-                } else {
-                    LLVMZExt
-                };
-                let (x, y) = (self.b.cast(ext, a, tys.i8()), self.b.cast(ext, b, tys.i8()));
+                let signed = matches!(op, LLVMSDiv | LLVMSRem | LLVMAShr);
+                let (x, y) = self.filled(signed, 1, a, b);
                 let r = self.b.binop(op, x, y);
                 Ok(self.b.cast(LLVMTrunc, r, tys.i1()))
             }
             TypeKind::Int(w) => Ok(match op {
                 LLVMAdd | LLVMSub | LLVMMul | LLVMAnd | LLVMOr | LLVMXor => self.b.binop(op, a, b),
                 LLVMShl => self.b.binop(op, a, self.clean(b, w)),
-                LLVMLShr | LLVMUDiv | LLVMURem => {
-                    self.b.binop(op, self.clean(a, w), self.clean(b, w))
+                LLVMLShr | LLVMUDiv | LLVMURem | LLVMSDiv | LLVMSRem => {
+                    let (x, y) = self.filled(matches!(op, LLVMSDiv | LLVMSRem), w, a, b);
+                    self.b.binop(op, x, y)
                 }
                 LLVMAShr => self.b.binop(op, self.sfill(a, w), self.clean(b, w)),
-                LLVMSDiv | LLVMSRem => self.b.binop(op, self.sfill(a, w), self.sfill(b, w)),
                 _ => return Err(format!("{op:?} on integers")),
             }),
             TypeKind::Float | TypeKind::Double => Ok(self.b.binop(op, a, b)),
@@ -172,12 +196,7 @@ impl<'a> Fx<'a, '_> {
                 )?))
             }
             TypeKind::Vector(e, n) if !is_abi_vector(e, n) => {
-                let (xa, xb) = (self.elements(&a, ty)?, self.elements(&b, ty)?);
-                let mut out = Vec::new();
-                for (x, y) in xa.into_iter().zip(xb) {
-                    out.push(self.scalar_binop(op, e, x, y)?);
-                }
-                self.assemble(ty, out)
+                self.pairwise(&a, &b, ty, ty, |fx, x, y| fx.scalar_binop(op, e, x, y))
             }
             _ => Ok(Vals::One(self.scalar_binop(op, ty, a.one(), b.one())?)),
         }
@@ -229,6 +248,24 @@ impl<'a> Fx<'a, '_> {
             }
             _ => Ok(vec![x.one()]),
         }
+    }
+
+    /// `f` of each pair of elements of `a` and `b` (of vector type `ty`), as a value of
+    /// type `out`.
+    pub fn pairwise(
+        &mut self,
+        a: &Vals<'a>,
+        b: &Vals<'a>,
+        ty: Type<'a>,
+        out: Type<'a>,
+        mut f: impl FnMut(&mut Self, Value<'a>, Value<'a>) -> R<Value<'a>>,
+    ) -> R<Vals<'a>> {
+        let (xs, ys) = (self.elements(a, ty)?, self.elements(b, ty)?);
+        let mut r = Vec::with_capacity(xs.len());
+        for (x, y) in xs.into_iter().zip(ys) {
+            r.push(f(self, x, y)?);
+        }
+        self.assemble(out, r)
     }
 
     /// A vector value of type `ty` from its elements.
@@ -350,34 +387,23 @@ impl<'a> Fx<'a, '_> {
                 };
                 let mut out = Vec::new();
                 for k in 0..n as isize {
-                    let v = if op == LLVMShl {
-                        let hi = get(k - q as isize);
-                        let lo = get(k - q as isize - 1);
-                        if r == 0 {
-                            hi
-                        } else {
-                            let h = self
-                                .b
-                                .binop(LLVMShl, hi, tys.const_int(tys.i64(), r as u64));
-                            let l =
-                                self.b
-                                    .binop(LLVMLShr, lo, tys.const_int(tys.i64(), 64 - r as u64));
-                            self.b.binop(LLVMOr, h, l)
-                        }
+                    // Chunk k is the 64 bits at bit `at` of the chunks `lo` and `hi` above it.
+                    let (lo, at) = if op == LLVMShl {
+                        (k - q as isize - 1, (64 - r) % 64)
                     } else {
-                        let lo = get(k + q as isize);
-                        let hi = get(k + q as isize + 1);
-                        if r == 0 {
-                            lo
-                        } else {
-                            let l = self
-                                .b
-                                .binop(LLVMLShr, lo, tys.const_int(tys.i64(), r as u64));
-                            let h =
-                                self.b
-                                    .binop(LLVMShl, hi, tys.const_int(tys.i64(), 64 - r as u64));
-                            self.b.binop(LLVMOr, h, l)
-                        }
+                        (k + q as isize, r)
+                    };
+                    let v = if at == 0 {
+                        get(lo + (op == LLVMShl) as isize)
+                    } else {
+                        let i64 = tys.i64();
+                        let l = self
+                            .b
+                            .binop(LLVMLShr, get(lo), tys.const_int(i64, at as u64));
+                        let h =
+                            self.b
+                                .binop(LLVMShl, get(lo + 1), tys.const_int(i64, 64 - at as u64));
+                        self.b.binop(LLVMOr, h, l)
                     };
                     out.push(v);
                 }
@@ -585,8 +611,8 @@ impl<'a> Fx<'a, '_> {
         // Through memory: stored as the one type, loaded as the other.
         let size = ss.store_size.max(ds.store_size);
         let tmp = self.temp(size, 16)?;
-        self.store_typed(tmp, &x, sty, 16, false)?;
-        self.load_typed(tmp, dty, 16, false)
+        self.store_typed(tmp, &x, sty, 16)?;
+        self.load_typed(tmp, dty, 16)
     }
 
     /// A bitcast between a vector of i1 and an integer (or another such vector): bit `i`
@@ -703,21 +729,10 @@ impl<'a> Fx<'a, '_> {
         a: Value<'a>,
         b: Value<'a>,
     ) -> R<Value<'a>> {
-        use Opcode::*;
-        let tys = self.lw.tys;
         match ty.kind() {
             TypeKind::Pointer { .. } => Ok(self.b.icmp(p, a, b)),
-            TypeKind::Int(1) => {
-                let ext = if is_signed(p) { LLVMSExt } else { LLVMZExt };
-                let (x, y) = (self.b.cast(ext, a, tys.i8()), self.b.cast(ext, b, tys.i8()));
-                Ok(self.b.icmp(p, x, y))
-            }
             TypeKind::Int(w) => {
-                let (x, y) = if is_signed(p) {
-                    (self.sfill(a, w), self.sfill(b, w))
-                } else {
-                    (self.clean(a, w), self.clean(b, w))
-                };
+                let (x, y) = self.filled(is_signed(p), w, a, b);
                 Ok(self.b.icmp(p, x, y))
             }
             TypeKind::Vector(e, n) if is_abi_vector(e, n) && e.int_width() != Some(1) => {
@@ -740,12 +755,7 @@ impl<'a> Fx<'a, '_> {
                 b.as_slice(),
             )?)),
             TypeKind::Vector(e, n) if !is_abi_vector(e, n) || e.int_width() == Some(1) => {
-                let (xa, xb) = (self.elements(&a, ty)?, self.elements(&b, ty)?);
-                let mut out = Vec::new();
-                for (x, y) in xa.into_iter().zip(xb) {
-                    out.push(self.scalar_icmp(p, e, x, y)?);
-                }
-                self.assemble(v.ty(), out)
+                self.pairwise(&a, &b, ty, v.ty(), |fx, x, y| fx.scalar_icmp(p, e, x, y))
             }
             _ => Ok(Vals::One(self.scalar_icmp(p, ty, a.one(), b.one())?)),
         }
@@ -758,13 +768,7 @@ impl<'a> Fx<'a, '_> {
         let (a, b) = (self.get(oa)?, self.get(ob)?);
         match ty.kind() {
             TypeKind::Vector(e, n) if !is_abi_vector(e, n) => {
-                let (xa, xb) = (self.elements(&a, ty)?, self.elements(&b, ty)?);
-                let out = xa
-                    .into_iter()
-                    .zip(xb)
-                    .map(|(x, y)| self.b.fcmp(p, x, y))
-                    .collect();
-                self.assemble(v.ty(), out)
+                self.pairwise(&a, &b, ty, v.ty(), |fx, x, y| Ok(fx.b.fcmp(p, x, y)))
             }
             _ => Ok(Vals::One(self.b.fcmp(p, a.one(), b.one()))),
         }
