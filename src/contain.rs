@@ -120,14 +120,22 @@ const AUDIT_ARCH_X86_64: u32 = 0xc000_003e;
 const RET_ALLOW: u32 = 0x7fff_0000;
 const RET_KILL: u32 = 0x8000_0000;
 const RET_NOTIFY: u32 = 0x7fc0_0000;
-const fn ret_errno(e: u32) -> u32 {
-    0x0005_0000 | e
+const fn ret_errno(e: Errno) -> u32 {
+    0x0005_0000 | e as u32
 }
-const EPERM: u32 = 1;
-const ENOENT: u32 = 2;
-const EACCES: u32 = 13;
-const ENOTTY: u32 = 25;
-const ENOSYS: u32 = 38;
+
+/// The errors a refused call gets (Linux's numbers, the same on every architecture we
+/// run on).
+#[derive(Clone, Copy)]
+#[allow(clippy::upper_case_acronyms)]
+enum Errno {
+    EPERM = 1,
+    ENOENT = 2,
+    EACCES = 13,
+    ENOTTY = 25,
+    ENOSYS = 38,
+}
+use Errno::*;
 
 /// The flags glibc's pthread_create gives clone (qemu's threads, the guest's among them).
 const THREAD_FLAGS: u32 = 0x3d0f00;
@@ -137,7 +145,7 @@ const THREAD_FLAGS: u32 = 0x3d0f00;
 enum Check {
     Any,
     /// Refused with this errno (qemu passes the error to its guest).
-    Errno(u32),
+    Errno(Errno),
     /// Argument `0` equals the given value (this process), else killed.
     Arg0Is(u32),
     /// Argument 0 below the given value (the system clocks and the caller's own).

@@ -15,10 +15,10 @@
 
 use std::collections::{BTreeMap, BinaryHeap};
 
+use crate::bitcode::codes::block;
 use crate::bitstream::{Abbrev, AbbrevOp, Item, Reader, Writer, BLOCKINFO_BLOCK_ID};
 use crate::error::Result;
 
-const MODULE_BLOCK: u32 = 8;
 /// Records longer than this (operands) are abbreviated as arrays.
 const MAX_FIXED_OPS: usize = 8;
 /// The most abbreviations a block id gets (ids up to 7 bits wide).
@@ -435,7 +435,7 @@ pub fn compress(data: &[u8]) -> Result<Vec<u8>> {
     let blockinfo = |w: &mut Writer| {
         let others: Vec<(&u32, &Vec<Abbrev>)> = chosen
             .iter()
-            .filter(|(b, v)| **b != MODULE_BLOCK && !v.is_empty())
+            .filter(|(b, v)| **b != block::MODULE && !v.is_empty())
             .collect();
         w.enter_block(BLOCKINFO_BLOCK_ID, 2);
         for (b, v) in others {
@@ -454,7 +454,7 @@ pub fn compress(data: &[u8]) -> Result<Vec<u8>> {
             Node::Enter(id) => {
                 w.enter_block(*id, id_width(count(*id)));
                 let abbrevs = chosen.get(id).map_or(&[][..], Vec::as_slice);
-                if *id == MODULE_BLOCK && stack.is_empty() {
+                if *id == block::MODULE && stack.is_empty() {
                     for a in abbrevs {
                         w.define_abbrev(a);
                     }

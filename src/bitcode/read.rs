@@ -1557,6 +1557,16 @@ impl Parser {
         self.operand_slow(rel)
     }
 
+    /// `operand` of each of `rels`, in order.
+    #[inline(always)]
+    fn operands<const N: usize>(&self, rels: [u64; N]) -> R<[(ValueId, ValueType); N]> {
+        let mut out = [(0, ValueType::Void); N];
+        for (o, rel) in out.iter_mut().zip(rels) {
+            *o = self.operand(rel)?;
+        }
+        Ok(out)
+    }
+
     /// `operand` for the rest: forward references, and errors.
     #[cold]
     #[inline(never)]
@@ -1615,8 +1625,7 @@ impl Parser {
             }
             fc::BINOP => {
                 let rec::Binop { a, b, opcode: opc } = rec::Binop::decode(ops)?;
-                let (lhs, ta) = self.operand(a)?;
-                let (rhs, tb) = self.operand(b)?;
+                let [(lhs, ta), (rhs, tb)] = self.operands([a, b])?;
                 // What `binop_check` allows, from its table (one test, not one per rule).
                 let op = match BinOp::from_code(opc) {
                     Some(op) if ta == tb && self.binop_ok[ta as usize] >> opc & 1 == 1 => op,
@@ -1730,9 +1739,8 @@ impl Parser {
             }
             fc::STORE => {
                 let r = rec::Store::decode(ops)?;
-                let (p, v, a) = (r.ptr, r.value, r.align);
-                let (ptr, pt) = self.operand(p)?;
-                let (val, _) = self.operand(v)?;
+                let [(ptr, pt), (val, _)] = self.operands([r.ptr, r.value])?;
+                let a = r.align;
                 if pt != ValueType::I32 {
                     return Err(msg!("Invalid STORE record: the pointer is {pt}, not i32"));
                 }
@@ -1741,8 +1749,7 @@ impl Parser {
             }
             fc::CMP2 => {
                 let rec::Cmp2 { a, b, predicate: p } = rec::Cmp2::decode(ops)?;
-                let (lhs, ta) = self.operand(a)?;
-                let (rhs, tb) = self.operand(b)?;
+                let [(lhs, ta), (rhs, tb)] = self.operands([a, b])?;
                 if ta != tb {
                     return Err(msg!(
                         "Invalid CMP record: operand types differ ({ta} and {tb})"
@@ -1769,10 +1776,7 @@ impl Parser {
             }
             fc::VSELECT => {
                 let r = rec::VSelect::decode(ops)?;
-                let (tv, fv, cv) = (r.t, r.f, r.cond);
-                let (t, tt) = self.operand(tv)?;
-                let (f, ft) = self.operand(fv)?;
-                let (cond, ct) = self.operand(cv)?;
+                let [(t, tt), (f, ft), (cond, ct)] = self.operands([r.t, r.f, r.cond])?;
                 if tt != ft {
                     return Err(msg!(
                         "Invalid SELECT record: value types differ ({tt} and {ft})"
@@ -1792,9 +1796,7 @@ impl Parser {
             }
             fc::EXTRACTELT => {
                 let r = rec::ExtractElt::decode(ops)?;
-                let (v, i) = (r.vector, r.index);
-                let (vec, vt) = self.operand(v)?;
-                let (idx, it) = self.operand(i)?;
+                let [(vec, vt), (idx, it)] = self.operands([r.vector, r.index])?;
                 if !vt.is_vector() {
                     return Err(msg!("Invalid EXTRACTELEMENT record: {vt} is not a vector"));
                 }
@@ -1805,10 +1807,8 @@ impl Parser {
             }
             fc::INSERTELT => {
                 let r = rec::InsertElt::decode(ops)?;
-                let (v, e, i) = (r.vector, r.element, r.index);
-                let (vec, vt) = self.operand(v)?;
-                let (elt, et) = self.operand(e)?;
-                let (idx, it) = self.operand(i)?;
+                let [(vec, vt), (elt, et), (idx, it)] =
+                    self.operands([r.vector, r.element, r.index])?;
                 if !vt.is_vector() {
                     return Err(msg!("Invalid INSERTELEMENT vector type: {vt}"));
                 }

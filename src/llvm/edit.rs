@@ -158,6 +158,14 @@ impl<'a> Type<'a> {
         }
     }
 
+    /// A vector type's element type and length.
+    pub fn vector(self) -> Option<(Type<'a>, u32)> {
+        match self.kind() {
+            TypeKind::Vector(e, n) => Some((e, n)),
+            _ => None,
+        }
+    }
+
     pub fn is_pointer(self) -> bool {
         matches!(self.kind(), TypeKind::Pointer { .. })
     }

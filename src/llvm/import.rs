@@ -908,6 +908,15 @@ fn align_of(i: Value<'_>) -> R<Align> {
     Align::from_bytes(a).ok_or_else(|| format!("alignment {a} cannot be written in a pexe"))
 }
 
+/// The first `N` operands of `i`, in order.
+fn operand_ids<const N: usize>(st: &FnState<'_, '_>, i: Value<'_>) -> R<[ValueId; N]> {
+    let mut out = [0; N];
+    for (k, o) in out.iter_mut().enumerate() {
+        *o = st.id(i.operand(k as u32))?;
+    }
+    Ok(out)
+}
+
 fn instruction<'m>(st: &FnState<'_, 'm>, body: &mut BodyBuf, i: Value<'m>) -> R<Inst> {
     use LLVMOpcode::*;
     let op = i.opcode().unwrap();
@@ -1002,20 +1011,18 @@ fn instruction<'m>(st: &FnState<'_, 'm>, body: &mut BodyBuf, i: Value<'m>) -> R<
             lhs: operand(0)?,
             rhs: operand(1)?,
         },
-        LLVMSelect => InstKind::Select {
-            cond: operand(0)?,
-            t: operand(1)?,
-            f: operand(2)?,
-        },
-        LLVMExtractElement => InstKind::ExtractElement {
-            vec: operand(0)?,
-            idx: operand(1)?,
-        },
-        LLVMInsertElement => InstKind::InsertElement {
-            vec: operand(0)?,
-            elt: operand(1)?,
-            idx: operand(2)?,
-        },
+        LLVMSelect => {
+            let [cond, t, f] = operand_ids(st, i)?;
+            InstKind::Select { cond, t, f }
+        }
+        LLVMExtractElement => {
+            let [vec, idx] = operand_ids(st, i)?;
+            InstKind::ExtractElement { vec, idx }
+        }
+        LLVMInsertElement => {
+            let [vec, elt, idx] = operand_ids(st, i)?;
+            InstKind::InsertElement { vec, elt, idx }
+        }
         LLVMCall => {
             if i.call_conv() != 0 {
                 return unwritable("calling conventions other than C");

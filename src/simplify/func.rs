@@ -443,9 +443,10 @@ impl<'a> Fx<'a, '_> {
             return Ok(*x);
         }
         let tys = self.lw.tys;
-        let TypeKind::Vector(e, n) = cv.ty().kind() else {
-            return Err(format!("not a vector constant: {cv:?}"));
-        };
+        let (e, n) = cv
+            .ty()
+            .vector()
+            .ok_or_else(|| format!("not a vector constant: {cv:?}"))?;
         let x = self.pro(|fx| {
             if e.int_width() == Some(1) {
                 let mut v = tys.undef(cv.ty());

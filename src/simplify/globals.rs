@@ -720,9 +720,10 @@ fn eval<'a>(lw: &Lowering<'a>, c: Value<'a>) -> Result<Rel<'a>, String> {
 
 /// The bytes of a constant vector of the new module (a vector type of the ABI).
 pub fn vector_bytes(c: Value<'_>) -> Result<Vec<u8>, String> {
-    let TypeKind::Vector(e, n) = c.ty().kind() else {
-        return Err(format!("not a vector: {c:?}"));
-    };
+    let (e, n) = c
+        .ty()
+        .vector()
+        .ok_or_else(|| format!("not a vector: {c:?}"))?;
     let es = match e.kind() {
         TypeKind::Int(w) if w % 8 == 0 => (w / 8) as usize,
         TypeKind::Float => 4,

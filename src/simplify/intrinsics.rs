@@ -787,10 +787,7 @@ impl<'a> Fx<'a, '_> {
         let v = i.arg(n - 1);
         let x = self.get(v)?;
         let mut xs = self.elements(&x, v.ty())?;
-        let et = match v.ty().kind() {
-            TypeKind::Vector(e, _) => e,
-            _ => return Err("a reduction of a non-vector".into()),
-        };
+        let (et, _) = v.ty().vector().ok_or("a reduction of a non-vector")?;
         if n == 2 {
             xs.insert(0, self.one(i.arg(0))?);
         }

@@ -315,9 +315,9 @@ impl<'a> Fx<'a, '_> {
 
     /// A vector leaf's element type, element count and element size in memory.
     fn vector_parts(&self, t: Type<'a>) -> (Type<'a>, u32, u32) {
-        let TypeKind::Vector(e, n) = t.kind() else {
-            unreachable!("a vector leaf of type {}", t.text())
-        };
+        let (e, n) = t
+            .vector()
+            .unwrap_or_else(|| unreachable!("a vector leaf of type {}", t.text()));
         (e, n, self.lw.shapes.layout().store_size(e) as u32)
     }
 

@@ -828,9 +828,7 @@ impl<'a> Fx<'a, '_> {
         let tys = self.lw.tys;
         let (ov, oi) = (v.operand(0), v.operand(1));
         let vty = ov.ty();
-        let TypeKind::Vector(e, n) = vty.kind() else {
-            return Err("extractelement of a non-vector".into());
-        };
+        let (e, n) = vty.vector().ok_or("extractelement of a non-vector")?;
         let x = self.get(ov)?;
         if let Some(i) = oi.const_zext() {
             if i >= n as u64 {
@@ -865,9 +863,7 @@ impl<'a> Fx<'a, '_> {
         let tys = self.lw.tys;
         let (ov, oe, oi) = (v.operand(0), v.operand(1), v.operand(2));
         let vty = ov.ty();
-        let TypeKind::Vector(e, n) = vty.kind() else {
-            return Err("insertelement into a non-vector".into());
-        };
+        let (e, n) = vty.vector().ok_or("insertelement into a non-vector")?;
         let x = self.get(ov)?;
         let el = self.one(oe)?;
         if let Some(i) = oi.const_zext() {
@@ -906,9 +902,7 @@ impl<'a> Fx<'a, '_> {
         let tys = self.lw.tys;
         let (o1, o2) = (v.operand(0), v.operand(1));
         let ty1 = o1.ty();
-        let TypeKind::Vector(e, n1) = ty1.kind() else {
-            return Err("shufflevector of a non-vector".into());
-        };
+        let (e, n1) = ty1.vector().ok_or("shufflevector of a non-vector")?;
         let x1 = self.get(o1)?;
         let x2 = self.get(o2)?;
         let mut all = self.elements(&x1, ty1)?;

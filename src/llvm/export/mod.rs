@@ -32,7 +32,7 @@ use super::target::Target;
 use crate::ir::hash::IdHasher;
 use crate::ir::intrinsics::{self, Intrinsic, Kind};
 use crate::ir::{
-    BinOp, Body, CastOp, ConstValue, FnType, Init, InstKind, Linkage, Module, Pred, ValueId,
+    BinOp, Body, CastOp, ConstValue, FnType, Init, Inst, InstKind, Linkage, Module, Pred, ValueId,
     ValueType,
 };
 
@@ -1307,6 +1307,60 @@ impl<'m> Exporter<'m> {
         Ok(None)
     }
 
+    /// A call instruction: an intrinsic's lowering, a direct call (in the callee's calling
+    /// convention) or a call through a pointer (C's).
+    fn call(&mut self, st: &mut Fn, body: &Body, inst: Inst, pos: Option<u64>) -> R<LLVMValueRef> {
+        let InstKind::Call {
+            callee,
+            args,
+            tail,
+            indirect,
+        } = inst.kind
+        else {
+            unreachable!("a call instruction")
+        };
+        let b = self.b;
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            let args: Vec<ValueId> = body.span(args).to_vec();
+            let nf = self.m.functions.len() as u32;
+            Ok(if !indirect && callee < nf {
+                if let Some(intr) = self.intrinsic[callee as usize] {
+                    let mut c = Call {
+                        st,
+                        body,
+                        intr,
+                        callee,
+                        args: &args,
+                        ret: inst.ty,
+                        tail,
+                        pos,
+                    };
+                    return match self.llvm14_intrinsic_call(&mut c)? {
+                        Some(v) => Ok(v),
+                        None => self.lower.intrinsic_call(self, &mut c),
+                    };
+                }
+                let llfn = self.fn_value(callee as usize);
+                let fty = self.fn_types[callee as usize];
+                let mut vs: Vec<LLVMValueRef> = args.iter().map(|&a| self.value(st, a)).collect();
+                let c = LLVMBuildCall2(b, fty, llfn, vs.as_mut_ptr(), vs.len() as u32, EMPTY);
+                LLVMSetTailCall(c, tail as i32);
+                LLVMSetInstructionCallConv(c, LLVMGetFunctionCallConv(llfn));
+                c
+            } else {
+                let mut vs: Vec<LLVMValueRef> = args.iter().map(|&a| self.value(st, a)).collect();
+                let mut ptys: Vec<LLVMTypeRef> = vs.iter().map(|v| LLVMTypeOf(*v)).collect();
+                let fty =
+                    LLVMFunctionType(self.ty(inst.ty), ptys.as_mut_ptr(), ptys.len() as u32, 0);
+                let p = self.pointer(st, callee, fty);
+                let c = LLVMBuildCall2(b, fty, p, vs.as_mut_ptr(), vs.len() as u32, EMPTY);
+                LLVMSetTailCall(c, tail as i32);
+                c
+            })
+        }
+    }
+
     fn inst(&mut self, st: &mut Fn, body: &Body, i: usize, pos: Option<u64>) -> R<LLVMValueRef> {
         let inst = body.insts[i];
         let b = self.b;
@@ -1406,57 +1460,7 @@ impl<'m> Exporter<'m> {
                     );
                     LLVMBuildInsertElement(b, v, e, x, EMPTY)
                 }
-                InstKind::Call {
-                    callee,
-                    args,
-                    tail,
-                    indirect,
-                } => {
-                    let args: Vec<ValueId> = body.span(args).to_vec();
-                    let nf = self.m.functions.len() as u32;
-                    if !indirect && callee < nf {
-                        if let Some(intr) = self.intrinsic[callee as usize] {
-                            let mut c = Call {
-                                st,
-                                body,
-                                intr,
-                                callee,
-                                args: &args,
-                                ret: inst.ty,
-                                tail,
-                                pos,
-                            };
-                            return match self.llvm14_intrinsic_call(&mut c)? {
-                                Some(v) => Ok(v),
-                                None => self.lower.intrinsic_call(self, &mut c),
-                            };
-                        }
-                        let llfn = self.fn_value(callee as usize);
-                        let fty = self.fn_types[callee as usize];
-                        let mut vs: Vec<LLVMValueRef> =
-                            args.iter().map(|&a| self.value(st, a)).collect();
-                        let c =
-                            LLVMBuildCall2(b, fty, llfn, vs.as_mut_ptr(), vs.len() as u32, EMPTY);
-                        LLVMSetTailCall(c, tail as i32);
-                        LLVMSetInstructionCallConv(c, LLVMGetFunctionCallConv(llfn));
-                        c
-                    } else {
-                        let mut vs: Vec<LLVMValueRef> =
-                            args.iter().map(|&a| self.value(st, a)).collect();
-                        let mut ptys: Vec<LLVMTypeRef> =
-                            vs.iter().map(|v| LLVMTypeOf(*v)).collect();
-                        let fty = LLVMFunctionType(
-                            self.ty(inst.ty),
-                            ptys.as_mut_ptr(),
-                            ptys.len() as u32,
-                            0,
-                        );
-                        let p = self.pointer(st, callee, fty);
-                        let c = LLVMBuildCall2(b, fty, p, vs.as_mut_ptr(), vs.len() as u32, EMPTY);
-                        LLVMSetTailCall(c, tail as i32);
-                        c
-                    }
-                }
+                InstKind::Call { .. } => return self.call(st, body, inst, pos),
             })
         }
     }
