@@ -27,6 +27,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 
+use crate::target::{Runner, Target};
+
 extern "C" {
     fn syscall(n: i64, ...) -> i64;
     fn sendmsg(fd: i32, msg: *const MsgHdr, flags: i32) -> isize;
@@ -702,8 +704,8 @@ fn thread_keeper(max: u32) -> Result<(), String> {
 // ---------------------------------------------------------------------------------------
 // Running a program
 
-/// The machine a 32-bit ELF file is for, from its header.
-fn elf_machine(path: &Path) -> Result<u16, String> {
+/// The class and machine of an ELF file, from its header.
+fn elf_machine(path: &Path) -> Result<(u8, u16), String> {
     use std::io::Read;
     let mut h = [0u8; 20];
     std::fs::File::open(path)
@@ -712,7 +714,7 @@ fn elf_machine(path: &Path) -> Result<u16, String> {
     if &h[..4] != b"\x7fELF" {
         return Err(format!("{}: not a program (no ELF header)", path.display()));
     }
-    Ok(u16::from_le_bytes([h[18], h[19]]))
+    Ok((h[4], u16::from_le_bytes([h[18], h[19]])))
 }
 
 /// The ELF interpreter a 64-bit program names (its dynamic loader), if any.
@@ -764,12 +766,12 @@ fn refuse(message: impl Into<String>, status: i32) -> Refusal {
 /// outside. Returns only when it cannot.
 pub fn run(program: &Path, args: &[OsString]) -> Refusal {
     use std::os::unix::process::CommandExt;
-    let machine = match elf_machine(program) {
+    let (class, machine) = match elf_machine(program) {
         Ok(m) => m,
         Err(e) => return refuse(e, 2),
     };
-    match machine {
-        3 => {
+    match Target::of_elf(class, machine).map(|t| t.spec().runs) {
+        Some(Runner::Native) => {
             let mut cmd = std::process::Command::new(program);
             if let Some(a) = std::env::var_os("PNACL_ARGV0") {
                 cmd.arg0(a);
@@ -780,10 +782,10 @@ pub fn run(program: &Path, args: &[OsString]) -> Refusal {
                 126,
             )
         }
-        40 => run_arm(program, args),
-        m => refuse(
+        Some(Runner::Qemu(qemu)) => run_qemu(qemu, program, args),
+        _ => refuse(
             format!(
-                "{}: a program for machine {m}, not one pnacl-translate makes (x86-32 or ARM)",
+                "{}: a program for machine {machine}, not one pnacl-translate makes (x86-32 or ARM)",
                 program.display()
             ),
             2,
@@ -791,25 +793,19 @@ pub fn run(program: &Path, args: &[OsString]) -> Refusal {
     }
 }
 
-fn run_arm(program: &Path, args: &[OsString]) -> Refusal {
+/// Runs `program` under qemu-user `tool`, contained from outside.
+fn run_qemu(tool: &str, program: &Path, args: &[OsString]) -> Refusal {
     use std::os::unix::process::CommandExt;
     // Where the user's PATH says, else where Debian puts it (the environment may be empty).
-    let qemu = which::which(crate::tools::QEMU_ARM).or_else(|_| {
+    let qemu = which::which(tool).or_else(|_| {
         let cwd = std::env::current_dir().unwrap_or_default();
-        which::which_in(
-            crate::tools::QEMU_ARM,
-            Some("/usr/local/bin:/usr/bin:/bin"),
-            cwd,
-        )
+        which::which_in(tool, Some("/usr/local/bin:/usr/bin:/bin"), cwd)
     });
     let qemu = match qemu {
         Ok(q) => q,
         Err(_) => {
             return refuse(
-                format!(
-                    "{} not found (Debian's package qemu-user)",
-                    crate::tools::QEMU_ARM
-                ),
+                format!("{tool} not found (Debian's package qemu-user)"),
                 127,
             )
         }

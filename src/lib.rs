@@ -30,6 +30,7 @@ pub mod output;
 pub mod sdk;
 #[cfg(feature = "llvm")]
 pub mod simplify;
+pub mod target;
 pub mod tools;
 #[cfg(feature = "llvm")]
 pub mod translate;

@@ -10,20 +10,27 @@ use std::path::Path;
 const ALLOWED: &[(&str, &[&str])] = &[
     ("error", &[]),
     ("tools", &[]),
+    ("target", &["tools"]),
     ("output", &[]),
-    ("contain", &["tools", "output"]),
+    ("contain", &["target", "tools", "output"]),
     ("ir", &["error"]),
     ("bitstream", &["error"]),
     ("bitcode", &["bitstream", "ir", "error"]),
     ("abi", &["ir", "error"]),
     ("dis", &["bitcode", "bitstream", "ir", "error"]),
-    ("llvm", &["bitcode", "bitstream", "ir", "abi", "error"]),
+    (
+        "llvm",
+        &["bitcode", "bitstream", "ir", "abi", "target", "error"],
+    ),
     ("simplify", &["llvm", "ir"]),
     (
         "sdk",
         &["simplify", "llvm", "bitcode", "ir", "output", "tools"],
     ),
-    ("translate", &["llvm", "ir", "output", "tools", "error"]),
+    (
+        "translate",
+        &["llvm", "ir", "output", "target", "tools", "error"],
+    ),
     (
         "cli",
         &[
@@ -38,6 +45,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "output",
             "sdk",
             "simplify",
+            "target",
             "translate",
             "tools",
         ],

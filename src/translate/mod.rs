@@ -17,6 +17,7 @@ use inkwell::context::Context;
 use crate::ir::Module;
 use crate::llvm::codegen::{self, OptLevel};
 use crate::llvm::{export, ExportOptions, Target};
+use crate::target::Runner;
 
 /// The runtime's sources (path below runtime/, text), compiled on first use for each
 /// architecture: every .c, .h, .S and .def file there (build.rs lists them).
@@ -30,13 +31,9 @@ fn runtime_source(path: &str) -> &'static str {
         .map_or("", |(_, s)| s)
 }
 
-/// The runtime's units for `target`.
+/// The runtime's units for `target` (the table's; none for a target without a runtime).
 fn runtime_units(target: Target) -> &'static [&'static str] {
-    match target {
-        Target::Arm => &["irt.c", "sandbox.c", "builtins.c", "arch_arm.S"],
-        Target::Wasm32 => &["wasi.c", "builtins.c", "arch_wasm32.S"],
-        _ => &["irt.c", "sandbox.c", "builtins.c", "arch_i386.S"],
-    }
+    target.spec().runtime.as_ref().map_or(&[], |r| r.units)
 }
 
 /// Flags of one unit's own: arch_wasm32.S's memcpy and memset are the only code that
@@ -82,29 +79,11 @@ fn tool(name: &str, package: &str) -> Result<PathBuf, Error> {
 /// The flags the runtime is compiled with for `target` (C the tests link with it uses
 /// them too).
 pub fn clang_flags(target: Target) -> &'static [&'static str] {
-    match target {
-        Target::X86_32 => &["--target=i686-linux-gnu", "-march=pentium4", "-msse2"],
-        Target::Arm => &[
-            "--target=armv7-linux-gnueabihf",
-            "-marm",
-            "-mfloat-abi=hard",
-            "-mfpu=neon",
-            "-mcpu=cortex-a9",
-        ],
-        // The features and the setjmp/longjmp lowering of the pexe's code (llvm::target,
-        // llvm::codegen). Not bulk memory: copies and fills go through arch_wasm32.S's
-        // memcpy and memset, which alone use it (see there why); so no thread-local data
-        // either (clang keeps it only with bulk memory): what is a thread's own is in
-        // WebAssembly globals (arch_wasm32.S).
-        Target::Wasm32 => &[
-            "--target=wasm32",
-            "-matomics",
-            "-mexception-handling",
-            "-mllvm",
-            "-wasm-enable-sjlj",
-        ],
-        Target::Le32 => &[],
-    }
+    target
+        .spec()
+        .runtime
+        .as_ref()
+        .map_or(&[], |r| r.clang_flags)
 }
 
 use crate::tools::cache_dir;
@@ -399,7 +378,7 @@ fn compile_planned(m: &Module, opts: &Options, plan: Plan) -> Result<Vec<Vec<u8>
 /// generated and reads each object from its pipe when it is done. Where pipes cannot be
 /// made, the objects go to ordinary files and the linker starts after code generation.
 pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
-    if opts.target == Target::Wasm32 {
+    if opts.target.spec().runs == Runner::Wasm {
         return wasm::translate(m, opts, out);
     }
     let t0 = std::time::Instant::now();
@@ -459,10 +438,14 @@ pub fn object_target(obj: &[u8]) -> Result<Target, String> {
         return Err("not an ELF relocatable object".into());
     }
     // EI_CLASS (1: 32-bit), then e_machine (little-endian) at byte 18.
-    match (obj.get(4), obj.get(18..20)) {
-        (Some(1), Some([3, 0])) => Ok(Target::X86_32),
-        (Some(1), Some([40, 0])) => Ok(Target::Arm),
-        (Some(2), _) => Err(
+    let (class, machine) = (obj.get(4), obj.get(18..20));
+    if let (Some(&c), Some(&[m0, m1])) = (class, machine) {
+        if let Some(t) = Target::of_elf(c, u16::from_le_bytes([m0, m1])) {
+            return Ok(t);
+        }
+    }
+    match class {
+        Some(2) => Err(
             "a 64-bit object: translated pexes are 32-bit (compile pnacl-llvm's \
              module as it is: its triple says i686 or armv7)"
                 .into(),

@@ -1,0 +1,252 @@
+//! The targets: what each one is, defined once. Every part of the code asks this table:
+//! the LLVM bridge (triple, data layout, CPU and features), the translator (the runtime's
+//! units and the flags they are compiled with, the objects it links), pnacl-run (which
+//! programs it runs, and how). Adding a target is a row here, a lowering in
+//! `llvm::export` and a runtime backend in `runtime/`; nothing falls back to another
+//! target's row.
+
+use std::str::FromStr;
+
+/// A target of `pnacl-llvm` / `pnacl-translate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// The neutral PNaCl module (triple `le32-unknown-nacl`), intrinsics kept as in the pexe.
+    Le32,
+    /// 32-bit x86 Linux (`i686-unknown-linux-gnu`), SSE2.
+    X86_32,
+    /// 32-bit ARM Linux, hard float (`armv7-unknown-linux-gnueabihf`).
+    Arm,
+    /// WebAssembly (`wasm32-unknown-wasi`): threads, atomics, SIMD, and exception
+    /// handling for setjmp/longjmp.
+    Wasm32,
+}
+
+/// How a program translated for a target runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runner {
+    /// It is no program (the neutral module).
+    Nothing,
+    /// Natively: an ELF executable whose runtime installs the sandbox itself.
+    Native,
+    /// Under qemu-user (this tool, from `tools`), the sandbox applied to qemu from outside
+    /// (pnacl-run).
+    Qemu(&'static str),
+    /// As WebAssembly, under node (a `.mjs` launcher) or in a page.
+    Wasm,
+}
+
+/// One row of the table.
+pub struct Spec {
+    pub target: Target,
+    /// Its name on command lines (`--arch`, `--target`), then the other names taken.
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub triple: &'static str,
+    /// The data layout: PNaCl's for le32 (writer.md §7.3), LLVM 14's for the others.
+    pub data_layout: &'static str,
+    /// The CPU and features code is generated for (runtime.md §4.8).
+    pub cpu: &'static str,
+    pub features: &'static str,
+    /// The runtime's units (below `runtime/`), and the clang flags that compile them for
+    /// this target (C the tests link with the runtime uses them too). None: no runtime.
+    pub runtime: Option<Runtime>,
+    /// The ELF class (1: 32-bit) and machine of its objects and programs, if ELF.
+    pub elf: Option<(u8, u16)>,
+    pub runs: Runner,
+}
+
+/// A target's runtime: the units and the clang flags they are compiled with.
+pub struct Runtime {
+    pub units: &'static [&'static str],
+    pub clang_flags: &'static [&'static str],
+}
+
+/// The table, in `Target`'s order.
+const TABLE: [Spec; 4] = [
+    Spec {
+        target: Target::Le32,
+        name: "le32",
+        aliases: &[],
+        triple: "le32-unknown-nacl",
+        data_layout: "e-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-p:32:32:32-v128:32:32",
+        cpu: "",
+        features: "",
+        runtime: None,
+        elf: None,
+        runs: Runner::Nothing,
+    },
+    Spec {
+        target: Target::X86_32,
+        name: "x86-32",
+        aliases: &["x86_32", "i686", "x86"],
+        triple: "i686-unknown-linux-gnu",
+        data_layout: "e-m:e-p:32:32-p270:32:32-p271:32:32-p272:64:64-f64:32:64-f80:32-n8:16:32-S128",
+        // Generic i686 with SSE2: what `llc -mattr=+sse2` compiles for, and markedly
+        // faster to schedule for than pentium4's model. With the multi-byte no-op
+        // (`nopl`, which every processor with SSE2 has): without it a loop's alignment
+        // padding is up to 15 one-byte nops, which the code before the loop runs
+        // through each time it falls into it (fasta's innermost loop, per random number).
+        cpu: "generic",
+        features: "+sse2,+nopl",
+        runtime: Some(Runtime {
+            units: &["irt.c", "sandbox.c", "builtins.c", "arch_i386.S"],
+            clang_flags: &["--target=i686-linux-gnu", "-march=pentium4", "-msse2"],
+        }),
+        elf: Some((1, 3)),
+        runs: Runner::Native,
+    },
+    Spec {
+        target: Target::Arm,
+        name: "arm",
+        aliases: &["armv7"],
+        triple: "armv7-unknown-linux-gnueabihf",
+        data_layout: "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64",
+        cpu: "cortex-a9",
+        features: "+neon,+vfp3,-thumb-mode",
+        runtime: Some(Runtime {
+            units: &["irt.c", "sandbox.c", "builtins.c", "arch_arm.S"],
+            clang_flags: &[
+                "--target=armv7-linux-gnueabihf",
+                "-marm",
+                "-mfloat-abi=hard",
+                "-mfpu=neon",
+                "-mcpu=cortex-a9",
+            ],
+        }),
+        elf: Some((1, 40)),
+        runs: Runner::Qemu(crate::tools::QEMU_ARM),
+    },
+    Spec {
+        target: Target::Wasm32,
+        name: "wasm32",
+        aliases: &["wasm"],
+        triple: "wasm32-unknown-wasi",
+        data_layout: "e-m:e-p:32:32-i64:64-n32:64-S128",
+        // Shared memory for threads, SIMD for the pexe's vectors, exception handling
+        // for setjmp/longjmp. Not nontrapping-fptoint: an out-of-range float-to-int
+        // conversion gives what x86 gives, not saturation. Not bulk memory: a copy or
+        // fill of unknown length calls the runtime's memcpy or memset, which make
+        // memory another thread has just grown safe to copy into (arch_wasm32.S).
+        cpu: "generic",
+        features: "+atomics,+mutable-globals,+sign-ext,+simd128,+exception-handling",
+        runtime: Some(Runtime {
+            units: &["wasi.c", "builtins.c", "arch_wasm32.S"],
+            // The features and the setjmp/longjmp lowering of the pexe's code (above,
+            // and llvm::codegen). Not bulk memory: copies and fills go through
+            // arch_wasm32.S's memcpy and memset, which alone use it (see there why); so
+            // no thread-local data either (clang keeps it only with bulk memory): what
+            // is a thread's own is in WebAssembly globals (arch_wasm32.S).
+            clang_flags: &[
+                "--target=wasm32",
+                "-matomics",
+                "-mexception-handling",
+                "-mllvm",
+                "-wasm-enable-sjlj",
+            ],
+        }),
+        elf: None,
+        runs: Runner::Wasm,
+    },
+];
+
+impl Target {
+    pub const ALL: [Target; 4] = [Target::Le32, Target::X86_32, Target::Arm, Target::Wasm32];
+
+    /// Its row of the table.
+    pub fn spec(self) -> &'static Spec {
+        &TABLE[self as usize]
+    }
+
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    pub fn triple(self) -> &'static str {
+        self.spec().triple
+    }
+
+    pub fn data_layout(self) -> &'static str {
+        self.spec().data_layout
+    }
+
+    /// CPU and features llc / the target machine should use.
+    pub fn cpu_features(self) -> (&'static str, &'static str) {
+        (self.spec().cpu, self.spec().features)
+    }
+
+    /// Whether code is generated for it (every target but the neutral le32).
+    pub fn generates_code(self) -> bool {
+        self.spec().runs != Runner::Nothing
+    }
+
+    /// The native target of the machine the tools run on, in its 32-bit form: ARM on ARM
+    /// hosts, x86-32 on the others (what `llc-14` compiles a module for by its triple, and
+    /// what runs here).
+    pub fn host() -> Target {
+        if cfg!(any(target_arch = "arm", target_arch = "aarch64")) {
+            Target::Arm
+        } else {
+            Target::X86_32
+        }
+    }
+
+    /// The target whose programs are ELF files of this class and machine.
+    pub fn of_elf(class: u8, machine: u16) -> Option<Target> {
+        Target::ALL
+            .into_iter()
+            .find(|t| t.spec().elf == Some((class, machine)))
+    }
+}
+
+display_as_name!(Target);
+
+impl FromStr for Target {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Target, String> {
+        Target::ALL
+            .into_iter()
+            .find(|t| t.spec().name == s || t.spec().aliases.contains(&s))
+            .ok_or_else(|| {
+                let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
+                format!(
+                    "unknown target '{s}' ({} or {})",
+                    names[..names.len() - 1].join(", "),
+                    names[names.len() - 1]
+                )
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_in_the_enums_order_and_names_each_target_once() {
+        let mut names = std::collections::HashSet::new();
+        for t in Target::ALL {
+            assert_eq!(t.spec().target, t, "row {} is another target's", t as usize);
+            for n in std::iter::once(t.name()).chain(t.spec().aliases.iter().copied()) {
+                assert!(names.insert(n), "{n} names two targets");
+                assert_eq!(n.parse::<Target>(), Ok(t));
+            }
+            // A target that runs has a runtime, and one that is ELF runs natively or
+            // under qemu.
+            assert_eq!(t.spec().runtime.is_some(), t.generates_code(), "{t}");
+            if t.spec().elf.is_some() {
+                assert!(
+                    matches!(t.spec().runs, Runner::Native | Runner::Qemu(_)),
+                    "{t}"
+                );
+                assert_eq!(
+                    Target::of_elf(t.spec().elf.unwrap().0, t.spec().elf.unwrap().1),
+                    Some(t)
+                );
+            }
+        }
+        assert_eq!(
+            "x".parse::<Target>(),
+            Err("unknown target 'x' (le32, x86-32, arm or wasm32)".into())
+        );
+    }
+}
