@@ -25,6 +25,7 @@ fn main() {
         ("PNACL_NEWLIB_SOURCE", get("sdk", "newlib-source")),
         ("PNACL_TOOL_LD_LLD", get("native", "ld-lld")),
         ("PNACL_TOOL_QEMU_ARM", get("native", "qemu-arm")),
+        ("PNACL_TOOL_QEMU_AARCH64", get("native", "qemu-aarch64")),
         ("PNACL_TOOL_WASM_LD", get("wasm", "wasm-ld")),
         ("PNACL_TOOL_NODE", get("wasm", "node")),
         ("PNACL_TOOL_CHROMIUM", get("wasm", "chromium")),

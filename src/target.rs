@@ -19,6 +19,26 @@ pub enum Target {
     /// WebAssembly (`wasm32-unknown-wasi`): threads, atomics, SIMD, and exception
     /// handling for setjmp/longjmp.
     Wasm32,
+    /// 64-bit x86 Linux (`x86_64-unknown-linux-gnu`), the pexe isolated in its region
+    /// (`Memory::Region`).
+    X86_64,
+    /// 64-bit ARM Linux (`aarch64-unknown-linux-gnu`), the pexe isolated in its region.
+    Aarch64,
+}
+
+/// Where a target's code finds the pexe's memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Memory {
+    /// The pexe's addresses are the process's (32-bit processes, and WebAssembly's own
+    /// linear memory).
+    Flat,
+    /// The pexe's 4 GiB are one reserved region of a 64-bit process, at address 0: every
+    /// access is to the zero-extended 32-bit address, so no address the pexe can form
+    /// leaves the region (a guard region lies above it, the kernel's half below); its
+    /// globals are an image copied in, its stack a region of its own in there, and a
+    /// function's address is its index in a table of the pexe's functions, checked on
+    /// every indirect call.
+    Region,
 }
 
 /// How a program translated for a target runs.
@@ -53,6 +73,7 @@ pub struct Spec {
     /// The ELF class (1: 32-bit) and machine of its objects and programs, if ELF.
     pub elf: Option<(u8, u16)>,
     pub runs: Runner,
+    pub memory: Memory,
 }
 
 /// A target's runtime: the units and the clang flags they are compiled with.
@@ -62,7 +83,7 @@ pub struct Runtime {
 }
 
 /// The table, in `Target`'s order.
-const TABLE: [Spec; 4] = [
+const TABLE: [Spec; 6] = [
     Spec {
         target: Target::Le32,
         name: "le32",
@@ -74,6 +95,7 @@ const TABLE: [Spec; 4] = [
         runtime: None,
         elf: None,
         runs: Runner::Nothing,
+        memory: Memory::Flat,
     },
     Spec {
         target: Target::X86_32,
@@ -94,6 +116,7 @@ const TABLE: [Spec; 4] = [
         }),
         elf: Some((1, 3)),
         runs: Runner::Native,
+        memory: Memory::Flat,
     },
     Spec {
         target: Target::Arm,
@@ -115,6 +138,7 @@ const TABLE: [Spec; 4] = [
         }),
         elf: Some((1, 40)),
         runs: Runner::Qemu(crate::tools::QEMU_ARM),
+        memory: Memory::Flat,
     },
     Spec {
         target: Target::Wasm32,
@@ -146,11 +170,47 @@ const TABLE: [Spec; 4] = [
         }),
         elf: None,
         runs: Runner::Wasm,
+        memory: Memory::Flat,
+    },
+    Spec {
+        target: Target::X86_64,
+        name: "x86-64",
+        aliases: &["x86_64", "amd64"],
+        triple: "x86_64-unknown-linux-gnu",
+        data_layout: "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128",
+        cpu: "x86-64",
+        features: "+sse2,+cx16",
+        // Not yet: the region's runtime (issue 57's next step). pnacl-llvm writes the
+        // module; pnacl-translate refuses the target until then.
+        runtime: None,
+        elf: Some((2, 62)),
+        runs: Runner::Native,
+        memory: Memory::Region,
+    },
+    Spec {
+        target: Target::Aarch64,
+        name: "aarch64",
+        aliases: &["arm64"],
+        triple: "aarch64-unknown-linux-gnu",
+        data_layout: "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128",
+        cpu: "generic",
+        features: "+neon",
+        runtime: None,
+        elf: Some((2, 183)),
+        runs: Runner::Qemu(crate::tools::QEMU_AARCH64),
+        memory: Memory::Region,
     },
 ];
 
 impl Target {
-    pub const ALL: [Target; 4] = [Target::Le32, Target::X86_32, Target::Arm, Target::Wasm32];
+    pub const ALL: [Target; 6] = [
+        Target::Le32,
+        Target::X86_32,
+        Target::Arm,
+        Target::Wasm32,
+        Target::X86_64,
+        Target::Aarch64,
+    ];
 
     /// Its row of the table.
     pub fn spec(self) -> &'static Spec {
@@ -230,9 +290,9 @@ mod tests {
                 assert!(names.insert(n), "{n} names two targets");
                 assert_eq!(n.parse::<Target>(), Ok(t));
             }
-            // A target that runs has a runtime, and one that is ELF runs natively or
-            // under qemu.
-            assert_eq!(t.spec().runtime.is_some(), t.generates_code(), "{t}");
+            // A target with a runtime generates code, and one that is ELF runs natively
+            // or under qemu.
+            assert!(t.spec().runtime.is_none() || t.generates_code(), "{t}");
             if t.spec().elf.is_some() {
                 assert!(
                     matches!(t.spec().runs, Runner::Native | Runner::Qemu(_)),
@@ -246,7 +306,7 @@ mod tests {
         }
         assert_eq!(
             "x".parse::<Target>(),
-            Err("unknown target 'x' (le32, x86-32, arm or wasm32)".into())
+            Err("unknown target 'x' (le32, x86-32, arm, wasm32, x86-64 or aarch64)".into())
         );
     }
 }

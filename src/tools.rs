@@ -8,6 +8,8 @@ pub const CLANG: &str = env!("PNACL_TOOL_CLANG");
 pub const LD_LLD: &str = env!("PNACL_TOOL_LD_LLD");
 /// `qemu-arm` to run ARM programs.
 pub const QEMU_ARM: &str = env!("PNACL_TOOL_QEMU_ARM");
+/// `qemu-aarch64` to run AArch64 programs on other machines.
+pub const QEMU_AARCH64: &str = env!("PNACL_TOOL_QEMU_AARCH64");
 /// `wasm-ld` to link WebAssembly programs.
 pub const WASM_LD: &str = env!("PNACL_TOOL_WASM_LD");
 /// `node`, which runs the WebAssembly launchers (the tests).

@@ -1,6 +1,7 @@
 //! pnacl-llvm's conversion on the real pexes: for every target the module passes LLVM's
 //! verifier, and llc-14 -O2 compiles the others than le32 to object files (x86-32 with
-//! SSE2, ARM with hard float, WebAssembly with threads and exception handling).
+//! SSE2, ARM with hard float, WebAssembly with threads and exception handling, x86-64 and
+//! AArch64 with the pexe in its region).
 #![cfg(feature = "llvm")]
 
 mod common;
@@ -23,6 +24,13 @@ fn llc_flags(t: Target) -> &'static [&'static str] {
             "-mtriple=wasm32-unknown-wasi",
             "-mattr=+atomics,+mutable-globals,+sign-ext,+simd128,+exception-handling",
             "-wasm-enable-sjlj",
+        ],
+        // Code that lives above the pexe's 4 GiB, wherever it is loaded.
+        Target::X86_64 => &["-mtriple=x86_64-unknown-linux-gnu", "-relocation-model=pic"],
+        Target::Aarch64 => &[
+            "-mtriple=aarch64-unknown-linux-gnu",
+            "-mattr=+neon",
+            "-relocation-model=pic",
         ],
         Target::Le32 => &[],
     }

@@ -26,7 +26,8 @@ struct Args {
     /// Write textual LLVM IR instead of bitcode.
     #[arg(short = 'S')]
     text: bool,
-    /// x86-32, arm, or le32 (the neutral module). Default: this machine's family.
+    /// x86-32, arm, wasm32, x86-64, aarch64, or le32 (the neutral module). Default: this
+    /// machine's family.
     #[arg(long, default_value_t = Target::host())]
     target: Target,
     /// Convert even when the pexe breaks ABI rules the reader does not enforce (no `_start`,

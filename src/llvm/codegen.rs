@@ -32,7 +32,8 @@ impl OptLevel {
 fn init(target: Target) {
     let cfg = InitializationConfig::default();
     match target {
-        Target::X86_32 => inkwell::targets::Target::initialize_x86(&cfg),
+        Target::X86_32 | Target::X86_64 => inkwell::targets::Target::initialize_x86(&cfg),
+        Target::Aarch64 => inkwell::targets::Target::initialize_aarch64(&cfg),
         Target::Arm => inkwell::targets::Target::initialize_arm(&cfg),
         Target::Wasm32 => inkwell::targets::Target::initialize_webassembly(&cfg),
         Target::Le32 => {}

@@ -114,6 +114,12 @@ const RUNTIME_FLAGS: &[&str] = &[
 /// tests build their control group with `-DPNACL_NO_SANDBOX`), cached by everything that
 /// makes them: the sources, every flag, and the compiler's own version.
 pub fn runtime_objects_with(target: Target, extra: &[&str]) -> Result<Vec<PathBuf>, Error> {
+    if target.spec().runtime.is_none() {
+        return Err(err(
+            "runtime",
+            format!("{target} has no runtime yet: its programs cannot be linked"),
+        ));
+    }
     let clang = tool(crate::tools::CLANG, "clang-14")?;
     let mut h = DefaultHasher::new();
     for (n, s) in SOURCES {

@@ -17,6 +17,7 @@
 mod le32;
 mod native;
 mod one_thread;
+mod region;
 mod wasm32;
 
 use std::collections::HashMap;
@@ -152,7 +153,7 @@ trait Lowering: Sync {
 fn lowering(target: Target) -> &'static dyn Lowering {
     match target {
         Target::Le32 => &le32::Le32,
-        Target::X86_32 | Target::Arm => &native::X86_ARM,
+        Target::X86_32 | Target::Arm | Target::X86_64 | Target::Aarch64 => &native::X86_ARM,
         Target::Wasm32 => &wasm32::WASM32,
     }
 }
@@ -210,6 +211,13 @@ struct Fn {
     const_holders: Vec<(usize, LLVMValueRef)>,
     const_holder_of: Vec<LLVMValueRef>,
     global_addrs: Vec<LLVMValueRef>,
+    /// The LLVM block each pexe block ends in (its own, unless a check split it): the
+    /// predecessor its successors' phis name.
+    exits: Vec<LLVMBasicBlockRef>,
+    /// Region targets: the function's trap blocks, by `region::Trap`, and the pexe stack
+    /// pointer at its entry (null if it has no alloca).
+    traps: [LLVMBasicBlockRef; 3],
+    sp0: LLVMValueRef,
 }
 
 struct Exporter<'m> {
@@ -245,6 +253,9 @@ struct Exporter<'m> {
     /// Room for the SSA check of each body (`ir::dom`), unless `ssa_checked`.
     ssa: crate::ir::dom::Scratch,
     ssa_checked: bool,
+    /// The region's layout, on a target that isolates the pexe in one
+    /// (`target::Memory::Region`).
+    region: Option<region::Layout>,
 }
 
 impl<'m> Exporter<'m> {
@@ -283,6 +294,7 @@ impl<'m> Exporter<'m> {
                 inline_copies: false,
                 ssa: Default::default(),
                 ssa_checked: false,
+                region: None,
             }
         }
     }
@@ -355,6 +367,9 @@ impl<'m> Exporter<'m> {
         if self.lower.fast_calls() {
             self.fast = called_only_directly(self.m);
         }
+        if self.target.spec().memory == crate::target::Memory::Region {
+            self.region = Some(region::layout(self.m, &self.intrinsic)?);
+        }
         let nf = self.m.functions.len();
         let ng = self.m.globals.len();
         self.globals = vec![std::ptr::null_mut(); ng];
@@ -369,7 +384,7 @@ impl<'m> Exporter<'m> {
                 self.fn_value(f);
             }
         }
-        if self.owns_globals() {
+        if self.owns_globals() && self.region.is_none() {
             for g in 0..ng {
                 self.global_var(g);
             }
@@ -645,6 +660,9 @@ impl<'m> Exporter<'m> {
             self.addrs[id] = if id < nf && self.intrinsic[id].is_some() {
                 // SAFETY: handles of the exporter's live context and module (see the module's note).
                 unsafe { LLVMGetUndef(self.i32) }
+            } else if self.region.is_some() {
+                // SAFETY: handles of the exporter's live context and module (see the module's note).
+                unsafe { LLVMConstInt(self.i32, self.region_addr(id) as u64, 0) }
             } else {
                 let g = self.global_value(id);
                 // SAFETY: handles of the exporter's live context and module (see the module's note).
@@ -693,6 +711,9 @@ impl<'m> Exporter<'m> {
     fn init_globals(&mut self) -> R<()> {
         if !self.owns_globals() {
             return Ok(());
+        }
+        if self.region.is_some() {
+            return self.region_definitions();
         }
         let m = self.m;
         for (g, glob) in m.globals.iter().enumerate() {
@@ -840,6 +861,9 @@ impl<'m> Exporter<'m> {
             } else {
                 Vec::new()
             },
+            exits: Vec::with_capacity(body.num_blocks as usize),
+            traps: [std::ptr::null_mut(); 3],
+            sp0: std::ptr::null_mut(),
         };
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
@@ -870,6 +894,15 @@ impl<'m> Exporter<'m> {
             st.cur_block = b;
             // SAFETY: handles of the exporter's live context and module (see the module's note).
             unsafe { LLVMPositionBuilderAtEnd(self.b, st.blocks[b as usize]) };
+            if b == 0
+                && self.region.is_some()
+                && body
+                    .insts
+                    .iter()
+                    .any(|i| matches!(i.kind, InstKind::Alloca { .. }))
+            {
+                self.save_stack_pointer(&mut st);
+            }
             for i in body.block_range(b) {
                 let inst = body.insts[i];
                 let pos = body.inst_pos(i);
@@ -882,6 +915,8 @@ impl<'m> Exporter<'m> {
                     st.next_value += 1;
                 }
             }
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
+            st.exits.push(unsafe { LLVMGetInsertBlock(self.b) });
         }
         // Phi incoming values, one per CFG edge (LLVM lists a predecessor once per edge),
         // in the pexe's order so that pnacl-freeze writes the same record back: a block
@@ -926,7 +961,7 @@ impl<'m> Exporter<'m> {
                     continue;
                 }
                 let mut v = self.value(&mut st, pair[0]);
-                let mut bb = st.blocks[b as usize];
+                let mut bb = st.exits[b as usize];
                 for _ in 0..copies {
                     // SAFETY: handles of the exporter's live context and module (see the module's note).
                     unsafe { LLVMAddIncoming(phi, &mut v, &mut bb, 1) };
@@ -1099,7 +1134,7 @@ impl<'m> Exporter<'m> {
         // lowered on a native target (the ABI check reports such a use).
         let intrinsic =
             (id as usize) < self.m.functions.len() && self.intrinsic[id as usize].is_some();
-        if (id as usize) < ng && !intrinsic {
+        if (id as usize) < ng && !intrinsic && self.region.is_none() {
             let g = self.global_value(id as usize);
             if !g.is_null() {
                 // SAFETY: handles of the exporter's live context and module (see the module's note).
@@ -1133,7 +1168,7 @@ impl<'m> Exporter<'m> {
                 op: BinOp::Add,
                 lhs,
                 rhs,
-            }) if !self.lower.normal_form() => Some((*lhs, *rhs)),
+            }) if !self.lower.normal_form() && self.region.is_none() => Some((*lhs, *rhs)),
             _ => None,
         };
         // SAFETY: handles of the exporter's live context and module (see the module's note).
@@ -1280,6 +1315,14 @@ impl<'m> Exporter<'m> {
                     }
                     return Ok(Some(r));
                 }
+                Kind::StackSave | Kind::StackRestore if self.region.is_some() => {
+                    let sp = self.stack_pointer();
+                    return Ok(Some(if c.intr.kind == Kind::StackSave {
+                        LLVMBuildLoad2(b, self.i32, sp, EMPTY)
+                    } else {
+                        LLVMBuildStore(b, self.value(c.st, c.args[0]), sp)
+                    }));
+                }
                 Kind::StackSave | Kind::StackRestore | Kind::Trap => {
                     let (f, fty) = self.llvm_intrinsic(c.intr.kind);
                     return Ok(Some(match c.intr.kind {
@@ -1348,6 +1391,8 @@ impl<'m> Exporter<'m> {
                 LLVMSetTailCall(c, tail as i32);
                 LLVMSetInstructionCallConv(c, LLVMGetFunctionCallConv(llfn));
                 c
+            } else if self.region.is_some() {
+                return self.region_indirect_call(st, callee, &args, inst.ty, tail);
             } else {
                 let mut vs: Vec<LLVMValueRef> = args.iter().map(|&a| self.value(st, a)).collect();
                 let mut ptys: Vec<LLVMTypeRef> = vs.iter().map(|v| LLVMTypeOf(*v)).collect();
@@ -1379,9 +1424,13 @@ impl<'m> Exporter<'m> {
                     let v = self.value(st, val);
                     LLVMBuildCast(b, castop(op), v, self.ty(inst.ty), EMPTY)
                 }
-                InstKind::Ret { val: None } => LLVMBuildRetVoid(b),
+                InstKind::Ret { val: None } => {
+                    self.restore_stack_pointer(st);
+                    LLVMBuildRetVoid(b)
+                }
                 InstKind::Ret { val: Some(v) } => {
                     let v = self.value(st, v);
+                    self.restore_stack_pointer(st);
                     LLVMBuildRet(b, v)
                 }
                 InstKind::Br { target } => LLVMBuildBr(b, st.blocks[target as usize]),
@@ -1409,6 +1458,9 @@ impl<'m> Exporter<'m> {
                 }
                 InstKind::Unreachable => LLVMBuildUnreachable(b),
                 InstKind::Phi { .. } => LLVMBuildPhi(b, self.ty(inst.ty), EMPTY),
+                InstKind::Alloca { size, align } if self.region.is_some() => {
+                    self.region_alloca(st, size, align.bytes() as u32)
+                }
                 InstKind::Alloca { size, align } => {
                     let s = self.value(st, size);
                     let a = LLVMBuildArrayAlloca(b, self.i8, s, EMPTY);

@@ -1,0 +1,109 @@
+; The 64-bit targets keep the pexe in its region by construction (target::Memory::Region,
+; llvm/export/region.rs): no access but to a zero-extended 32-bit address, globals as one
+; image with every address resolved, functions by index through a checked table, allocas
+; on the pexe's own stack with its limit checked. The same module for x86-64 and AArch64,
+; which LLVM's backends compile.
+; RUN: pnacl-finalize --no-strip-syms %s -o %t.pexe
+; RUN: pnacl-llvm -S --target x86-64 %t.pexe -o %t.x86-64.ll
+; RUN: FileCheck %s --check-prefixes=CHECK,X8664 < %t.x86-64.ll
+; RUN: FileCheck %s --check-prefix=NONE < %t.x86-64.ll
+; RUN: llc -O2 -relocation-model=pic %t.x86-64.ll -o - | FileCheck %s --check-prefix=X8664-ASM
+; RUN: pnacl-llvm -S --target aarch64 %t.pexe -o %t.aarch64.ll
+; RUN: FileCheck %s --check-prefixes=CHECK,AARCH64 < %t.aarch64.ll
+; RUN: FileCheck %s --check-prefix=NONE < %t.aarch64.ll
+; RUN: llc -O2 -relocation-model=pic %t.aarch64.ll -o /dev/null
+
+target datalayout = "e-p:32:32:32-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v128:128:128-a0:0:32-f80:128:128-n8:16:32-S128"
+target triple = "le32-unknown-nacl"
+
+; X8664: target triple = "x86_64-unknown-linux-gnu"
+; AARCH64: target triple = "aarch64-unknown-linux-gnu"
+
+; The image from 0x10000: @counter (4 bytes of 7), then @table (8-aligned): the address
+; of @counter (0x10000) and of @twice (function 2: index 3), then 0x10004 (@counter + 4).
+; CHECK: @__pnacl_image = hidden constant [20 x i8] c"\07\00\00\00\00\00\00\00\00\00\01\00\03\00\00\00\04\00\01\00"
+; CHECK: @__pnacl_image_base = hidden constant i32 65536
+; CHECK: @__pnacl_image_size = hidden constant i32 20
+; The table: the null address, then the functions whose address can be taken, with
+; their signatures' ids; a function only ever called directly has no entry.
+; CHECK: @__pnacl_functions = hidden constant [7 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32)* @__pexe_f2.twice to i8*), i32 0 },
+; CHECK: @__pnacl_sp = external hidden thread_local(initialexec) global i32
+; CHECK: @__pnacl_sp_limit = external hidden thread_local(initialexec) global i32
+
+@counter = internal global i32 7, align 4
+@table = internal global [3 x i32] [i32 ptrtoint (i32* @counter to i32), i32 ptrtoint (i32 (i32)* @twice to i32), i32 add (i32 ptrtoint (i32* @counter to i32), i32 4)], align 8
+
+define internal i32 @helper(i32 %x) {
+  %y = add i32 %x, 1
+  ret i32 %y
+}
+
+; A global's address is a constant; a load from it goes to that address, zero-extended.
+; CHECK-LABEL: define {{.*}}bump
+; CHECK: load i32, i32* inttoptr (i32 65536 to i32*)
+define internal void @bump() {
+  %v = load i32, i32* @counter, align 4
+  %w = add i32 %v, 1
+  store i32 %w, i32* @counter, align 4
+  ret void
+}
+
+define internal i32 @twice(i32 %x) {
+  %y = mul i32 %x, 2
+  ret i32 %y
+}
+
+; An indirect call: the index is checked against the table's length, the entry's
+; signature against the call's, else the program traps.
+; CHECK-LABEL: define {{.*}}through
+; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 7
+; CHECK: br i1 [[I]], label %{{[0-9]+}}, label %[[NOTFN:[0-9]+]]
+; CHECK: call void @__pnacl_trap(i32 0)
+; CHECK: getelementptr inbounds [7 x { i8*, i32 }], [7 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 %{{[0-9]+}}, i32 1
+; CHECK: icmp eq i32 %{{[0-9]+}}, 0
+; CHECK: call void @__pnacl_trap(i32 1)
+; CHECK: call i32 %{{[0-9]+}}(i32 %1)
+define internal i32 @through(i32 %f, i32 %x) {
+  %p = inttoptr i32 %f to i32 (i32)*
+  %r = call i32 %p(i32 %x)
+  ret i32 %r
+}
+
+; Allocas take room on the pexe's stack below __pnacl_sp, checked against its limit
+; (a stack overflow traps), and the function gives it back when it returns. The address
+; the pexe computes (base + 4) is added in 32 bits, then zero-extended.
+; CHECK-LABEL: define {{.*}}frame
+; CHECK: [[SP0:%[0-9]+]] = load i32, i32* @__pnacl_sp
+; CHECK: load i32, i32* @__pnacl_sp_limit
+; CHECK: and i32 %{{[0-9]+}}, -8
+; CHECK: call void @__pnacl_trap(i32 2)
+; CHECK: store i32 %{{[0-9]+}}, i32* @__pnacl_sp
+; CHECK: add i32 %{{[0-9]+}}, 4
+; CHECK-NEXT: inttoptr i32 %{{[0-9]+}} to i32*
+; CHECK: store i32 [[SP0]], i32* @__pnacl_sp
+; CHECK-NEXT: ret i32
+define internal i32 @frame(i32 %n) {
+  %a = alloca [4 x i32], align 8
+  %e = getelementptr [4 x i32], [4 x i32]* %a, i32 0, i32 1
+  store i32 %n, i32* %e, align 4
+  %v = alloca i8, i32 %n, align 1
+  store i8 1, i8* %v, align 1
+  %r = load i32, i32* %e, align 4
+  %h = call i32 @helper(i32 %r)
+  ret i32 %h
+}
+
+define void @_start(i32 %info) {
+  call void @bump()
+  %t = load i32, i32* getelementptr ([3 x i32], [3 x i32]* @table, i32 0, i32 1), align 4
+  %r = call i32 @through(i32 %t, i32 %info)
+  %s = call i32 @frame(i32 %r)
+  ret void
+}
+
+; No native alloca, no pointer but from an i32, no getelementptr on the pexe's memory.
+; NONE-NOT: alloca
+; NONE-NOT: getelementptr i8
+
+; X8664-ASM-LABEL: {{.*}}frame:
+; X8664-ASM: %fs:

@@ -1,0 +1,412 @@
+//! The pexe in a region of a 64-bit process (`target::Memory::Region`: x86-64, AArch64):
+//! isolated by construction, as a WebAssembly engine isolates a module.
+//!
+//! - **Memory**: the pexe's 4 GiB are the process's lowest 4 GiB. A pexe address is an
+//!   i32 and every access is to it zero-extended (`inttoptr` of an i32 on a 64-bit
+//!   target: LLVM zero-extends, and the conversion never adds an offset outside the
+//!   i32). The runtime reserves the region and a guard above it; the kernel's half lies
+//!   below address 0. The runtime's code, data and stacks lie far above.
+//! - **Globals**: one image, laid out here from `IMAGE_BASE` with every relocation
+//!   resolved (an address is a number known now), which the runtime copies into the
+//!   region (`__pnacl_image`, `__pnacl_image_base`, `__pnacl_image_size`). A global's
+//!   address is a constant.
+//! - **Functions**: function `f`'s address is `f + 1`, its index in `__pnacl_functions`,
+//!   a table of (function, signature id) in the runtime's memory. An indirect call checks
+//!   the index and the signature and traps otherwise (`__pnacl_trap`); functions only
+//!   ever called directly (LLVM's fast calling convention) have no entry.
+//! - **Stack**: an alloca takes room below the thread's pexe stack pointer
+//!   (`__pnacl_sp`, a thread-local of the runtime), checked against the stack's limit
+//!   (`__pnacl_sp_limit`); the function gives it back when it returns. Return addresses
+//!   and spills stay on the native stack, outside the region.
+
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::{LLVMIntPredicate, LLVMLinkage, LLVMThreadLocalMode, LLVMVisibility};
+
+use super::{cstr, err, Exporter, Fn, EMPTY, R};
+use crate::ir::{FnType, Init, Module, ValueId, ValueType};
+
+/// Where the image of the pexe's globals starts: above the 64 KiB no pexe may use (a
+/// null pointer's neighbourhood, as in NaCl).
+pub const IMAGE_BASE: u32 = 0x1_0000;
+
+/// Why the pexe's code traps (`__pnacl_trap`'s argument).
+#[derive(Clone, Copy)]
+pub enum Trap {
+    /// An indirect call of a number that is no function's address.
+    NotAFunction = 0,
+    /// An indirect call of a function of another signature.
+    WrongSignature = 1,
+    /// An alloca past the end of the thread's stack.
+    StackOverflow = 2,
+}
+
+/// The region's layout of a module, the same in every partition.
+pub struct Layout {
+    /// Each global's address.
+    pub global_addr: Vec<u32>,
+    /// One past the image's last byte.
+    pub image_end: u32,
+    /// Each function's signature id (`None` for an intrinsic, which has no address).
+    pub sig_id: Vec<Option<u32>>,
+    /// The distinct signatures, by id.
+    pub sigs: Vec<FnType>,
+}
+
+impl Layout {
+    pub fn of(
+        m: &Module,
+        is_intrinsic: impl std::ops::Fn(usize) -> bool,
+    ) -> Result<Layout, String> {
+        let mut at = IMAGE_BASE as u64;
+        let mut global_addr = Vec::with_capacity(m.globals.len());
+        for g in &m.globals {
+            let a = g.align.bytes().max(1);
+            at = at.div_ceil(a) * a;
+            global_addr.push(at as u32);
+            at += g.size();
+            if at > u32::MAX as u64 {
+                return Err("the pexe's globals do not fit in its 4 GiB".into());
+            }
+        }
+        let mut sigs: Vec<FnType> = Vec::new();
+        let mut sig_id = Vec::with_capacity(m.functions.len());
+        for f in 0..m.functions.len() {
+            if is_intrinsic(f) {
+                sig_id.push(None);
+                continue;
+            }
+            let t = m.fn_type(f as u32);
+            let id = match sigs.iter().position(|s| s == t) {
+                Some(i) => i,
+                None => {
+                    sigs.push(t.clone());
+                    sigs.len() - 1
+                }
+            };
+            sig_id.push(Some(id as u32));
+        }
+        Ok(Layout {
+            global_addr,
+            image_end: at as u32,
+            sig_id,
+            sigs,
+        })
+    }
+
+    /// The image's bytes: every global's initializer at its address (less `IMAGE_BASE`).
+    pub fn image(
+        &self,
+        m: &Module,
+        is_intrinsic: impl std::ops::Fn(usize) -> bool,
+    ) -> Result<Vec<u8>, String> {
+        let nf = m.functions.len();
+        let mut out = vec![0u8; (self.image_end - IMAGE_BASE) as usize];
+        for (g, glob) in m.globals.iter().enumerate() {
+            let mut at = (self.global_addr[g] - IMAGE_BASE) as usize;
+            for init in &glob.inits {
+                match init {
+                    Init::Zero(n) => at += *n as usize,
+                    Init::Data(d) => {
+                        out[at..at + d.len()].copy_from_slice(d);
+                        at += d.len();
+                    }
+                    Init::Reloc { target, addend } => {
+                        let t = *target as usize;
+                        let base = if t < nf {
+                            if is_intrinsic(t) {
+                                return Err(format!(
+                                    "a global initializer takes the address of intrinsic @f{t}"
+                                ));
+                            }
+                            t as u32 + 1
+                        } else {
+                            self.global_addr[t - nf]
+                        };
+                        let v = base.wrapping_add(*addend as u32);
+                        out[at..at + 4].copy_from_slice(&v.to_le_bytes());
+                        at += 4;
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl Exporter<'_> {
+    fn layout(&self) -> &Layout {
+        self.region.as_ref().expect("a region target")
+    }
+
+    /// The i32 address of function or global `id` in the region.
+    pub(super) fn region_addr(&self, id: usize) -> u32 {
+        let nf = self.m.functions.len();
+        if id < nf {
+            id as u32 + 1
+        } else {
+            self.layout().global_addr[id - nf]
+        }
+    }
+
+    /// A global the runtime or partition 0 defines, declared (hidden) on first use.
+    fn region_global(&mut self, name: &str, ty: LLVMTypeRef, tls: bool) -> LLVMValueRef {
+        let key = format!("global {name}");
+        if let Some(d) = self.decls.get(&key) {
+            return d.0;
+        }
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        let g = unsafe {
+            let g = LLVMAddGlobal(self.module, ty, cstr(name).as_ptr());
+            LLVMSetLinkage(g, LLVMLinkage::LLVMExternalLinkage);
+            LLVMSetVisibility(g, LLVMVisibility::LLVMHiddenVisibility);
+            if tls {
+                LLVMSetThreadLocal(g, 1);
+                LLVMSetThreadLocalMode(g, LLVMThreadLocalMode::LLVMInitialExecTLSModel);
+            }
+            g
+        };
+        self.decls.insert(key, (g, ty));
+        g
+    }
+
+    /// The table's type: (function, signature id) for the null address and each function.
+    fn table_ty(&self) -> LLVMTypeRef {
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            let mut f = [self.i8p, self.i32];
+            let entry = LLVMStructTypeInContext(self.ctx, f.as_mut_ptr(), 2, 0);
+            LLVMArrayType(entry, self.m.functions.len() as u32 + 1)
+        }
+    }
+
+    /// Partition 0's part: the image, its place and size, and the function table.
+    pub(super) fn region_definitions(&mut self) -> R<()> {
+        let m = self.m;
+        let image = {
+            let intr = &self.intrinsic;
+            self.layout()
+                .image(m, |f| intr[f].is_some())
+                .map_err(|e| super::ExportError { pos: None, msg: e })?
+        };
+        let nf = m.functions.len();
+        let mut entries = Vec::with_capacity(nf + 1);
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            let bytes = LLVMConstStringInContext(
+                self.ctx,
+                image.as_ptr() as *const _,
+                image.len() as u32,
+                1,
+            );
+            let define = |x: &mut Self, name: &str, v: LLVMValueRef| {
+                let g = x.region_global(name, LLVMTypeOf(v), false);
+                LLVMSetInitializer(g, v);
+                LLVMSetGlobalConstant(g, 1);
+            };
+            define(self, "__pnacl_image", bytes);
+            let base = LLVMConstInt(self.i32, IMAGE_BASE as u64, 0);
+            define(self, "__pnacl_image_base", base);
+            let size = LLVMConstInt(self.i32, image.len() as u64, 0);
+            define(self, "__pnacl_image_size", size);
+            let none = |x: &Self| {
+                let mut f = [
+                    LLVMConstNull(x.i8p),
+                    LLVMConstInt(x.i32, u32::MAX as u64, 0),
+                ];
+                LLVMConstStructInContext(x.ctx, f.as_mut_ptr(), 2, 0)
+            };
+            entries.push(none(self));
+            for f in 0..nf {
+                let sig = self.layout().sig_id[f];
+                let fast = self.fast.get(f) == Some(&true);
+                let e = match sig {
+                    Some(id) if !fast => {
+                        let llfn = self.fn_value(f);
+                        let mut v = [
+                            LLVMConstBitCast(llfn, self.i8p),
+                            LLVMConstInt(self.i32, id as u64, 0),
+                        ];
+                        LLVMConstStructInContext(self.ctx, v.as_mut_ptr(), 2, 0)
+                    }
+                    _ => none(self),
+                };
+                entries.push(e);
+            }
+            let entry_ty = LLVMTypeOf(entries[0]);
+            let table = LLVMConstArray(entry_ty, entries.as_mut_ptr(), entries.len() as u32);
+            let g = self.region_global("__pnacl_functions", self.table_ty(), false);
+            LLVMSetInitializer(g, table);
+            LLVMSetGlobalConstant(g, 1);
+            let count = LLVMConstInt(self.i32, nf as u64 + 1, 0);
+            define(self, "__pnacl_function_count", count);
+        }
+        Ok(())
+    }
+
+    /// A block of the current function that traps for `why`, made once per function.
+    fn trap_block(&mut self, st: &mut Fn, why: Trap) -> LLVMBasicBlockRef {
+        if !st.traps[why as usize].is_null() {
+            return st.traps[why as usize];
+        }
+        let (f, fty) = self.runtime_fn("__pnacl_trap", self.void, &[self.i32]);
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            LLVMAddAttributeAtIndex(f, u32::MAX, self.enum_attr("noreturn", 0));
+            LLVMAddAttributeAtIndex(f, u32::MAX, self.enum_attr("nounwind", 0));
+            let bb = LLVMAppendBasicBlockInContext(self.ctx, st.llfn, EMPTY);
+            let hb = LLVMCreateBuilderInContext(self.ctx);
+            LLVMPositionBuilderAtEnd(hb, bb);
+            let mut a = [LLVMConstInt(self.i32, why as u64, 0)];
+            let c = LLVMBuildCall2(hb, fty, f, a.as_mut_ptr(), 1, EMPTY);
+            LLVMAddCallSiteAttribute(c, u32::MAX, self.enum_attr("noreturn", 0));
+            LLVMBuildUnreachable(hb);
+            LLVMDisposeBuilder(hb);
+            st.traps[why as usize] = bb;
+            bb
+        }
+    }
+
+    /// Continues in a new block if `ok`, else traps for `why`.
+    fn check(&mut self, st: &mut Fn, ok: LLVMValueRef, why: Trap) {
+        let trap = self.trap_block(st, why);
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            let next = LLVMAppendBasicBlockInContext(self.ctx, st.llfn, EMPTY);
+            LLVMBuildCondBr(self.b, ok, next, trap);
+            LLVMPositionBuilderAtEnd(self.b, next);
+        }
+    }
+
+    /// The thread's pexe stack pointer (`__pnacl_sp`).
+    pub(super) fn stack_pointer(&mut self) -> LLVMValueRef {
+        self.region_global("__pnacl_sp", self.i32, true)
+    }
+
+    /// An alloca of `size` bytes aligned to `align`: room below the pexe's stack pointer,
+    /// which must stay at or above the stack's limit.
+    pub(super) fn region_alloca(&mut self, st: &mut Fn, size: ValueId, align: u32) -> LLVMValueRef {
+        let sp = self.stack_pointer();
+        let limit = self.region_global("__pnacl_sp_limit", self.i32, true);
+        let n = self.value(st, size);
+        let b = self.b;
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            let cur = LLVMBuildLoad2(b, self.i32, sp, EMPTY);
+            let lim = LLVMBuildLoad2(b, self.i32, limit, EMPTY);
+            let low = LLVMBuildSub(b, cur, n, EMPTY);
+            let mask = LLVMConstInt(self.i32, (!(align.max(1) - 1)) as u64, 0);
+            let at = LLVMBuildAnd(b, low, mask, EMPTY);
+            use LLVMIntPredicate::*;
+            let fits = LLVMBuildICmp(b, LLVMIntULE, n, cur, EMPTY);
+            let above = LLVMBuildICmp(b, LLVMIntUGE, at, lim, EMPTY);
+            let ok = LLVMBuildAnd(b, fits, above, EMPTY);
+            self.check(st, ok, Trap::StackOverflow);
+            LLVMBuildStore(self.b, at, sp);
+            at
+        }
+    }
+
+    /// At the function's entry, before its first instruction: the stack pointer its
+    /// allocas start from, given back at each return.
+    pub(super) fn save_stack_pointer(&mut self, st: &mut Fn) {
+        let sp = self.stack_pointer();
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        st.sp0 = unsafe { LLVMBuildLoad2(self.b, self.i32, sp, EMPTY) };
+    }
+
+    /// Before a return: the stack pointer as the function found it.
+    pub(super) fn restore_stack_pointer(&mut self, st: &Fn) {
+        if !st.sp0.is_null() {
+            let sp = self.stack_pointer();
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
+            unsafe { LLVMBuildStore(self.b, st.sp0, sp) };
+        }
+    }
+
+    /// A call through the pexe address `callee` with `args`, returning `ret`: checked
+    /// against the function table, trapping on a number that is no function's address or
+    /// on a function of another signature.
+    pub(super) fn region_indirect_call(
+        &mut self,
+        st: &mut Fn,
+        callee: ValueId,
+        args: &[ValueId],
+        ret: ValueType,
+        tail: bool,
+    ) -> R<LLVMValueRef> {
+        let nf = self.m.functions.len() as u64;
+        let mut vs: Vec<LLVMValueRef> = args.iter().map(|&a| self.value(st, a)).collect();
+        let ret_ty = self.ty(ret);
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        let found = (0..self.layout().sigs.len()).find(|&i| unsafe {
+            let s = &self.layout().sigs[i];
+            !s.vararg
+                && self.ty(s.ret) == ret_ty
+                && s.params.len() == vs.len()
+                && s.params
+                    .iter()
+                    .zip(&vs)
+                    .all(|(p, v)| self.ty(*p) == LLVMTypeOf(*v))
+        });
+        let Some(sig) = found else {
+            // No function has this signature: the call can only trap.
+            let trap = self.trap_block(st, Trap::WrongSignature);
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
+            unsafe {
+                LLVMBuildBr(self.b, trap);
+                let dead = LLVMAppendBasicBlockInContext(self.ctx, st.llfn, EMPTY);
+                LLVMPositionBuilderAtEnd(self.b, dead);
+                return Ok(if ret.is_void() {
+                    std::ptr::null_mut()
+                } else {
+                    LLVMGetUndef(ret_ty)
+                });
+            }
+        };
+        let table = self.region_global("__pnacl_functions", self.table_ty(), false);
+        let idx = self.value(st, callee);
+        let b = self.b;
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            use LLVMIntPredicate::*;
+            let inside =
+                LLVMBuildICmp(b, LLVMIntULT, idx, LLVMConstInt(self.i32, nf + 1, 0), EMPTY);
+            self.check(st, inside, Trap::NotAFunction);
+            let i64t = LLVMInt64TypeInContext(self.ctx);
+            let wide = LLVMBuildZExt(self.b, idx, i64t, EMPTY);
+            let zero = LLVMConstInt(self.i32, 0, 0);
+            let ty = self.table_ty();
+            let mut at = [LLVMConstInt(i64t, 0, 0), wide, zero];
+            let sig_at = {
+                at[2] = LLVMConstInt(self.i32, 1, 0);
+                LLVMBuildInBoundsGEP2(self.b, ty, table, at.as_mut_ptr(), 3, EMPTY)
+            };
+            let got = LLVMBuildLoad2(self.b, self.i32, sig_at, EMPTY);
+            let same = LLVMBuildICmp(
+                self.b,
+                LLVMIntEQ,
+                got,
+                LLVMConstInt(self.i32, sig as u64, 0),
+                EMPTY,
+            );
+            self.check(st, same, Trap::WrongSignature);
+            at[2] = zero;
+            let fn_at = LLVMBuildInBoundsGEP2(self.b, ty, table, at.as_mut_ptr(), 3, EMPTY);
+            let fp = LLVMBuildLoad2(self.b, self.i8p, fn_at, EMPTY);
+            let fty = self.fn_ty(&self.layout().sigs[sig].clone());
+            let p = LLVMBuildBitCast(self.b, fp, LLVMPointerType(fty, 0), EMPTY);
+            let c = LLVMBuildCall2(self.b, fty, p, vs.as_mut_ptr(), vs.len() as u32, EMPTY);
+            LLVMSetTailCall(c, tail as i32);
+            Ok(c)
+        }
+    }
+}
+
+/// The region's layout for an exporter of `m` (whose lowered intrinsics have no address).
+pub(super) fn layout(
+    m: &Module,
+    intrinsic: &[Option<&'static crate::ir::intrinsics::Intrinsic>],
+) -> R<Layout> {
+    Layout::of(m, |f| intrinsic[f].is_some()).or_else(|e| err(None, e))
+}
