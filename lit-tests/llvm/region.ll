@@ -4,11 +4,11 @@
 ; on the pexe's own stack with its limit checked. The same module for x86-64 and AArch64,
 ; which LLVM's backends compile.
 ; RUN: pnacl-finalize --no-strip-syms %s -o %t.pexe
-; RUN: pnacl-llvm -S --target x86-64 %t.pexe -o %t.x86-64.ll
+; RUN: pnacl-llvm -S --verify --target x86-64 %t.pexe -o %t.x86-64.ll
 ; RUN: FileCheck %s --check-prefixes=CHECK,X8664 < %t.x86-64.ll
 ; RUN: FileCheck %s --check-prefix=NONE < %t.x86-64.ll
 ; RUN: llc -O2 -relocation-model=pic %t.x86-64.ll -o - | FileCheck %s --check-prefix=X8664-ASM
-; RUN: pnacl-llvm -S --target aarch64 %t.pexe -o %t.aarch64.ll
+; RUN: pnacl-llvm -S --verify --target aarch64 %t.pexe -o %t.aarch64.ll
 ; RUN: FileCheck %s --check-prefixes=CHECK,AARCH64 < %t.aarch64.ll
 ; RUN: FileCheck %s --check-prefix=NONE < %t.aarch64.ll
 ; RUN: llc -O2 -relocation-model=pic %t.aarch64.ll -o /dev/null
@@ -26,7 +26,7 @@ target triple = "le32-unknown-nacl"
 ; CHECK: @__pnacl_image_size = hidden constant i32 20
 ; The table: the null address, then the functions whose address can be taken, with
 ; their signatures' ids; a function only ever called directly has no entry.
-; CHECK: @__pnacl_functions = hidden constant [7 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32)* @__pexe_f2.twice to i8*), i32 0 },
+; CHECK: @__pnacl_functions = hidden constant [8 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32)* @__pexe_f2.twice to i8*), i32 0 },
 ; CHECK: @__pnacl_sp = external hidden thread_local(initialexec) global i32
 ; CHECK: @__pnacl_sp_limit = external hidden thread_local(initialexec) global i32
 
@@ -56,10 +56,10 @@ define internal i32 @twice(i32 %x) {
 ; An indirect call: the index is checked against the table's length, the entry's
 ; signature against the call's, else the program traps.
 ; CHECK-LABEL: define {{.*}}through
-; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 7
+; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 8
 ; CHECK: br i1 [[I]], label %{{[0-9]+}}, label %[[NOTFN:[0-9]+]]
 ; CHECK: call void @__pnacl_trap(i32 0)
-; CHECK: getelementptr inbounds [7 x { i8*, i32 }], [7 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 %{{[0-9]+}}, i32 1
+; CHECK: getelementptr inbounds [8 x { i8*, i32 }], [8 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 %{{[0-9]+}}, i32 1
 ; CHECK: icmp eq i32 %{{[0-9]+}}, 0
 ; CHECK: call void @__pnacl_trap(i32 1)
 ; CHECK: call i32 %{{[0-9]+}}(i32 %1)
@@ -67,6 +67,18 @@ define internal i32 @through(i32 %f, i32 %x) {
   %p = inttoptr i32 %f to i32 (i32)*
   %r = call i32 %p(i32 %x)
   ret i32 %r
+}
+
+; A call of a signature no function has can only trap; the block goes on, its value
+; undefined (here folded into the sum).
+; CHECK-LABEL: define {{.*}}odd
+; CHECK-NEXT: call void @__pnacl_trap(i32 1)
+; CHECK-NEXT: ret double
+define internal double @odd(i32 %f, double %x) {
+  %p = inttoptr i32 %f to double (double)*
+  %r = call double %p(double %x)
+  %s = fadd double %r, 1.0
+  ret double %s
 }
 
 ; Allocas take room on the pexe's stack below __pnacl_sp, checked against its limit
@@ -98,6 +110,7 @@ define void @_start(i32 %info) {
   %t = load i32, i32* getelementptr ([3 x i32], [3 x i32]* @table, i32 0, i32 1), align 4
   %r = call i32 @through(i32 %t, i32 %info)
   %s = call i32 @frame(i32 %r)
+  %d = call double @odd(i32 %s, double 2.0)
   ret void
 }
 

@@ -249,22 +249,39 @@ impl Exporter<'_> {
         if !st.traps[why as usize].is_null() {
             return st.traps[why as usize];
         }
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            let bb = LLVMAppendBasicBlockInContext(self.ctx, st.llfn, EMPTY);
+            let here = LLVMGetInsertBlock(self.b);
+            LLVMPositionBuilderAtEnd(self.b, bb);
+            self.trap_here(why);
+            LLVMBuildUnreachable(self.b);
+            LLVMPositionBuilderAtEnd(self.b, here);
+            st.traps[why as usize] = bb;
+            bb
+        }
+    }
+
+    /// A call of `__pnacl_trap` for `why` where the builder is.
+    fn trap_here(&mut self, why: Trap) {
+        let (f, fty) = self.trap_fn();
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            let mut a = [LLVMConstInt(self.i32, why as u64, 0)];
+            let c = LLVMBuildCall2(self.b, fty, f, a.as_mut_ptr(), 1, EMPTY);
+            LLVMAddCallSiteAttribute(c, u32::MAX, self.enum_attr("noreturn", 0));
+        }
+    }
+
+    /// `void __pnacl_trap(i32 why)`, which does not return.
+    fn trap_fn(&mut self) -> (LLVMValueRef, LLVMTypeRef) {
         let (f, fty) = self.runtime_fn("__pnacl_trap", self.void, &[self.i32]);
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             LLVMAddAttributeAtIndex(f, u32::MAX, self.enum_attr("noreturn", 0));
             LLVMAddAttributeAtIndex(f, u32::MAX, self.enum_attr("nounwind", 0));
-            let bb = LLVMAppendBasicBlockInContext(self.ctx, st.llfn, EMPTY);
-            let hb = LLVMCreateBuilderInContext(self.ctx);
-            LLVMPositionBuilderAtEnd(hb, bb);
-            let mut a = [LLVMConstInt(self.i32, why as u64, 0)];
-            let c = LLVMBuildCall2(hb, fty, f, a.as_mut_ptr(), 1, EMPTY);
-            LLVMAddCallSiteAttribute(c, u32::MAX, self.enum_attr("noreturn", 0));
-            LLVMBuildUnreachable(hb);
-            LLVMDisposeBuilder(hb);
-            st.traps[why as usize] = bb;
-            bb
         }
+        (f, fty)
     }
 
     /// Continues in a new block if `ok`, else traps for `why`.
@@ -350,19 +367,18 @@ impl Exporter<'_> {
                     .all(|(p, v)| self.ty(*p) == LLVMTypeOf(*v))
         });
         let Some(sig) = found else {
-            // No function has this signature: the call can only trap.
-            let trap = self.trap_block(st, Trap::WrongSignature);
+            // No function has this signature: the call can only trap. (Inline, without a
+            // branch: what follows is dead but stays where the block's values are
+            // defined and its successors are reached from.)
+            self.trap_here(Trap::WrongSignature);
             // SAFETY: handles of the exporter's live context and module (see the module's note).
-            unsafe {
-                LLVMBuildBr(self.b, trap);
-                let dead = LLVMAppendBasicBlockInContext(self.ctx, st.llfn, EMPTY);
-                LLVMPositionBuilderAtEnd(self.b, dead);
-                return Ok(if ret.is_void() {
+            return Ok(unsafe {
+                if ret.is_void() {
                     std::ptr::null_mut()
                 } else {
                     LLVMGetUndef(ret_ty)
-                });
-            }
+                }
+            });
         };
         let table = self.region_global("__pnacl_functions", self.table_ty(), false);
         let idx = self.value(st, callee);
