@@ -19,11 +19,14 @@ target triple = "le32-unknown-nacl"
 ; X8664: target triple = "x86_64-unknown-linux-gnu"
 ; AARCH64: target triple = "aarch64-unknown-linux-gnu"
 
-; The image from 0x10000: @counter (4 bytes of 7), then @table (8-aligned): the address
-; of @counter (0x10000) and of @twice (function 2: index 3), then 0x10004 (@counter + 4).
-; CHECK: @__pnacl_image = hidden constant [20 x i8] c"\07\00\00\00\00\00\00\00\00\00\01\00\03\00\00\00\04\00\01\00"
+; The image from 0x10000: @counter (4 bytes of 7); @huge, 3 GiB of zeros, which the image
+; leaves out; @last (42) and @table (8-aligned) in one segment: the address of @counter
+; (0x10000), of @twice (function 2: index 3), and 0x10004 (@counter + 4).
+; CHECK: @__pnacl_image = hidden constant [20 x i8] c"\07\00\00\00*\00\00\00\00\00\01\00\03\00\00\00\04\00\01\00"
+; CHECK: @__pnacl_image_segments = hidden constant [2 x { i32, i32 }] [{ i32, i32 } { i32 65536, i32 4 }, { i32, i32 } { i32 -1073676284, i32 16 }]
+; CHECK: @__pnacl_image_segment_count = hidden constant i32 2
 ; CHECK: @__pnacl_image_base = hidden constant i32 65536
-; CHECK: @__pnacl_image_size = hidden constant i32 20
+; CHECK: @__pnacl_image_end = hidden constant i32 -1073676268
 ; The table: the null address, then the functions whose address can be taken, with
 ; their signatures' ids; a function only ever called directly has no entry.
 ; CHECK: @__pnacl_functions = hidden constant [8 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32)* @__pexe_f2.twice to i8*), i32 0 },
@@ -31,6 +34,8 @@ target triple = "le32-unknown-nacl"
 ; CHECK: @__pnacl_sp_limit = external hidden thread_local(initialexec) global i32
 
 @counter = internal global i32 7, align 4
+@huge = internal global [3221225472 x i8] zeroinitializer, align 4
+@last = internal global i32 42, align 4
 @table = internal global [3 x i32] [i32 ptrtoint (i32* @counter to i32), i32 ptrtoint (i32 (i32)* @twice to i32), i32 add (i32 ptrtoint (i32* @counter to i32), i32 4)], align 8
 
 define internal i32 @helper(i32 %x) {
@@ -111,6 +116,8 @@ define void @_start(i32 %info) {
   %r = call i32 @through(i32 %t, i32 %info)
   %s = call i32 @frame(i32 %r)
   %d = call double @odd(i32 %s, double 2.0)
+  %l = load i32, i32* @last, align 4
+  store i8 1, i8* getelementptr ([3221225472 x i8], [3221225472 x i8]* @huge, i32 0, i32 5)
   ret void
 }
 

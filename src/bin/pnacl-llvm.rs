@@ -58,7 +58,7 @@ fn main() -> ExitCode {
     let llmod = match llvm::export(&ctx, &module, &opts) {
         Ok(m) => m,
         Err(e) => {
-            cli::report_msg(TOOL, format!("{name}:{e}"));
+            cli::report_msg(TOOL, e.in_file(&name));
             return ExitCode::from(1);
         }
     };

@@ -56,6 +56,17 @@ impl std::fmt::Display for ExportError {
 
 impl std::error::Error for ExportError {}
 
+impl ExportError {
+    /// The error as a message about file `name`: `NAME:BYTE:BIT: message`, or
+    /// `NAME: message` when it has no position.
+    pub fn in_file(&self, name: &str) -> String {
+        match self.pos {
+            Some(_) => format!("{name}:{self}"),
+            None => format!("{name}: {self}"),
+        }
+    }
+}
+
 type R<T> = Result<T, ExportError>;
 
 fn err<T>(pos: Option<u64>, msg: impl Into<String>) -> R<T> {

@@ -8,7 +8,8 @@
 //!   below address 0. The runtime's code, data and stacks lie far above.
 //! - **Globals**: one image, laid out here from `IMAGE_BASE` with every relocation
 //!   resolved (an address is a number known now), which the runtime copies into the
-//!   region (`__pnacl_image`, `__pnacl_image_base`, `__pnacl_image_size`). A global's
+//!   region (`__pnacl_image_segments` of `__pnacl_image`'s bytes; the globals span
+//!   `__pnacl_image_base` to `__pnacl_image_end`, zeroed but for those). A global's
 //!   address is a constant.
 //! - **Functions**: function `f`'s address is `f + 1`, its index in `__pnacl_functions`,
 //!   a table of (function, signature id) in the runtime's memory. An indirect call checks
@@ -94,22 +95,24 @@ impl Layout {
         })
     }
 
-    /// The image's bytes: every global's initializer at its address (less `IMAGE_BASE`).
+    /// The image: every global's initializer at its address, as segments of bytes
+    /// (zeros left out: the region starts zeroed), so that what it takes is what the pexe
+    /// holds, however large its zero-filled globals.
     pub fn image(
         &self,
         m: &Module,
         is_intrinsic: impl std::ops::Fn(usize) -> bool,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Image, String> {
         let nf = m.functions.len();
-        let mut out = vec![0u8; (self.image_end - IMAGE_BASE) as usize];
+        let mut img = Image::default();
         for (g, glob) in m.globals.iter().enumerate() {
-            let mut at = (self.global_addr[g] - IMAGE_BASE) as usize;
+            let mut at = self.global_addr[g];
             for init in &glob.inits {
                 match init {
-                    Init::Zero(n) => at += *n as usize,
+                    Init::Zero(n) => at += *n as u32,
                     Init::Data(d) => {
-                        out[at..at + d.len()].copy_from_slice(d);
-                        at += d.len();
+                        img.put(at, d);
+                        at += d.len() as u32;
                     }
                     Init::Reloc { target, addend } => {
                         let t = *target as usize;
@@ -123,14 +126,56 @@ impl Layout {
                         } else {
                             self.global_addr[t - nf]
                         };
-                        let v = base.wrapping_add(*addend as u32);
-                        out[at..at + 4].copy_from_slice(&v.to_le_bytes());
+                        img.put(at, &base.wrapping_add(*addend as u32).to_le_bytes());
                         at += 4;
                     }
                 }
             }
         }
-        Ok(out)
+        Ok(img)
+    }
+}
+
+/// The bytes of the globals' image that are not zero, in segments.
+#[derive(Default)]
+pub struct Image {
+    /// The segments' bytes, one after the other.
+    pub bytes: Vec<u8>,
+    /// Each segment's address and length.
+    pub segments: Vec<(u32, u32)>,
+}
+
+impl Image {
+    /// `data` at address `at` (above every byte put before it); runs of 16 or more zeros
+    /// are left out.
+    fn put(&mut self, at: u32, data: &[u8]) {
+        let mut k = 0;
+        while k < data.len() {
+            let zeros = data[k..].iter().take_while(|&&b| b == 0).count();
+            if zeros >= 16 || k + zeros == data.len() {
+                k += zeros;
+                continue;
+            }
+            let end = data[k..]
+                .windows(16)
+                .position(|w| w.iter().all(|&b| b == 0))
+                .map_or(data.len(), |p| k + p);
+            let addr = at + k as u32;
+            match self.segments.last_mut() {
+                // Close enough to the last segment: joined, with the zeros between.
+                Some((a, len)) if addr >= *a + *len && addr - (*a + *len) < 16 => {
+                    let gap = addr - (*a + *len);
+                    self.bytes.extend(std::iter::repeat_n(0, gap as usize));
+                    self.bytes.extend_from_slice(&data[k..end]);
+                    *len += gap + (end - k) as u32;
+                }
+                _ => {
+                    self.bytes.extend_from_slice(&data[k..end]);
+                    self.segments.push((addr, (end - k) as u32));
+                }
+            }
+            k = end;
+        }
     }
 }
 
@@ -195,8 +240,8 @@ impl Exporter<'_> {
         unsafe {
             let bytes = LLVMConstStringInContext(
                 self.ctx,
-                image.as_ptr() as *const _,
-                image.len() as u32,
+                image.bytes.as_ptr() as *const _,
+                image.bytes.len() as u32,
                 1,
             );
             let define = |x: &mut Self, name: &str, v: LLVMValueRef| {
@@ -204,11 +249,25 @@ impl Exporter<'_> {
                 LLVMSetInitializer(g, v);
                 LLVMSetGlobalConstant(g, 1);
             };
+            let int = |x: &Self, v: u32| LLVMConstInt(x.i32, v as u64, 0);
             define(self, "__pnacl_image", bytes);
-            let base = LLVMConstInt(self.i32, IMAGE_BASE as u64, 0);
-            define(self, "__pnacl_image_base", base);
-            let size = LLVMConstInt(self.i32, image.len() as u64, 0);
-            define(self, "__pnacl_image_size", size);
+            let mut segs: Vec<LLVMValueRef> = image
+                .segments
+                .iter()
+                .map(|&(a, n)| {
+                    let mut f = [int(self, a), int(self, n)];
+                    LLVMConstStructInContext(self.ctx, f.as_mut_ptr(), 2, 0)
+                })
+                .collect();
+            let mut f = [self.i32, self.i32];
+            let seg_ty = LLVMStructTypeInContext(self.ctx, f.as_mut_ptr(), 2, 0);
+            let segs = LLVMConstArray(seg_ty, segs.as_mut_ptr(), segs.len() as u32);
+            define(self, "__pnacl_image_segments", segs);
+            let count = int(self, image.segments.len() as u32);
+            define(self, "__pnacl_image_segment_count", count);
+            define(self, "__pnacl_image_base", int(self, IMAGE_BASE));
+            let end = int(self, self.layout().image_end);
+            define(self, "__pnacl_image_end", end);
             let none = |x: &Self| {
                 let mut f = [
                     LLVMConstNull(x.i8p),
