@@ -29,7 +29,7 @@ target triple = "le32-unknown-nacl"
 ; CHECK: @__pnacl_image_end = hidden constant i32 -1073676268
 ; The table: the null address, then the functions whose address can be taken, with
 ; their signatures' ids; a function only ever called directly has no entry.
-; CHECK: @__pnacl_functions = hidden constant [8 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32)* @__pexe_f2.twice to i8*), i32 0 },
+; CHECK: @__pnacl_functions = hidden constant [9 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32)* @__pexe_f2.twice to i8*), i32 0 },
 ; CHECK: @__pnacl_sp = external hidden thread_local(initialexec) global i32
 ; CHECK: @__pnacl_sp_limit = external hidden thread_local(initialexec) global i32
 
@@ -61,10 +61,10 @@ define internal i32 @twice(i32 %x) {
 ; An indirect call: the index is checked against the table's length, the entry's
 ; signature against the call's, else the program traps.
 ; CHECK-LABEL: define {{.*}}through
-; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 8
+; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 9
 ; CHECK: br i1 [[I]], label %{{[0-9]+}}, label %[[NOTFN:[0-9]+]]
 ; CHECK: call void @__pnacl_trap(i32 0)
-; CHECK: getelementptr inbounds [8 x { i8*, i32 }], [8 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 %{{[0-9]+}}, i32 1
+; CHECK: getelementptr inbounds [9 x { i8*, i32 }], [9 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 %{{[0-9]+}}, i32 1
 ; CHECK: icmp eq i32 %{{[0-9]+}}, 0
 ; CHECK: call void @__pnacl_trap(i32 1)
 ; CHECK: call i32 %{{[0-9]+}}(i32 %1)
@@ -117,9 +117,25 @@ define void @_start(i32 %info) {
   %s = call i32 @frame(i32 %r)
   %d = call double @odd(i32 %s, double 2.0)
   %l = load i32, i32* @last, align 4
+  %z = icmp eq i32 %l, 0
+  br i1 %z, label %no, label %yes
+no:
+  call void @never()
+  unreachable
+yes:
   store i8 1, i8* getelementptr ([3221225472 x i8], [3221225472 x i8]* @huge, i32 0, i32 5)
   ret void
 }
+
+; The pexe's unreachable traps, and an access at address 0 is no undefined behaviour to
+; LLVM: nothing can fall through into the code after a function.
+; CHECK-LABEL: define {{.*}}never
+; CHECK-NEXT: call void @llvm.trap()
+; CHECK-NEXT: unreachable
+define internal void @never() {
+  unreachable
+}
+; CHECK: attributes #0 = { nounwind "null-pointer-is-valid"="true" }
 
 ; No native alloca, no pointer but from an i32, no getelementptr on the pexe's memory.
 ; NONE-NOT: alloca

@@ -836,6 +836,9 @@ impl<'m> Exporter<'m> {
             );
         }
         let llfn = self.fn_value(f as usize);
+        if self.region.is_some() {
+            self.region_function_attributes(llfn);
+        }
         let nlocal = body.local_types.len();
         let mut st = Fn {
             func: f,
@@ -1466,6 +1469,12 @@ impl<'m> Exporter<'m> {
                         );
                     }
                     sw
+                }
+                InstKind::Unreachable if self.region.is_some() => {
+                    // Reached, it traps: nothing falls through into the code that follows.
+                    let (f, fty) = self.llvm_intrinsic(Kind::Trap);
+                    LLVMBuildCall2(b, fty, f, std::ptr::null_mut(), 0, EMPTY);
+                    LLVMBuildUnreachable(b)
                 }
                 InstKind::Unreachable => LLVMBuildUnreachable(b),
                 InstKind::Phi { .. } => LLVMBuildPhi(b, self.ty(inst.ty), EMPTY),

@@ -303,6 +303,25 @@ impl Exporter<'_> {
         Ok(())
     }
 
+    /// What every function in the region has: an access at address 0 is the pexe's
+    /// (a fault there traps), not undefined behaviour LLVM may turn into code that falls
+    /// through into whatever follows.
+    pub(super) fn region_function_attributes(&self, llfn: LLVMValueRef) {
+        let (k, v) = ("null-pointer-is-valid", "true");
+        // SAFETY: handles of the exporter's live context and module (see the module's note);
+        // the strings outlive the call, which copies them.
+        unsafe {
+            let a = LLVMCreateStringAttribute(
+                self.ctx,
+                k.as_ptr() as *const _,
+                k.len() as u32,
+                v.as_ptr() as *const _,
+                v.len() as u32,
+            );
+            LLVMAddAttributeAtIndex(llfn, u32::MAX, a);
+        }
+    }
+
     /// A block of the current function that traps for `why`, made once per function.
     fn trap_block(&mut self, st: &mut Fn, why: Trap) -> LLVMBasicBlockRef {
         if !st.traps[why as usize].is_null() {
