@@ -206,3 +206,49 @@ unsafe fn live(v: llvm_sys::prelude::LLVMValueRef) -> bool {
     }
     false
 }
+
+/// On the region targets nothing runs on past an `unreachable`: one that no call of a
+/// function that does not return precedes gets `llvm.trap` before it (code generation
+/// would otherwise let it fall through into whatever follows the function).
+#[test]
+fn unreachable_code_traps_on_the_region_targets() {
+    let ctx = Context::create();
+    let text = r#"
+declare void @leave() noreturn nounwind
+declare void @other() nounwind
+define void @undefined_store() {
+  store i32 1, i32* undef
+  unreachable
+}
+define void @after_exit() {
+  call void @leave()
+  unreachable
+}
+define void @after_a_call_site_that_does_not_return() {
+  call void @other() noreturn
+  unreachable
+}
+define void @after_a_call_that_returns() {
+  call void @other()
+  unreachable
+}
+"#;
+    let m = pnacl::llvm::parse_ir(&ctx, text.as_bytes(), "t.ll").unwrap();
+    assert_eq!(pnacl::llvm::codegen::trap_unreachables(&m), 2);
+    m.verify().unwrap();
+    let out = m.print_to_string().to_string();
+    for (f, traps) in [
+        ("undefined_store", true),
+        ("after_exit", false),
+        ("after_a_call_site_that_does_not_return", false),
+        ("after_a_call_that_returns", true),
+    ] {
+        let body = out.split(&format!("@{f}(")).nth(1).unwrap();
+        let body = &body[..body.find('}').unwrap()];
+        assert_eq!(
+            body.contains("call void @llvm.trap()\n  unreachable"),
+            traps,
+            "{f}: {body}"
+        );
+    }
+}

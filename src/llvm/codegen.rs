@@ -185,6 +185,49 @@ pub fn resume_points(tm: &TargetMachine, module: &Module<'_>) {
     });
 }
 
+/// For a target that keeps the pexe in its region: `llvm.trap` before every `unreachable`
+/// that no call of a function that does not return precedes, so that code LLVM found
+/// undefined (a store through undef, say) traps where it is reached instead of running
+/// on into the code after it. (LLVM 14's C API cannot set the target's TrapUnreachable.)
+/// Returns how many it added.
+pub fn trap_unreachables(module: &Module<'_>) -> usize {
+    use super::edit::{Module as Edit, Opcode, ValueKind};
+    let m = Edit::of(module);
+    let tys = m.types();
+    let fty = tys.function(tys.void(), &[], false);
+    let trap = m
+        .function("llvm.trap")
+        .unwrap_or_else(|| m.add_function("llvm.trap", fty));
+    let b = m.builder();
+    let mut added = 0;
+    for f in m.functions() {
+        for blk in f.blocks() {
+            let Some(end) = blk.terminator() else {
+                continue;
+            };
+            if end.opcode() != Some(Opcode::LLVMUnreachable) {
+                continue;
+            }
+            let insts = blk.instructions();
+            let before = insts.len().checked_sub(2).map(|i| insts[i]);
+            let stops = before.is_some_and(|c| {
+                c.opcode() == Some(Opcode::LLVMCall)
+                    && (c.has_attr(u32::MAX, "noreturn") || {
+                        let callee = c.called_value();
+                        callee.kind() == ValueKind::Function
+                            && callee.has_attr(u32::MAX, "noreturn")
+                    })
+            });
+            if !stops {
+                b.position_before(end);
+                b.call(fty, trap, &[]);
+                added += 1;
+            }
+        }
+    }
+    added
+}
+
 fn run_passes(tm: &TargetMachine, module: &Module<'_>, passes: &str) -> Result<(), String> {
     let options = inkwell::passes::PassBuilderOptions::create();
     module

@@ -232,6 +232,9 @@ fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Resul
     let tm =
         codegen::target_machine(opts.target, opts.opt).map_err(|e| err("code generation", e))?;
     codegen::optimize(&tm, &llmod, opts.opt).map_err(|e| err("optimization", e))?;
+    if opts.target.spec().memory == crate::target::Memory::Region {
+        codegen::trap_unreachables(&llmod);
+    }
     // Not at -O0, whose instruction selection (FastISel) makes no tail calls.
     if opts.target == Target::Wasm32 && opts.opt != OptLevel::O0 {
         codegen::resume_points(&tm, &llmod);
