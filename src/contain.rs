@@ -770,7 +770,10 @@ pub fn run(program: &Path, args: &[OsString]) -> Refusal {
         Ok(m) => m,
         Err(e) => return refuse(e, 2),
     };
-    match Target::of_elf(class, machine).map(|t| t.spec().runs) {
+    // Only what pnacl-translate makes: a program for a target without a runtime is none
+    // of its programs, whatever machine it is for.
+    let target = Target::of_elf(class, machine).filter(|t| t.runs());
+    match target.map(|t| t.spec().runs) {
         Some(Runner::Native) => {
             let mut cmd = std::process::Command::new(program);
             if let Some(a) = std::env::var_os("PNACL_ARGV0") {
@@ -785,8 +788,13 @@ pub fn run(program: &Path, args: &[OsString]) -> Refusal {
         Some(Runner::Qemu(qemu)) => run_qemu(qemu, program, args),
         _ => refuse(
             format!(
-                "{}: a program for machine {machine}, not one pnacl-translate makes (x86-32 or ARM)",
-                program.display()
+                "{}: a program for machine {machine}, not one pnacl-translate makes ({})",
+                program.display(),
+                crate::target::listed(
+                    Target::ALL
+                        .into_iter()
+                        .filter(|t| t.runs() && t.spec().elf.is_some())
+                )
             ),
             2,
         ),

@@ -250,6 +250,11 @@ impl Target {
         }
     }
 
+    /// Whether its programs can be made and run: it has a runtime.
+    pub fn runs(self) -> bool {
+        self.spec().runtime.is_some()
+    }
+
     /// The target whose programs are ELF files of this class and machine.
     pub fn of_elf(class: u8, machine: u16) -> Option<Target> {
         Target::ALL
@@ -260,20 +265,23 @@ impl Target {
 
 display_as_name!(Target);
 
+/// The names of `targets` as a list in prose: `a, b or c`.
+pub fn listed(targets: impl IntoIterator<Item = Target>) -> String {
+    let names: Vec<&str> = targets.into_iter().map(Target::name).collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 impl FromStr for Target {
     type Err = String;
     fn from_str(s: &str) -> Result<Target, String> {
         Target::ALL
             .into_iter()
             .find(|t| t.spec().name == s || t.spec().aliases.contains(&s))
-            .ok_or_else(|| {
-                let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
-                format!(
-                    "unknown target '{s}' ({} or {})",
-                    names[..names.len() - 1].join(", "),
-                    names[names.len() - 1]
-                )
-            })
+            .ok_or_else(|| format!("unknown target '{s}' ({})", listed(Target::ALL)))
     }
 }
 
@@ -292,7 +300,7 @@ mod tests {
             }
             // A target with a runtime generates code, and one that is ELF runs natively
             // or under qemu.
-            assert!(t.spec().runtime.is_none() || t.generates_code(), "{t}");
+            assert!(!t.runs() || t.generates_code(), "{t}");
             if t.spec().elf.is_some() {
                 assert!(
                     matches!(t.spec().runs, Runner::Native | Runner::Qemu(_)),

@@ -959,3 +959,30 @@ fn a_plugin_is_contained_as_any_pexe() {
         assert_eq!(scene.leaked(&out, 0), !sandboxed, "{}", describe(&out));
     }
 }
+
+/// pnacl-run runs only what pnacl-translate makes: a program of this machine that no
+/// translation made (here, the system's own `true`) is refused, not run uncontained, and
+/// so is an ELF file for a target that has no runtime yet.
+#[test]
+fn pnacl_run_refuses_programs_that_pnacl_translate_does_not_make() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = std::fs::read("/bin/true").expect("the system's /bin/true");
+    // The same header, made to say AArch64 (a target without a runtime yet).
+    let mut aarch64 = host.clone();
+    aarch64[18..20].copy_from_slice(&183u16.to_le_bytes());
+    let fake = dir.path().join("aarch64");
+    std::fs::write(&fake, &aarch64).unwrap();
+    for program in [Path::new("/bin/true"), fake.as_path()] {
+        let out = Command::new(cargo_bin("pnacl-run"))
+            .arg(program)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {err}", program.display());
+        assert!(
+            err.contains("not one pnacl-translate makes (x86-32 or arm)"),
+            "{}: {err}",
+            program.display()
+        );
+    }
+}

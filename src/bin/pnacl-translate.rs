@@ -243,21 +243,12 @@ fn site(args: &Args, app: &std::path::Path, out: &std::path::Path) -> ExitCode {
 /// A target a translated program runs on: le32 is the neutral module's, and is refused
 /// as every other unknown one is, with the list of those that run.
 fn runnable_target(s: &str) -> Result<Target, String> {
-    let runs: Vec<&str> = Target::ALL
-        .iter()
-        .filter(|t| t.spec().runtime.is_some())
-        .map(|t| t.name())
-        .collect();
-    let runs = format!(
-        "{} or {}",
-        runs[..runs.len() - 1].join(", "),
-        runs[runs.len() - 1]
-    );
+    let runs = pnacl::target::listed(Target::ALL.into_iter().filter(|t| t.runs()));
     match s.parse::<Target>() {
         Ok(Target::Le32) => Err(format!(
             "le32 is the neutral module's target, not one that runs ({runs})"
         )),
-        Ok(t) if t.spec().runtime.is_none() => Err(format!(
+        Ok(t) if !t.runs() => Err(format!(
             "{t}: pnacl-llvm writes its modules, but its runtime is not built yet ({runs} run)"
         )),
         Ok(t) => Ok(t),

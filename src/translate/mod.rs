@@ -114,7 +114,7 @@ const RUNTIME_FLAGS: &[&str] = &[
 /// tests build their control group with `-DPNACL_NO_SANDBOX`), cached by everything that
 /// makes them: the sources, every flag, and the compiler's own version.
 pub fn runtime_objects_with(target: Target, extra: &[&str]) -> Result<Vec<PathBuf>, Error> {
-    if target.spec().runtime.is_none() {
+    if !target.runs() {
         return Err(err(
             "runtime",
             format!("{target} has no runtime yet: its programs cannot be linked"),
