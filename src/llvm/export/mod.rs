@@ -1406,7 +1406,7 @@ impl<'m> Exporter<'m> {
                 LLVMSetInstructionCallConv(c, LLVMGetFunctionCallConv(llfn));
                 c
             } else if self.region.is_some() {
-                return self.region_indirect_call(st, callee, &args, inst.ty, tail);
+                return self.region_indirect_call(st, body, callee, &args, inst.ty, tail);
             } else {
                 let mut vs: Vec<LLVMValueRef> = args.iter().map(|&a| self.value(st, a)).collect();
                 let mut ptys: Vec<LLVMTypeRef> = vs.iter().map(|v| LLVMTypeOf(*v)).collect();

@@ -24,8 +24,10 @@ use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMIntPredicate, LLVMLinkage, LLVMThreadLocalMode, LLVMVisibility};
 
+use std::collections::HashMap;
+
 use super::{cstr, err, Exporter, Fn, EMPTY, R};
-use crate::ir::{FnType, Init, Module, ValueId, ValueType};
+use crate::ir::{Body, FnType, Init, Module, ValueId, ValueType};
 
 /// Where the image of the pexe's globals starts: above the 64 KiB no pexe may use (a
 /// null pointer's neighbourhood, as in NaCl).
@@ -50,8 +52,8 @@ pub struct Layout {
     pub image_end: u32,
     /// Each function's signature id (`None` for an intrinsic, which has no address).
     pub sig_id: Vec<Option<u32>>,
-    /// The distinct signatures, by id.
-    pub sigs: Vec<FnType>,
+    /// The id of each signature a function has.
+    pub sig_ids: HashMap<FnType, u32>,
 }
 
 impl Layout {
@@ -70,39 +72,37 @@ impl Layout {
                 return Err("the pexe's globals do not fit in its 4 GiB".into());
             }
         }
-        let mut sigs: Vec<FnType> = Vec::new();
-        let mut sig_id = Vec::with_capacity(m.functions.len());
-        for f in 0..m.functions.len() {
-            if is_intrinsic(f) {
-                sig_id.push(None);
-                continue;
-            }
-            let t = m.fn_type(f as u32);
-            let id = match sigs.iter().position(|s| s == t) {
-                Some(i) => i,
-                None => {
-                    sigs.push(t.clone());
-                    sigs.len() - 1
-                }
-            };
-            sig_id.push(Some(id as u32));
-        }
+        let mut sig_ids: HashMap<FnType, u32> = HashMap::new();
+        let sig_id = (0..m.functions.len())
+            .map(|f| {
+                (!is_intrinsic(f)).then(|| {
+                    let next = sig_ids.len() as u32;
+                    *sig_ids.entry(m.fn_type(f as u32).clone()).or_insert(next)
+                })
+            })
+            .collect();
         Ok(Layout {
             global_addr,
             image_end: at as u32,
             sig_id,
-            sigs,
+            sig_ids,
         })
+    }
+
+    /// The address of function or global `id`: a function's is its index in the table.
+    pub fn addr(&self, id: usize) -> u32 {
+        let nf = self.sig_id.len();
+        if id < nf {
+            id as u32 + 1
+        } else {
+            self.global_addr[id - nf]
+        }
     }
 
     /// The image: every global's initializer at its address, as segments of bytes
     /// (zeros left out: the region starts zeroed), so that what it takes is what the pexe
     /// holds, however large its zero-filled globals.
-    pub fn image(
-        &self,
-        m: &Module,
-        is_intrinsic: impl std::ops::Fn(usize) -> bool,
-    ) -> Result<Image, String> {
+    pub fn image(&self, m: &Module) -> Result<Image, String> {
         let nf = m.functions.len();
         let mut img = Image::default();
         for (g, glob) in m.globals.iter().enumerate() {
@@ -116,17 +116,13 @@ impl Layout {
                     }
                     Init::Reloc { target, addend } => {
                         let t = *target as usize;
-                        let base = if t < nf {
-                            if is_intrinsic(t) {
-                                return Err(format!(
-                                    "a global initializer takes the address of intrinsic @f{t}"
-                                ));
-                            }
-                            t as u32 + 1
-                        } else {
-                            self.global_addr[t - nf]
-                        };
-                        img.put(at, &base.wrapping_add(*addend as u32).to_le_bytes());
+                        if t < nf && self.sig_id[t].is_none() {
+                            return Err(format!(
+                                "a global initializer takes the address of intrinsic @f{t}"
+                            ));
+                        }
+                        let v = self.addr(t).wrapping_add(*addend as u32);
+                        img.put(at, &v.to_le_bytes());
                         at += 4;
                     }
                 }
@@ -186,12 +182,7 @@ impl Exporter<'_> {
 
     /// The i32 address of function or global `id` in the region.
     pub(super) fn region_addr(&self, id: usize) -> u32 {
-        let nf = self.m.functions.len();
-        if id < nf {
-            id as u32 + 1
-        } else {
-            self.layout().global_addr[id - nf]
-        }
+        self.layout().addr(id)
     }
 
     /// A global the runtime or partition 0 defines, declared (hidden) on first use.
@@ -228,12 +219,10 @@ impl Exporter<'_> {
     /// Partition 0's part: the image, its place and size, and the function table.
     pub(super) fn region_definitions(&mut self) -> R<()> {
         let m = self.m;
-        let image = {
-            let intr = &self.intrinsic;
-            self.layout()
-                .image(m, |f| intr[f].is_some())
-                .map_err(|e| super::ExportError { pos: None, msg: e })?
-        };
+        let image = self
+            .layout()
+            .image(m)
+            .map_err(|e| super::ExportError { pos: None, msg: e })?;
         let nf = m.functions.len();
         let mut entries = Vec::with_capacity(nf + 1);
         // SAFETY: handles of the exporter's live context and module (see the module's note).
@@ -294,11 +283,9 @@ impl Exporter<'_> {
             }
             let entry_ty = LLVMTypeOf(entries[0]);
             let table = LLVMConstArray(entry_ty, entries.as_mut_ptr(), entries.len() as u32);
-            let g = self.region_global("__pnacl_functions", self.table_ty(), false);
-            LLVMSetInitializer(g, table);
-            LLVMSetGlobalConstant(g, 1);
-            let count = LLVMConstInt(self.i32, nf as u64 + 1, 0);
-            define(self, "__pnacl_function_count", count);
+            // (Its type is `table_ty`: literal struct types are one per shape.)
+            define(self, "__pnacl_functions", table);
+            define(self, "__pnacl_function_count", int(self, nf as u32 + 1));
         }
         Ok(())
     }
@@ -419,32 +406,33 @@ impl Exporter<'_> {
         }
     }
 
-    /// A call through the pexe address `callee` with `args`, returning `ret`: checked
-    /// against the function table, trapping on a number that is no function's address or
-    /// on a function of another signature.
+    /// A call through the pexe address `callee` with `args` (of `body`), returning `ret`:
+    /// checked against the function table, trapping on a number that is no function's
+    /// address or on a function of another signature.
     pub(super) fn region_indirect_call(
         &mut self,
         st: &mut Fn,
+        body: &Body,
         callee: ValueId,
         args: &[ValueId],
         ret: ValueType,
         tail: bool,
     ) -> R<LLVMValueRef> {
         let nf = self.m.functions.len() as u64;
-        let mut vs: Vec<LLVMValueRef> = args.iter().map(|&a| self.value(st, a)).collect();
-        let ret_ty = self.ty(ret);
-        // SAFETY: handles of the exporter's live context and module (see the module's note).
-        let found = (0..self.layout().sigs.len()).find(|&i| unsafe {
-            let s = &self.layout().sigs[i];
-            !s.vararg
-                && self.ty(s.ret) == ret_ty
-                && s.params.len() == vs.len()
-                && s.params
-                    .iter()
-                    .zip(&vs)
-                    .all(|(p, v)| self.ty(*p) == LLVMTypeOf(*v))
+        let params: Option<Vec<ValueType>> = args
+            .iter()
+            .map(|&a| self.m.value_type_in(body, a))
+            .collect();
+        let sig = params.map(|params| FnType {
+            ret,
+            params,
+            vararg: false,
         });
-        let Some(sig) = found else {
+        let mut vs: Vec<LLVMValueRef> = args.iter().map(|&a| self.value(st, a)).collect();
+        let id = sig
+            .as_ref()
+            .and_then(|s| self.layout().sig_ids.get(s).copied());
+        let (Some(sig), Some(id)) = (sig, id) else {
             // No function has this signature: the call can only trap. (Inline, without a
             // branch: what follows is dead but stays where the block's values are
             // defined and its successors are reached from.)
@@ -454,7 +442,7 @@ impl Exporter<'_> {
                 if ret.is_void() {
                     std::ptr::null_mut()
                 } else {
-                    LLVMGetUndef(ret_ty)
+                    LLVMGetUndef(self.ty(ret))
                 }
             });
         };
@@ -481,14 +469,14 @@ impl Exporter<'_> {
                 self.b,
                 LLVMIntEQ,
                 got,
-                LLVMConstInt(self.i32, sig as u64, 0),
+                LLVMConstInt(self.i32, id as u64, 0),
                 EMPTY,
             );
             self.check(st, same, Trap::WrongSignature);
             at[2] = zero;
             let fn_at = LLVMBuildInBoundsGEP2(self.b, ty, table, at.as_mut_ptr(), 3, EMPTY);
             let fp = LLVMBuildLoad2(self.b, self.i8p, fn_at, EMPTY);
-            let fty = self.fn_ty(&self.layout().sigs[sig].clone());
+            let fty = self.fn_ty(&sig);
             let p = LLVMBuildBitCast(self.b, fp, LLVMPointerType(fty, 0), EMPTY);
             let c = LLVMBuildCall2(self.b, fty, p, vs.as_mut_ptr(), vs.len() as u32, EMPTY);
             LLVMSetTailCall(c, tail as i32);
