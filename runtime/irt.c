@@ -54,12 +54,44 @@ static void zero(void *d, size_t n) {
 /* ----------------------------------------------------------------------------------- */
 /* Threads and their stacks                                                            */
 
+#if PNACL_REGION
+/* A setjmp context (region.h): the callee-saved registers, stack pointer and return
+   address (arch_*.S), the caller's stack pointer, the pexe's stack pointer, its id and the
+   jmp_buf that names it. */
+#define MAX_CONTEXTS 1024
+struct context {
+    u64 regs[24];
+    u64 sp;
+    u64 id;
+    u8 *buf;
+    u32 pexe_sp;
+};
+#endif
+
 struct thread {
     u32 tp;                 /* the pexe's thread pointer */
     volatile int tid_word;  /* cleared by the kernel when the thread exits */
     void (*start)(void);
     void *region;
+#if PNACL_REGION
+    u32 pexe_sp;            /* the pexe's stack pointer it starts with, and its lowest */
+    u32 pexe_sp_limit;
+    int contexts;           /* live setjmp contexts, outermost first */
+    u64 context_ids;
+    struct context context[MAX_CONTEXTS];
+#endif
 };
+
+/* A thread's stack region: its descriptor, then (on a region target) its thread-local
+   storage and its signal stack, then a guard page, then its stack. */
+#define PAGE_UP(n) (((n) + PAGE - 1) & ~(PAGE - 1))
+#if PNACL_REGION
+#define TLS_AREA PAGE
+#define ALT_STACK (64u << 10)
+#define THREAD_HEAD (PAGE_UP(sizeof(struct thread)) + TLS_AREA + ALT_STACK)
+#else
+#define THREAD_HEAD PAGE_UP(sizeof(struct thread))
+#endif
 
 static inline struct thread *self(void) {
     uptr sp = (uptr)__builtin_frame_address(0);
@@ -97,7 +129,7 @@ static int is_terminal(int fd) {
 #include "outbuf.h"
 
 static void *map_anon(size_t len) {
-    long r = sys6(SYS_mmap2, 0, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    long r = sys_mmap(0, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     return SYS_FAILED(r) ? NULL : (void *)r;
 }
 
@@ -109,7 +141,7 @@ static struct thread *new_stack(void) {
     if (a > (uptr)p) sys2(SYS_munmap, p, a - (uptr)p);
     uptr end = (uptr)p + 2 * STACK_SIZE;
     if (end > a + STACK_SIZE) sys2(SYS_munmap, a + STACK_SIZE, end - (a + STACK_SIZE));
-    sys3(SYS_mprotect, a + PAGE, PAGE, 0);
+    sys3(SYS_mprotect, a + THREAD_HEAD, PAGE, 0);
     struct thread *t = (struct thread *)a;
     t->region = (void *)a;
     return t;
@@ -126,7 +158,7 @@ static void reap(void) {
     }
 }
 
-int __pnacl_clone(u32 flags, void *stack_top, volatile int *ctid, void (*fn)(void *), void *arg);
+int __pnacl_clone(uptr flags, void *stack_top, volatile int *ctid, void (*fn)(void *), void *arg, uptr tls);
 void __pnacl_switch_stack(void *sp, void (*fn)(void *), void *arg) __attribute__((noreturn));
 
 /* Says once that the program asked for more threads than it may have. */
@@ -142,15 +174,22 @@ static void thread_limit_reached(void) {
     write_str(2, " threads (PNACL_MAX_THREADS): no more are created\n");
 }
 
+#if PNACL_REGION
+#include "region.h"
+#endif
+
 static void thread_main(void *arg) {
     struct thread *t = arg;
+#if PNACL_REGION
+    thread_begin(t);
+#endif
     t->start();
 }
 
 /* A thread that runs `start`: for the pexe (irt_thread_create), or for the PPAPI host's
    own use, where no pexe code runs (its readers). */
 static int host_thread_create(void (*start)(void), void *stack, void *thread_ptr) {
-    (void)stack; /* the pexe's stack is not used: its code runs on a host stack */
+    (void)stack; /* on a flat target the pexe's stack is not used: its code runs on a host stack */
     lock(&thread_lock);
     reap();
     int slot = -1, live = 1;
@@ -177,7 +216,16 @@ static int host_thread_create(void (*start)(void), void *stack, void *thread_ptr
     unlock(&thread_lock);
     u32 flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM |
                 CLONE_CHILD_CLEARTID;
-    int r = __pnacl_clone(flags, (u8 *)t->region + STACK_SIZE, &t->tid_word, thread_main, t);
+    uptr tls = 0;
+#if PNACL_REGION
+    /* The pexe's stack is where it says (its own memory); its code runs on this one. */
+    t->pexe_sp = (u32)(uptr)stack;
+    t->pexe_sp_limit = (u32)REGION_LO; /* its stack's size is the pexe's to know */
+    t->contexts = 0;
+    flags |= CLONE_SETTLS;
+    tls = tls_setup((u8 *)t->region + PAGE_UP(sizeof(struct thread)));
+#endif
+    int r = __pnacl_clone(flags, (u8 *)t->region + STACK_SIZE, &t->tid_word, thread_main, t, tls);
     if (SYS_FAILED(r)) {
         lock(&thread_lock);
         threads[slot] = NULL;
@@ -316,27 +364,7 @@ static void *irt_tls_get(void) { return (void *)(uptr)self()->tp; }
 /* ----------------------------------------------------------------------------------- */
 /* Memory                                                                              */
 
-static int irt_mmap(void **addr, size_t len, int prot, int flags, int fd, i64 off);
-
-static int irt_munmap(void *addr, size_t len) { return err_of(sys2(SYS_munmap, addr, len)); }
-
-/* Memory is never executable: no code can be written and then run (the sandbox kills
-   the process that asks the kernel itself). */
-static int irt_mprotect(void *addr, size_t len, int prot) {
-    if (prot & NACL_PROT_EXEC) return NACL_EACCES;
-    if (prot & ~(NACL_PROT_READ | NACL_PROT_WRITE)) return NACL_EINVAL;
-    return err_of(sys3(SYS_mprotect, addr, len, prot));
-}
-
-static int irt_sysbrk(void **newbrk) {
-    (void)newbrk;
-    return NACL_ENOSYS;
-}
-
-/* ----------------------------------------------------------------------------------- */
-/* Descriptors: the program may use 0, 1, 2 and what it opened itself.                */
-
-
+#if !PNACL_REGION /* region.h's are the region's */
 static int irt_mmap(void **addr, size_t len, int prot, int flags, int fd, i64 off) {
     if (prot & NACL_PROT_EXEC) return NACL_EACCES; /* see irt_mprotect */
     if (prot & ~(NACL_PROT_READ | NACL_PROT_WRITE)) return NACL_EINVAL;
@@ -348,11 +376,33 @@ static int irt_mmap(void **addr, size_t len, int prot, int flags, int fd, i64 of
         fd = -1;
         off = 0;
     }
-    long r = sys6(SYS_mmap2, *addr, len, prot, flags, fd, (long)(off / PAGE));
+    long r = sys_mmap(*addr, len, prot, flags, fd, off);
     if (SYS_FAILED(r)) return -r;
     *addr = (void *)r;
     return 0;
 }
+
+static int irt_munmap(void *addr, size_t len) { return err_of(sys2(SYS_munmap, addr, len)); }
+
+/* Memory is never executable: no code can be written and then run (the sandbox kills
+   the process that asks the kernel itself). */
+static int irt_mprotect(void *addr, size_t len, int prot) {
+    if (prot & NACL_PROT_EXEC) return NACL_EACCES;
+    if (prot & ~(NACL_PROT_READ | NACL_PROT_WRITE)) return NACL_EINVAL;
+    return err_of(sys3(SYS_mprotect, addr, len, prot));
+}
+
+#endif
+
+static int irt_sysbrk(void **newbrk) {
+    (void)newbrk;
+    return NACL_ENOSYS;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* Descriptors: the program may use 0, 1, 2 and what it opened itself.                */
+
+
 
 
 static int irt_dup(int fd, int *newfd) {
@@ -370,7 +420,7 @@ static int irt_dup2(int fd, int newfd) {
     if (!allowed(fd) || newfd < 0 || newfd >= MAX_FDS) return NACL_EBADF;
     if (newfd == 1 && ppapi_plugin) return NACL_EBADF;
     if (fd == 1 && ppapi_plugin) fd = 2;
-    long r = sys2(SYS_dup2, fd, newfd);
+    long r = sys_dup2(fd, newfd);
     if (SYS_FAILED(r)) return -r;
     allow(newfd);
     return 0;
@@ -382,17 +432,17 @@ static int irt_dup2(int fd, int newfd) {
 static int irt_seek(int fd, i64 offset, int whence, i64 *new_offset) {
     if (!allowed(fd)) return NACL_EBADF;
     i64 result;
-    long r = sys5(SYS__llseek, fd, (long)(offset >> 32), (long)(u32)offset, &result, whence);
+    long r = sys_seek(fd, offset, whence, &result);
     if (SYS_FAILED(r)) return -r;
     *new_offset = result;
     return 0;
 }
 
 
-/* What fstat64 says of descriptor `fd`, as nacl_abi_stat: 0 or -errno. */
+/* What fstat says of descriptor `fd`, as nacl_abi_stat: 0 or -errno. */
 static long fstat_of(int fd, struct nacl_stat *s) {
-    struct k_stat64 k;
-    long r = sys2(SYS_fstat64, fd, &k);
+    struct k_stat k;
+    long r = sys_fstat(fd, &k);
     if (SYS_FAILED(r)) return r;
     *s = (struct nacl_stat){.st_dev = (i64)k.st_dev, .st_ino = k.st_ino, .st_mode = k.st_mode,
                             .st_nlink = k.st_nlink, .st_uid = k.st_uid, .st_gid = k.st_gid,
@@ -432,7 +482,7 @@ static int irt_getdents(int fd, void *buf, size_t count, size_t *nread) {
         if (out + rec > count) {
             if (out == 0) return NACL_EINVAL;
             i64 pos;
-            sys5(SYS__llseek, fd, (long)(last_off >> 32), (long)(u32)last_off, &pos, 0);
+            sys_seek(fd, last_off, 0, &pos);
             break;
         }
         u8 *o = (u8 *)buf + out;
@@ -659,6 +709,9 @@ static i32 host_channel_read(void *p, u32 n) { (void)p, (void)n; return -1; }
 
 #include "ppapi.h"
 #include "irt_tables.h"
+#if PNACL_REGION
+#include "region_calls.h"
+#endif
 
 /* ----------------------------------------------------------------------------------- */
 /* Start-up                                                                            */
@@ -666,6 +719,9 @@ static i32 host_channel_read(void *p, u32 n) { (void)p, (void)n; return -1; }
 void __pnacl_entry(u32 info); /* the translated pexe's _start, through its thunk */
 
 static void main_thread(void *info) {
+#if PNACL_REGION
+    thread_begin(self());
+#endif
     __pnacl_entry((u32)(uptr)info);
     exit_process(0); /* a _start that returns ends the process */
 }
@@ -785,6 +841,18 @@ void __pnacl_main(long *sp) {
     char **envp = argv + argc + 1;
     int envc = 0;
     while (envp[envc]) envc++;
+    struct thread *t = NULL;
+#if PNACL_REGION
+    /* Before anything maps memory or uses thread-local storage: the region and the
+       pexe's globals in it, then the main thread's stack, its thread-local storage and
+       signal stack, and the signals that end the program on a trap. */
+    region_init();
+    find_tls((const u64 *)(envp + envc + 1));
+    t = new_stack();
+    if (!t) fatal("cannot map the main thread's stack");
+    set_thread_pointer(tls_setup((u8 *)t->region + PAGE_UP(sizeof(struct thread))));
+    catch_signals();
+#endif
 
     static int entered;
     struct settings set = {.wipe = !entered};
@@ -806,25 +874,49 @@ void __pnacl_main(long *sp) {
     if (why && !outside) uncontained(why, set.unsandboxed, argc > 0 ? argv[0] : "");
     if (set.unsandboxed && set.wipe) zero((char *)set.unsandboxed, slen(set.unsandboxed));
 
-    /* The NaCl start-up vector (runtime.md §1.2): fini, envc, argc, argv, 0, envp, 0, auxv. */
+    /* The NaCl start-up vector (runtime.md §1.2): fini, envc, argc, argv, 0, envp, 0, auxv;
+       on a region target in the region, the strings too. */
     size_t words = 3 + (argc + 1) + (envc + 1) + 4;
+#if PNACL_REGION
+    size_t strings = 0;
+    for (int i = 0; i < argc; i++) strings += slen(argv[i]) + 1;
+    for (int i = 0; i < envc; i++) strings += slen(envp[i]) + 1;
+    u32 *info = G(region_alloc(words * 4 + strings, 0));
+    char *text = (char *)(info + words);
+    /* A string's copy in the region: its pexe address. */
+#define PEXE_STRING(s) (copy(text, s, slen(s) + 1), text += slen(s) + 1, (u32)(uptr)(text - slen(s) - 1))
+#define ARG(i) PEXE_STRING(argv[i])
+#define ENV(i) PEXE_STRING(envp[i])
+#define QUERY IRT_K_irt_query
+#else
     u32 *info = map_anon(words * 4);
     if (!info) fatal("out of memory at start-up");
+#define ARG(i) (u32)(uptr)argv[i]
+#define ENV(i) (u32)(uptr)envp[i]
+#define QUERY (u32)(uptr)irt_query
+#endif
     size_t w = 0;
     info[w++] = 0;
     info[w++] = envc;
     info[w++] = argc;
-    for (int i = 0; i < argc; i++) info[w++] = (u32)(uptr)argv[i];
+    for (int i = 0; i < argc; i++) info[w++] = ARG(i);
     info[w++] = 0;
-    for (int i = 0; i < envc; i++) info[w++] = (u32)(uptr)envp[i];
+    for (int i = 0; i < envc; i++) info[w++] = ENV(i);
     info[w++] = 0;
     info[w++] = 32; /* AT_SYSINFO */
-    info[w++] = (u32)(uptr)irt_query;
+    info[w++] = QUERY;
     info[w++] = 0; /* AT_NULL */
     info[w++] = 0;
 
-    struct thread *t = new_stack();
+#if PNACL_REGION
+    /* The pexe's own stack, in the region, a guard page below it. */
+    u32 stack = (u32)region_alloc(PEXE_STACK, 1);
+    t->pexe_sp = stack + PEXE_STACK;
+    t->pexe_sp_limit = stack;
+#else
+    t = new_stack();
     if (!t) fatal("cannot map the main thread's stack");
+#endif
     t->tp = 0;
     t->tid_word = 1;
     __pnacl_switch_stack((u8 *)t->region + STACK_SIZE, main_thread, info);

@@ -36,8 +36,17 @@ STUB(utimes)
 /* ----------------------------------------------------------------------------------- */
 /* The interface tables and the query function                                        */
 
+/* An entry of an interface's table: a function's address, or on a region target its
+   index in the pexe's function table (irt.def's order, region.h's IRT_K_). */
+#if defined(PNACL_REGION) && PNACL_REGION
+#define IRT_REGION 1
+typedef u32 fnptr;
+#define F(f) IRT_K_##f
+#else
+#define IRT_REGION 0
 typedef void (*fnptr)(void);
 #define F(f) ((fnptr)(f))
+#endif
 
 static const fnptr basic[] = {F(irt_exit), F(irt_gettod), F(irt_clock), F(irt_nanosleep), F(irt_sched_yield),
                               F(irt_sysconf)};
@@ -84,8 +93,9 @@ static const struct {
 };
 
 static size_t irt_query(const char *name, void *table, size_t tablesize) {
-    /* A browser plugin asks for the PPAPI start-up hook: the host of ppapi.h. */
-    if (streq(name, "nacl-irt-ppapihook-0.1")) {
+    /* A browser plugin asks for the PPAPI start-up hook: the host of ppapi.h (not yet
+       on a region target, whose host must take pexe addresses). */
+    if (streq(name, "nacl-irt-ppapihook-0.1") && !IRT_REGION) {
         if (tablesize < sizeof ppapi_hook) return 0;
         if (!ppapi_plugin) {
             ppapi_plugin = 1;

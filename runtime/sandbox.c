@@ -62,14 +62,15 @@ enum check {
     FUTEX,        /* argument 1 one of the runtime's three operations */
     SELF,         /* argument 0, a process or thread id, is 0: the caller itself (no
                      other process's existence can be probed) */
+    REGION_ONLY,  /* allowed on the region targets (x86-64, AArch64) only */
 };
 
-#define R(name, check) {I386_NR_##name, ARM_NR_##name, check}
+#define R(name, check) {NR_INDEX_##name, check}
 
 /* Every system call the runtime makes once the pexe runs, and why. Nothing else is
-   allowed. */
+   allowed. A call the architecture does not have (sys.h's -1) is no rule there. */
 static const struct rule {
-    unsigned short nr_i386, nr_arm;
+    unsigned char call; /* its row in sys.h */
     unsigned char check;
 } rules[] = {
     /* fdio read and write: the standard streams, and the files the program opened. */
@@ -80,9 +81,12 @@ static const struct rule {
     R(close, ANY),
     R(dup, ANY),
     R(dup2, ANY),
+    R(dup3, ANY),
     R(_llseek, ANY),
+    R(lseek, ANY),
     R(getdents64, ANY),
     R(fstat64, ANY),
+    R(fstat, ANY),
     /* fdio isatty; only its TCGETS (never TIOCSTI, which types into the terminal). */
     R(ioctl, TCGETS_ONLY),
     /* filename open, stat, access (an open and fstat), mkdir, rmdir and unlink, and walking
@@ -93,6 +97,7 @@ static const struct rule {
     /* memory mmap and mprotect, the threads' stacks and guard pages: never executable, so
        no code can be written and run. */
     R(mmap2, MMAP),
+    R(mmap, MMAP),
     R(mprotect, NO_EXEC),
     R(munmap, ANY),
     /* thread create: a thread of this process, with exactly these flags (no new
@@ -102,6 +107,9 @@ static const struct rule {
     /* futex wait and wake; thread exit; process exit. */
     R(futex, FUTEX),
     R(exit, ANY),
+    /* A region target's thread takes its own stack for the signal that ends the program
+       on a trap (a fault on its call stack's guard included). */
+    R(sigaltstack, REGION_ONLY),
     R(exit_group, ANY),
     /* basic sched_yield and nanosleep, clock gettime and getres, sysconf's processor
        count, dev-getpid, random get_random_bytes. */
@@ -119,11 +127,13 @@ static const struct rule {
 #define THREAD_FLAGS                                                                  \
     (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | \
      CLONE_CHILD_CLEARTID)
+/* A region target's thread is given its thread-local storage by the kernel. */
+#define REGION_THREAD_FLAGS (THREAD_FLAGS | CLONE_SETTLS)
+static int is_region(int arch) { return arch == ARCH_X86_64 || arch == ARCH_AARCH64; }
 #define MAP_FLAGS (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE)
 #define SET_ID_STICKY 07000
 #define TCGETS 0x5401
-#define AUDIT_ARCH_I386 0x40000003u
-#define AUDIT_ARCH_ARM 0x40000028u
+static const u32 audit_arch[ARCH_COUNT] = {0x40000003u, 0x40000028u, 0xc000003eu, 0xc00000b7u};
 #define EACCES 13
 #define BPF_JGE_K 0x35     /* BPF_JMP | BPF_JGE | BPF_K */
 #define RET_ERRNO 0x00050000u   /* SECCOMP_RET_ERRNO | errno */
@@ -159,7 +169,8 @@ static void refuse_bits(struct prog *p, int arg, u32 bits) {
 }
 
 static void rule(struct prog *p, const struct rule *r, const struct sandbox_policy *pol) {
-    u32 nr = pol->arm ? r->nr_arm : r->nr_i386;
+    int nr = pnacl_nr[r->call][pol->arch];
+    if (nr < 0 || (r->check == REGION_ONLY && !is_region(pol->arch))) return;
     emit(p, stmt(BPF_LD_W_ABS, DATA_NR));
     int head = p->n;
     emit(p, jump(BPF_JEQ_K, nr, 0, 0)); /* jf patched below: past this block */
@@ -180,7 +191,11 @@ static void rule(struct prog *p, const struct rule *r, const struct sandbox_poli
         case THREAD_CLONE:
         case TCGETS_ONLY:
             emit(p, stmt(BPF_LD_W_ABS, DATA_ARG(r->check == THREAD_CLONE ? 0 : 1)));
-            emit(p, jump(BPF_JEQ_K, r->check == THREAD_CLONE ? THREAD_FLAGS : TCGETS, 1, 0));
+            emit(p, jump(BPF_JEQ_K,
+                         r->check == TCGETS_ONLY    ? TCGETS
+                         : is_region(pol->arch) ? REGION_THREAD_FLAGS
+                                                    : THREAD_FLAGS,
+                         1, 0));
             emit(p, stmt(BPF_RET_K, RET_KILL));
             break;
         case OPEN:
@@ -218,22 +233,22 @@ int sandbox_filter(const struct sandbox_policy *pol, struct sock_filter *out, in
     /* A call from another architecture's numbering (an i386 program may enter the kernel
        as x86-64 with another instruction) is killed before its number means anything. */
     emit(&p, stmt(BPF_LD_W_ABS, DATA_ARCH));
-    emit(&p, jump(BPF_JEQ_K, pol->arm ? AUDIT_ARCH_ARM : AUDIT_ARCH_I386, 1, 0));
+    emit(&p, jump(BPF_JEQ_K, audit_arch[pol->arch], 1, 0));
     emit(&p, stmt(BPF_RET_K, RET_KILL));
     for (unsigned i = 0; i < sizeof rules / sizeof rules[0]; i++) rule(&p, &rules[i], pol);
     emit(&p, stmt(BPF_RET_K, RET_KILL));
     return p.n <= max ? p.n : -1;
 }
 
-int sandbox_keeper_filter(int arm, struct sock_filter *out, int max) {
+int sandbox_keeper_filter(int arch, struct sock_filter *out, int max) {
     struct prog p = {out, 0, max};
     /* Another architecture's calls are the main filter's to kill. */
     emit(&p, stmt(BPF_LD_W_ABS, DATA_ARCH));
-    emit(&p, jump(BPF_JEQ_K, arm ? AUDIT_ARCH_ARM : AUDIT_ARCH_I386, 1, 0));
+    emit(&p, jump(BPF_JEQ_K, audit_arch[arch], 1, 0));
     emit(&p, stmt(BPF_RET_K, RET_ALLOW));
     emit(&p, stmt(BPF_LD_W_ABS, DATA_NR));
-    emit(&p, jump(BPF_JEQ_K, arm ? ARM_NR_clone : I386_NR_clone, 1, 0));
-    emit(&p, jump(BPF_JEQ_K, arm ? ARM_NR_exit : I386_NR_exit, 0, 1));
+    emit(&p, jump(BPF_JEQ_K, (u32)NR(arch, clone), 1, 0));
+    emit(&p, jump(BPF_JEQ_K, (u32)NR(arch, exit), 0, 1));
     emit(&p, stmt(BPF_RET_K, RET_NOTIFY));
     emit(&p, stmt(BPF_RET_K, RET_ALLOW));
     return p.n <= max ? p.n : -1;
@@ -363,7 +378,7 @@ static long install_filter(struct sock_filter *filter, int n, u32 flags) {
 
 static const char *seccomp(int root, int readonly) {
     static struct sock_filter filter[8 * sizeof rules / sizeof rules[0] + 16];
-    struct sandbox_policy pol = {PNACL_ARCH_ARM, root >= 0, readonly};
+    struct sandbox_policy pol = {PNACL_ARCH, root >= 0, readonly};
     int n = sandbox_filter(&pol, filter, sizeof filter / sizeof filter[0]);
     if (n < 0) return "the seccomp filter does not fit";
     return SYS_FAILED(install_filter(filter, n, 0)) ? "the kernel offers no seccomp filter" : NULL;
@@ -431,7 +446,8 @@ static long pass_fd(int sock, int fd) {
 /* The keeper's own filter: it answers notifications and ends, nothing else. */
 static int keeper_own_filter(struct sock_filter *f) {
     int n = 0;
-    static const unsigned short calls[] = {SYS_ioctl, SYS_poll, SYS_exit_group, SYS_restart_syscall};
+    static const unsigned short calls[] = {SYS_ioctl, SYS_poll >= 0 ? SYS_poll : SYS_ppoll, SYS_exit_group,
+                                           SYS_restart_syscall};
     f[n++] = stmt(BPF_LD_W_ABS, DATA_NR);
     for (unsigned i = 0; i < sizeof calls / sizeof calls[0]; i++) {
         f[n++] = jump(BPF_JEQ_K, calls[i], 0, 1);
@@ -453,7 +469,7 @@ __attribute__((noreturn)) static void keeper(int sock, int max_threads) {
     int live = 1; /* the main thread */
     for (;;) {
         struct { i32 fd; i16 events, revents; } p = {fd, POLLIN, 0};
-        long r = sys3(SYS_poll, &p, 1, -1);
+        long r = SYS_poll >= 0 ? sys3(SYS_poll, &p, 1, -1) : sys5(SYS_ppoll, &p, 1, 0, 0, 0);
         if (r == -4 /* EINTR */) continue;
         /* Every thread of the program has ended: so does the keeper. */
         if (SYS_FAILED(r) || (p.revents & ~POLLIN)) sys1(SYS_exit_group, 0);
@@ -461,7 +477,7 @@ __attribute__((noreturn)) static void keeper(int sock, int max_threads) {
         __builtin_memset(&req, 0, sizeof req);
         if (SYS_FAILED(sys3(SYS_ioctl, fd, NOTIF_RECV, &req))) continue; /* the caller died */
         struct seccomp_notif_resp resp = {req.id, 0, 0, NOTIF_FLAG_CONTINUE};
-        int is_clone = req.data.nr == (PNACL_ARCH_ARM ? ARM_NR_clone : I386_NR_clone);
+        int is_clone = req.data.nr == SYS_clone;
         if (is_clone && live >= max_threads) {
             resp.error = -EAGAIN;
             resp.flags = 0;
@@ -489,7 +505,7 @@ static const char *thread_keeper(int max_threads) {
         return "the kernel refused to start the thread keeper";
     }
     struct sock_filter f[16];
-    long fd = install_filter(f, sandbox_keeper_filter(PNACL_ARCH_ARM, f, 16),
+    long fd = install_filter(f, sandbox_keeper_filter(PNACL_ARCH, f, 16),
                              SECCOMP_FILTER_FLAG_NEW_LISTENER);
     if (SYS_FAILED(fd)) {
         sys1(SYS_close, sv[0]);

@@ -17,10 +17,10 @@ struct landlock_ruleset_attr {
     u64 scoped;
 };
 
-/* What the seccomp filter allows depends on: the architecture's numbering (32-bit ARM or
-   i386), whether the program has a root directory, and whether that is read-only. */
+/* What the seccomp filter allows depends on: the architecture (sys.h's ARCH_),
+   whether the program has a root directory, and whether that is read-only. */
 struct sandbox_policy {
-    int arm, root, readonly;
+    int arch, root, readonly;
 };
 
 /* The seccomp-bpf program for `policy`, into `out`: its length, or -1 if it does not fit
@@ -28,7 +28,7 @@ struct sandbox_policy {
 int sandbox_filter(const struct sandbox_policy *policy, struct sock_filter *out, int max);
 
 /* The thread keeper's filter (sandbox.c): clone and exit go to the keeper. */
-int sandbox_keeper_filter(int arm, struct sock_filter *out, int max);
+int sandbox_keeper_filter(int arch, struct sock_filter *out, int max);
 
 /* The Landlock rule set for a kernel of Landlock ABI `abi`: what is handled, the access
    beneath the root (read-only or read-write), and the attribute's size for that ABI. */

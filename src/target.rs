@@ -74,7 +74,15 @@ pub struct Spec {
     pub elf: Option<(u8, u16)>,
     pub runs: Runner,
     pub memory: Memory,
+    /// Where its programs are linked: None, the linker's default; or a high address,
+    /// outside the pexe's region (its runtime's code and data must lie above 6 GiB), for
+    /// which the code is position-independent.
+    pub link_base: Option<u64>,
 }
+
+/// Where a region target's programs are linked: far above the pexe's region and its guard,
+/// below where Linux puts the stack.
+const HIGH: Option<u64> = Some(0x7e00_0000_0000);
 
 /// A target's runtime: the units and the clang flags they are compiled with.
 pub struct Runtime {
@@ -96,6 +104,7 @@ const TABLE: [Spec; 6] = [
         elf: None,
         runs: Runner::Nothing,
         memory: Memory::Flat,
+        link_base: None,
     },
     Spec {
         target: Target::X86_32,
@@ -117,6 +126,7 @@ const TABLE: [Spec; 6] = [
         elf: Some((1, 3)),
         runs: Runner::Native,
         memory: Memory::Flat,
+        link_base: None,
     },
     Spec {
         target: Target::Arm,
@@ -139,6 +149,7 @@ const TABLE: [Spec; 6] = [
         elf: Some((1, 40)),
         runs: Runner::Qemu(crate::tools::QEMU_ARM),
         memory: Memory::Flat,
+        link_base: None,
     },
     Spec {
         target: Target::Wasm32,
@@ -171,6 +182,7 @@ const TABLE: [Spec; 6] = [
         elf: None,
         runs: Runner::Wasm,
         memory: Memory::Flat,
+        link_base: None,
     },
     Spec {
         target: Target::X86_64,
@@ -180,12 +192,14 @@ const TABLE: [Spec; 6] = [
         data_layout: "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128",
         cpu: "x86-64",
         features: "+sse2,+cx16",
-        // Not yet: the region's runtime (issue 57's next step). pnacl-llvm writes the
-        // module; pnacl-translate refuses the target until then.
-        runtime: None,
+        runtime: Some(Runtime {
+            units: &["irt.c", "sandbox.c", "builtins.c", "arch_x86_64.S"],
+            clang_flags: &["--target=x86_64-linux-gnu"],
+        }),
         elf: Some((2, 62)),
         runs: Runner::Native,
         memory: Memory::Region,
+        link_base: HIGH,
     },
     Spec {
         target: Target::Aarch64,
@@ -199,6 +213,7 @@ const TABLE: [Spec; 6] = [
         elf: Some((2, 183)),
         runs: Runner::Qemu(crate::tools::QEMU_AARCH64),
         memory: Memory::Region,
+        link_base: HIGH,
     },
 ];
 

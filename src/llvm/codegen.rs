@@ -274,7 +274,11 @@ pub fn target_machine(target: Target, opt: OptLevel) -> Result<TargetMachine, St
         cpu,
         features,
         opt.llvm(),
-        RelocMode::Static,
+        // A program linked high (a region target's) is position-independent code.
+        match target.spec().link_base {
+            Some(_) => RelocMode::PIC,
+            None => RelocMode::Static,
+        },
         CodeModel::Default,
     )
     .ok_or_else(|| format!("LLVM cannot make a target machine for {}", target.triple()))

@@ -11,6 +11,10 @@ pub mod runtime {
     pub const SETJMP: &str = "__pnacl_setjmp";
     /// `void __pnacl_longjmp(i8*, i32)`, does not return.
     pub const LONGJMP: &str = "__pnacl_longjmp";
+    /// Region targets: `void __pnacl_setjmp_leave(void)`, called by a function that calls
+    /// setjmp as it returns, from its own frame, so that the runtime forgets the contexts
+    /// it made there.
+    pub const SETJMP_LEAVE: &str = "__pnacl_setjmp_leave";
     /// `void __pnacl_entry(i32 info)`: calls the pexe's `_start` with its real type.
     pub const ENTRY: &str = "__pnacl_entry";
     /// `i32 __pnacl_threads`: 0 while the pexe's code runs on one thread only, then 1 for

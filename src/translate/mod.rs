@@ -129,6 +129,7 @@ pub fn runtime_objects_with(target: Target, extra: &[&str]) -> Result<Vec<PathBu
     let units = runtime_units(target);
     clang_flags(target).hash(&mut h);
     RUNTIME_FLAGS.hash(&mut h);
+    target.spec().link_base.hash(&mut h);
     extra.hash(&mut h);
     for u in units {
         unit_flags(u).hash(&mut h);
@@ -151,8 +152,9 @@ pub fn runtime_objects_with(target: Target, extra: &[&str]) -> Result<Vec<PathBu
     for (u, obj) in units.iter().zip(&objs) {
         let tmp = work.path().join(format!("{u}.o"));
         let out = Command::new(&clang)
-            .args(clang_flags(target))
             .args(RUNTIME_FLAGS)
+            .args(clang_flags(target))
+            .args(target.spec().link_base.map(|_| "-fpie"))
             .args(extra)
             .args(unit_flags(u))
             .arg("-c")
@@ -408,8 +410,9 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
         }
     }
     let log = work.path().join("ld.log");
-    let link =
-        |objpaths: &[PathBuf]| Linker::start(&lld, tmp.temp_path(), objpaths, &runtime, &log);
+    let link = |objpaths: &[PathBuf]| {
+        Linker::start(&lld, tmp.temp_path(), objpaths, &runtime, opts.target, &log)
+    };
     let linker = if piped { Some(link(&objpaths)?) } else { None };
     let objs = compile_planned(m, opts, plan)?;
     opts.progress.say("linking");
@@ -471,8 +474,15 @@ pub fn link_object(obj: &Path, target: Target, out: &Path) -> Result<(), Error> 
     let work = tempfile::tempdir().map_err(|e| err("link", e.to_string()))?;
     let tmp = crate::output::PendingFile::create(out, true).map_err(|e| err("output", e))?;
     let log = work.path().join("ld.log");
-    Linker::start(&lld, tmp.temp_path(), &[obj.to_path_buf()], &runtime, &log)?
-        .finish(&lld, &log)?;
+    Linker::start(
+        &lld,
+        tmp.temp_path(),
+        &[obj.to_path_buf()],
+        &runtime,
+        target,
+        &log,
+    )?
+    .finish(&lld, &log)?;
     tmp.commit().map_err(|e| err("output", e))
 }
 
@@ -630,12 +640,19 @@ impl Linker {
         out: &Path,
         objs: &[PathBuf],
         runtime: &[PathBuf],
+        target: Target,
         log: &Path,
     ) -> Result<Linker, Error> {
         let log_file = std::fs::File::create(log).map_err(|e| err("link", e.to_string()))?;
         let child = Command::new(lld)
             .args(["-static", "--no-pie", "-e", "_start", "--gc-sections", "-o"])
             .arg(out)
+            .args(
+                target
+                    .spec()
+                    .link_base
+                    .map(|a| format!("--image-base={a:#x}")),
+            )
             .args(objs)
             .args(runtime)
             .stdin(std::process::Stdio::null())

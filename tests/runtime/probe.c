@@ -11,7 +11,7 @@
  *   probe race PATH N     N IRT opens of PATH, printing what each reads
  *   probe call NR A...    raw system call NR with up to six arguments, each a number or
  *                         @TEXT, TEXT's address (a forbidden call ends the process)
- *   probe filter ARCH [ROOT [RO]]  the seccomp program for i386 or arm, with a root or not,
+ *   probe filter ARCH [ROOT [RO]]  the seccomp program for i386, arm, x86-64 or aarch64, with a root or not,
  *                         read-only or not (1 for yes), one instruction a line
  *   probe filter ARCH keeper  the thread keeper's filter
  *   probe ruleset ABI RO  the Landlock rule set for that ABI, read-only or not
@@ -29,9 +29,9 @@ long __pnacl_syscall(long n, long a, long b, long c, long d, long e, long f);
 
 struct sock_filter { unsigned short code; unsigned char jt, jf; u32 k; };
 struct landlock_ruleset_attr { u64 fs, net, scoped; };
-struct sandbox_policy { int arm, root, readonly; };
+struct sandbox_policy { int arch, root, readonly; };
 int sandbox_filter(const struct sandbox_policy *policy, struct sock_filter *out, int max);
-int sandbox_keeper_filter(int arm, struct sock_filter *out, int max);
+int sandbox_keeper_filter(int arch, struct sock_filter *out, int max);
 void sandbox_ruleset(int abi, int readonly, struct landlock_ruleset_attr *attr, u64 *root_access,
                      u32 *attr_size);
 
@@ -208,9 +208,10 @@ void __pnacl_entry(u32 info) {
         if (!memory()) out("memory: ok\n");
     } else if (streq(mode, "filter")) {
         static struct sock_filter f[512];
-        struct sandbox_policy pol = {streq(argv[2], "arm"), argc > 3 && streq(argv[3], "1"),
-                                     argc > 4 && streq(argv[4], "1")};
-        int n = argc > 3 && streq(argv[3], "keeper") ? sandbox_keeper_filter(pol.arm, f, 512)
+        /* sys.h's ARCH_ numbers */
+        int arch = streq(argv[2], "arm") ? 1 : streq(argv[2], "x86-64") ? 2 : streq(argv[2], "aarch64") ? 3 : 0;
+        struct sandbox_policy pol = {arch, argc > 3 && streq(argv[3], "1"), argc > 4 && streq(argv[4], "1")};
+        int n = argc > 3 && streq(argv[3], "keeper") ? sandbox_keeper_filter(pol.arch, f, 512)
                                                      : sandbox_filter(&pol, f, 512);
         for (int i = 0; i < n; i++) {
             unum(f[i].code); out(" "); unum(f[i].jt); out(" "); unum(f[i].jf); out(" ");

@@ -225,10 +225,11 @@ struct Fn {
     /// The LLVM block each pexe block ends in (its own, unless a check split it): the
     /// predecessor its successors' phis name.
     exits: Vec<LLVMBasicBlockRef>,
-    /// Region targets: the function's trap blocks, by `region::Trap`, and the pexe stack
-    /// pointer at its entry (null if it has no alloca).
+    /// Region targets: the function's trap blocks, by `region::Trap`, the pexe stack
+    /// pointer at its entry (null if it has no alloca), and whether it calls setjmp.
     traps: [LLVMBasicBlockRef; 3],
     sp0: LLVMValueRef,
+    setjmp: bool,
 }
 
 struct Exporter<'m> {
@@ -878,6 +879,7 @@ impl<'m> Exporter<'m> {
             exits: Vec::with_capacity(body.num_blocks as usize),
             traps: [std::ptr::null_mut(); 3],
             sp0: std::ptr::null_mut(),
+            setjmp: false,
         };
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
@@ -908,14 +910,8 @@ impl<'m> Exporter<'m> {
             st.cur_block = b;
             // SAFETY: handles of the exporter's live context and module (see the module's note).
             unsafe { LLVMPositionBuilderAtEnd(self.b, st.blocks[b as usize]) };
-            if b == 0
-                && self.region.is_some()
-                && body
-                    .insts
-                    .iter()
-                    .any(|i| matches!(i.kind, InstKind::Alloca { .. }))
-            {
-                self.save_stack_pointer(&mut st);
+            if b == 0 && self.region.is_some() {
+                self.region_entry(&mut st, body);
             }
             for i in body.block_range(b) {
                 let inst = body.insts[i];
@@ -1439,12 +1435,12 @@ impl<'m> Exporter<'m> {
                     LLVMBuildCast(b, castop(op), v, self.ty(inst.ty), EMPTY)
                 }
                 InstKind::Ret { val: None } => {
-                    self.restore_stack_pointer(st);
+                    self.region_return(st);
                     LLVMBuildRetVoid(b)
                 }
                 InstKind::Ret { val: Some(v) } => {
                     let v = self.value(st, v);
-                    self.restore_stack_pointer(st);
+                    self.region_return(st);
                     LLVMBuildRet(b, v)
                 }
                 InstKind::Br { target } => LLVMBuildBr(b, st.blocks[target as usize]),

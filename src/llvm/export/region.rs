@@ -11,8 +11,11 @@
 //!   region (`__pnacl_image_segments` of `__pnacl_image`'s bytes; the globals span
 //!   `__pnacl_image_base` to `__pnacl_image_end`, zeroed but for those). A global's
 //!   address is a constant.
-//! - **Functions**: function `f`'s address is `f + 1`, its index in `__pnacl_functions`,
-//!   a table of (function, signature id) in the runtime's memory. An indirect call checks
+//! - **Functions**: a function's address is its index in `__pnacl_functions`, a table of
+//!   (function, signature id) in the runtime's memory: 0 is no function, then come the
+//!   runtime's IRT functions (`runtime/irt.def`, the same in every module), then the
+//!   pexe's, function `f` at `irt + 1 + f`. Signature ids start with irt.def's, so that
+//!   the runtime knows the ids of the calls it makes and takes. An indirect call checks
 //!   the index and the signature and traps otherwise (`__pnacl_trap`); functions only
 //!   ever called directly (LLVM's fast calling convention) have no entry.
 //! - **Stack**: an alloca takes room below the thread's pexe stack pointer
@@ -25,9 +28,73 @@ use llvm_sys::prelude::*;
 use llvm_sys::{LLVMIntPredicate, LLVMLinkage, LLVMThreadLocalMode, LLVMVisibility};
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use super::{cstr, err, Exporter, Fn, EMPTY, R};
-use crate::ir::{Body, FnType, Init, Module, ValueId, ValueType};
+use crate::ir::intrinsics::Kind;
+use crate::ir::{Body, FnType, Init, InstKind, Module, ValueId, ValueType};
+use crate::llvm::target::runtime::SETJMP_LEAVE;
+
+/// The calls between a pexe and the runtime (`runtime/irt.def`, which the runtime reads
+/// too): the signatures, in the order of their ids, and the IRT functions (symbol,
+/// signature's index), in the order of their table indices.
+pub struct RuntimeCalls {
+    pub sigs: Vec<FnType>,
+    pub irt: Vec<(String, usize)>,
+}
+
+/// irt.def, read once.
+pub fn runtime_calls() -> &'static RuntimeCalls {
+    static CALLS: OnceLock<RuntimeCalls> = OnceLock::new();
+    CALLS.get_or_init(|| parse_calls(include_str!("../../../runtime/irt.def")))
+}
+
+/// irt.def's `SIG(name, result, (params))` and `IRT(function, sig)` lines (a line that is
+/// neither is a comment). Its text is the crate's own: a malformed line is a bug here.
+fn parse_calls(text: &str) -> RuntimeCalls {
+    let ty = |t: &str| match t.trim() {
+        "u32" => ValueType::I32,
+        "u64" => ValueType::I64,
+        "void" => ValueType::Void,
+        other => panic!("irt.def: unknown type {other}"),
+    };
+    let mut names = Vec::new();
+    let mut calls = RuntimeCalls {
+        sigs: Vec::new(),
+        irt: Vec::new(),
+    };
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("SIG(") {
+            let (name, rest) = rest.split_once(',').expect("irt.def: SIG(name, ...");
+            let (ret, rest) = rest
+                .split_once(',')
+                .expect("irt.def: SIG(name, result, ...");
+            let params = rest.trim().trim_end_matches(')').trim_start_matches('(');
+            let params = match params.trim() {
+                "void" => Vec::new(),
+                p => p.split(',').map(ty).collect(),
+            };
+            names.push(name.trim().to_string());
+            calls.sigs.push(FnType {
+                ret: ty(ret),
+                params,
+                vararg: false,
+            });
+        } else if let Some(rest) = line.strip_prefix("IRT(") {
+            let (f, sig) = rest
+                .trim_end()
+                .trim_end_matches(')')
+                .split_once(',')
+                .expect("irt.def: IRT(function, signature)");
+            let k = names
+                .iter()
+                .position(|n| n == sig.trim())
+                .unwrap_or_else(|| panic!("irt.def: {f}'s signature {sig} is not declared"));
+            calls.irt.push((format!("__pnacl_{}", f.trim()), k));
+        }
+    }
+    calls
+}
 
 /// Where the image of the pexe's globals starts: above the 64 KiB no pexe may use (a
 /// null pointer's neighbourhood, as in NaCl).
@@ -57,6 +124,16 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The number of the runtime's functions in the table, before the pexe's.
+    pub fn irt_count() -> u32 {
+        runtime_calls().irt.len() as u32
+    }
+
+    /// The number of entries in the table: the null one, the runtime's, the pexe's.
+    pub fn table_len(&self) -> u32 {
+        1 + Self::irt_count() + self.sig_id.len() as u32
+    }
+
     pub fn of(
         m: &Module,
         is_intrinsic: impl std::ops::Fn(usize) -> bool,
@@ -73,6 +150,9 @@ impl Layout {
             }
         }
         let mut sig_ids: HashMap<FnType, u32> = HashMap::new();
+        for (k, s) in runtime_calls().sigs.iter().enumerate() {
+            sig_ids.insert(s.clone(), k as u32);
+        }
         let sig_id = (0..m.functions.len())
             .map(|f| {
                 (!is_intrinsic(f)).then(|| {
@@ -93,7 +173,7 @@ impl Layout {
     pub fn addr(&self, id: usize) -> u32 {
         let nf = self.sig_id.len();
         if id < nf {
-            id as u32 + 1
+            1 + Self::irt_count() + id as u32
         } else {
             self.global_addr[id - nf]
         }
@@ -206,13 +286,14 @@ impl Exporter<'_> {
         g
     }
 
-    /// The table's type: (function, signature id) for the null address and each function.
+    /// The table's type: (function, signature id) for the null address, the runtime's
+    /// functions and the pexe's.
     fn table_ty(&self) -> LLVMTypeRef {
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             let mut f = [self.i8p, self.i32];
             let entry = LLVMStructTypeInContext(self.ctx, f.as_mut_ptr(), 2, 0);
-            LLVMArrayType(entry, self.m.functions.len() as u32 + 1)
+            LLVMArrayType(entry, self.layout().table_len())
         }
     }
 
@@ -265,6 +346,19 @@ impl Exporter<'_> {
                 LLVMConstStructInContext(x.ctx, f.as_mut_ptr(), 2, 0)
             };
             entries.push(none(self));
+            let calls = runtime_calls();
+            for (name, k) in &calls.irt {
+                let sig = &calls.sigs[*k];
+                let fty = self.fn_ty(sig);
+                let params: Vec<LLVMTypeRef> = sig.params.iter().map(|p| self.ty(*p)).collect();
+                let (f, _) = self.runtime_fn(name, self.ty(sig.ret), &params);
+                debug_assert_eq!(LLVMGlobalGetValueType(f), fty);
+                let mut v = [
+                    LLVMConstBitCast(f, self.i8p),
+                    LLVMConstInt(self.i32, *k as u64, 0),
+                ];
+                entries.push(LLVMConstStructInContext(self.ctx, v.as_mut_ptr(), 2, 0));
+            }
             for f in 0..nf {
                 let sig = self.layout().sig_id[f];
                 let fast = self.fast.get(f) == Some(&true);
@@ -285,7 +379,8 @@ impl Exporter<'_> {
             let table = LLVMConstArray(entry_ty, entries.as_mut_ptr(), entries.len() as u32);
             // (Its type is `table_ty`: literal struct types are one per shape.)
             define(self, "__pnacl_functions", table);
-            define(self, "__pnacl_function_count", int(self, nf as u32 + 1));
+            let len = self.layout().table_len();
+            define(self, "__pnacl_function_count", int(self, len));
         }
         Ok(())
     }
@@ -390,15 +485,48 @@ impl Exporter<'_> {
     }
 
     /// At the function's entry, before its first instruction: the stack pointer its
-    /// allocas start from, given back at each return.
-    pub(super) fn save_stack_pointer(&mut self, st: &mut Fn) {
-        let sp = self.stack_pointer();
-        // SAFETY: handles of the exporter's live context and module (see the module's note).
-        st.sp0 = unsafe { LLVMBuildLoad2(self.b, self.i32, sp, EMPTY) };
+    /// allocas start from, given back at each return; and for a function that calls
+    /// setjmp, never inlined (its returns end its setjmp contexts: `region_return`).
+    pub(super) fn region_entry(&mut self, st: &mut Fn, body: &Body) {
+        let nf = self.m.functions.len() as u32;
+        st.setjmp = body.insts.iter().any(|i| match i.kind {
+            InstKind::Call {
+                callee,
+                indirect: false,
+                ..
+            } => {
+                callee < nf
+                    && self.intrinsic[callee as usize].is_some_and(|x| x.kind == Kind::Setjmp)
+            }
+            _ => false,
+        });
+        if st.setjmp {
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
+            unsafe { LLVMAddAttributeAtIndex(st.llfn, u32::MAX, self.enum_attr("noinline", 0)) };
+        }
+        if body
+            .insts
+            .iter()
+            .any(|i| matches!(i.kind, InstKind::Alloca { .. }))
+        {
+            let sp = self.stack_pointer();
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
+            st.sp0 = unsafe { LLVMBuildLoad2(self.b, self.i32, sp, EMPTY) };
+        }
     }
 
-    /// Before a return: the stack pointer as the function found it.
-    pub(super) fn restore_stack_pointer(&mut self, st: &Fn) {
+    /// Before a return: the stack pointer as the function found it, and the end of the
+    /// setjmp contexts the function made (`__pnacl_setjmp_leave`: the runtime keeps them,
+    /// the pexe's jmp_buf only names one, and a longjmp to one whose frame is gone traps).
+    pub(super) fn region_return(&mut self, st: &Fn) {
+        if st.setjmp {
+            let (f, fty) = self.runtime_fn(SETJMP_LEAVE, self.void, &[]);
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
+            unsafe {
+                LLVMAddAttributeAtIndex(f, u32::MAX, self.enum_attr("nounwind", 0));
+                LLVMBuildCall2(self.b, fty, f, std::ptr::null_mut(), 0, EMPTY);
+            }
+        }
         if !st.sp0.is_null() {
             let sp = self.stack_pointer();
             // SAFETY: handles of the exporter's live context and module (see the module's note).
@@ -418,7 +546,7 @@ impl Exporter<'_> {
         ret: ValueType,
         tail: bool,
     ) -> R<LLVMValueRef> {
-        let nf = self.m.functions.len() as u64;
+        let len = self.layout().table_len() as u64;
         let params: Option<Vec<ValueType>> = args
             .iter()
             .map(|&a| self.m.value_type_in(body, a))
@@ -452,8 +580,7 @@ impl Exporter<'_> {
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             use LLVMIntPredicate::*;
-            let inside =
-                LLVMBuildICmp(b, LLVMIntULT, idx, LLVMConstInt(self.i32, nf + 1, 0), EMPTY);
+            let inside = LLVMBuildICmp(b, LLVMIntULT, idx, LLVMConstInt(self.i32, len, 0), EMPTY);
             self.check(st, inside, Trap::NotAFunction);
             let i64t = LLVMInt64TypeInContext(self.ctx);
             let wide = LLVMBuildZExt(self.b, idx, i64t, EMPTY);
