@@ -209,7 +209,11 @@ const TABLE: [Spec; 6] = [
         data_layout: "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128",
         cpu: "generic",
         features: "+neon",
-        runtime: None,
+        runtime: Some(Runtime {
+            units: &["irt.c", "sandbox.c", "builtins.c", "arch_aarch64.S"],
+            // Atomics inline, not as calls of libgcc's helpers.
+            clang_flags: &["--target=aarch64-linux-gnu", "-mno-outline-atomics"],
+        }),
         elf: Some((2, 183)),
         runs: Runner::Qemu(crate::tools::QEMU_AARCH64),
         memory: Memory::Region,

@@ -1,5 +1,6 @@
-//! Every program of ../shared/pexes/run, translated for x86-32 (run natively) and ARM (run
-//! under qemu-arm), at -O0 and -O2, prints exactly its .stdout and exits with status 0.
+//! Every program of ../shared/pexes/run, translated for x86-32 and x86-64 (run natively)
+//! and ARM and AArch64 (run under qemu, contained by pnacl-run), at -O0 and -O2, prints
+//! exactly its .stdout and exits with status 0.
 #![cfg(feature = "llvm")]
 
 mod common;
@@ -12,10 +13,10 @@ use pnacl::llvm::Target;
 use pnacl::translate::{translate, Options};
 
 fn run(target: Target, exe: &std::path::Path, argv: &[String]) -> std::process::Output {
-    let mut cmd = match target {
-        // Under qemu-arm, contained from outside by pnacl-run (qemu passes no sandbox to
-        // its guest; tests/containment.rs), which hands it only PNACL_ variables.
-        Target::Arm => {
+    let mut cmd = match target.spec().runs {
+        // Under qemu, contained from outside by pnacl-run (qemu passes no sandbox to its
+        // guest; tests/containment.rs), which hands it only PNACL_ variables.
+        pnacl::target::Runner::Qemu(_) => {
             let mut c = Command::new(assert_cmd::cargo::cargo_bin("pnacl-run"));
             c.arg(exe).env_clear().env("PNACL_ARGV0", &argv[0]);
             c
@@ -68,14 +69,14 @@ fn translate_and_run(
 }
 
 #[test]
-fn run_programs_print_their_stdout_on_x86_32_and_arm_at_o0_and_o2() {
+fn run_programs_print_their_stdout_on_every_native_target_at_o0_and_o2() {
     let dir = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
     for p in common::pexes("run") {
         let name = p.file_stem().unwrap().to_string_lossy().into_owned();
         let m = pnacl::bitcode::read(&std::fs::read(&p).unwrap()).unwrap();
         let (argv, want) = common::expectations(&p);
-        for target in [Target::X86_32, Target::Arm] {
+        for target in [Target::X86_32, Target::Arm, Target::X86_64, Target::Aarch64] {
             for (opt, o) in [(OptLevel::O0, "O0"), (OptLevel::O2, "O2")] {
                 let exe = dir.path().join(format!("{name}-{target}-{o}"));
                 if let Some(f) = translate_and_run(&m, target, opt, &exe, &argv, &want) {
