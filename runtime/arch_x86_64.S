@@ -110,6 +110,13 @@ FUNC __pnacl_longjmp
     movl %edx, %eax
     jmp *%rcx
 
+/* The return from a signal handler the kernel requires of x86-64 (the runtime's handlers
+   never return: region.h). */
+FUNC __pnacl_sigreturn
+    movl $15, %eax               /* rt_sigreturn */
+    syscall
+    hlt
+
 /* void __pnacl_setjmp_leave(void): the caller, which called setjmp, returns; its contexts
    end (region.h's __pnacl_setjmp_forget, given the caller's stack pointer). */
 FUNC __pnacl_setjmp_leave

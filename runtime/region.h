@@ -374,6 +374,8 @@ struct k_sigaction {
 };
 #define SA_SIGINFO 4
 #define SA_ONSTACK 0x08000000
+#define SA_RESTORER 0x04000000
+void __pnacl_sigreturn(void); /* arch_x86_64.S: x86-64's kernel delivers no signal without */
 
 /* The calling thread's signal stack: ALT_STACK bytes at `p`. */
 static void signal_stack(void *p) {
@@ -402,7 +404,11 @@ static void on_signal(int sig, void *info, void *context) {
 
 static void catch_signals(void) {
     static const int sigs[] = {4, 5, 7, 8, 11};
+#if PNACL_ARCH == ARCH_X86_64
+    struct k_sigaction a = {on_signal, SA_SIGINFO | SA_ONSTACK | SA_RESTORER, __pnacl_sigreturn, ~0ull};
+#else
     struct k_sigaction a = {on_signal, SA_SIGINFO | SA_ONSTACK, 0, ~0ull};
+#endif
     for (unsigned i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sys4(SYS_rt_sigaction, sigs[i], &a, 0, 8);
 }

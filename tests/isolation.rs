@@ -1,0 +1,233 @@
+//! Isolation by construction on the region targets (x86-64 natively, AArch64 under
+//! qemu-aarch64 contained by pnacl-run), tested as an attacker would: one pexe
+//! (tests/isolation/attacker.c, built by pnacl-clang, so it passes pnacl-abicheck) that
+//! writes every page it can have, reads its whole 4 GiB for the runtime's bytes, calls
+//! what is no function or a function as another type, hands the IRT pointers past its
+//! region, and runs its stacks out. Each either stays in the region or traps (status 134,
+//! the reason on standard error), and the runtime keeps answering.
+#![cfg(feature = "llvm")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use assert_cmd::cargo::cargo_bin;
+use pnacl::target::{Runner, Target};
+
+const TARGETS: [Target; 2] = [Target::X86_64, Target::Aarch64];
+
+/// The attacker, translated for each region target, built once for the tests.
+fn attacker(target: Target) -> PathBuf {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let pexe = dir.path().join("attacker.pexe");
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/isolation/attacker.c");
+        let out = Command::new(cargo_bin("pnacl-clang"))
+            .arg("-O2")
+            .arg(&src)
+            .arg("-o")
+            .arg(&pexe)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = Command::new(cargo_bin("pnacl-abicheck"))
+            .arg(&pexe)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        for t in TARGETS {
+            let out = Command::new(cargo_bin("pnacl-translate"))
+                .args(["--arch", t.name()])
+                .arg(&pexe)
+                .arg("-o")
+                .arg(dir.path().join(t.name()))
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        dir
+    });
+    dir.path().join(target.name())
+}
+
+/// The attacker for `target` run with `args` (under pnacl-run where it runs under qemu).
+fn run(target: Target, args: &[&str]) -> Output {
+    let exe = attacker(target);
+    let mut cmd = match target.spec().runs {
+        Runner::Qemu(_) => {
+            let mut c = Command::new(cargo_bin("pnacl-run"));
+            c.arg(&exe);
+            c
+        }
+        _ => Command::new(&exe),
+    };
+    cmd.args(args).env_clear().output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// The program trapped for `why`: status 134, its reason the last line of standard error.
+fn assert_trapped(out: &Output, why: &str, what: &str) {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(134), "{what}: {err}");
+    assert_eq!(
+        err.lines().last(),
+        Some(format!("pnacl: the program trapped: {why}").as_str()),
+        "{what}"
+    );
+}
+
+#[test]
+fn every_page_the_pexe_can_have_takes_its_writes_and_the_runtime_keeps_working() {
+    for t in TARGETS {
+        let out = run(t, &["fill"]);
+        assert!(out.status.success(), "{t}: {}", text(&out.stderr));
+        let s = text(&out.stdout);
+        // "wrote N pages (M MiB)": all of the 4 GiB but the globals, the stack and the
+        // start-up's, below 64 KiB nothing.
+        let mib: u64 = s
+            .split('(')
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{t}: {s}"));
+        assert!((4000..4096).contains(&mib), "{t}: {s}");
+    }
+}
+
+/// The bytes at the program's entry point (the runtime's `_start`), from its ELF file.
+fn entry_bytes(exe: &Path, n: usize) -> Vec<u8> {
+    let f = std::fs::read(exe).unwrap();
+    let u64_at = |o: usize| u64::from_le_bytes(f[o..o + 8].try_into().unwrap());
+    let u16_at = |o: usize| u16::from_le_bytes(f[o..o + 2].try_into().unwrap()) as usize;
+    let entry = u64_at(24);
+    let (phoff, phentsize, phnum) = (u64_at(32) as usize, u16_at(54), u16_at(56));
+    for k in 0..phnum {
+        let p = phoff + k * phentsize;
+        let (ty, off, vaddr, filesz) = (
+            u32::from_le_bytes(f[p..p + 4].try_into().unwrap()),
+            u64_at(p + 8),
+            u64_at(p + 16),
+            u64_at(p + 32),
+        );
+        if ty == 1 && (vaddr..vaddr + filesz).contains(&entry) {
+            let at = (off + entry - vaddr) as usize;
+            return f[at..at + n].to_vec();
+        }
+    }
+    panic!("no segment holds the entry point");
+}
+
+/// A needle for the attacker: its bytes XORed with 0x55, in hex.
+fn needle(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{:02x}", b ^ 0x55)).collect()
+}
+
+#[test]
+fn a_scan_of_the_whole_region_finds_nothing_of_the_runtime() {
+    for t in TARGETS {
+        let code = needle(&entry_bytes(&attacker(t), 16));
+        let data = needle(b"pnacl: the program trapped");
+        // A control: a string of the attacker's own, which the scan must find.
+        let own = needle(b"nacl-irt-memory-0.3");
+        let out = run(t, &["scan", &code, &data, &own]);
+        assert!(out.status.success(), "{t}: {}", text(&out.stderr));
+        let s = text(&out.stdout);
+        assert!(s.contains("needle 0: found 0\n"), "{t}: {s}");
+        assert!(s.contains("needle 1: found 0\n"), "{t}: {s}");
+        assert!(
+            s.lines()
+                .any(|l| l.starts_with("needle 2: found ") && l != "needle 2: found 0"),
+            "{t}: {s}"
+        );
+    }
+}
+
+#[test]
+fn calls_of_what_is_no_function_or_of_another_type_trap() {
+    for t in TARGETS {
+        for (mode, why) in [
+            (
+                "call-number",
+                "indirect call of a number that is no function's address",
+            ),
+            (
+                "call-data",
+                "indirect call of a number that is no function's address",
+            ),
+            ("call-type", "indirect call of a function of another type"),
+            ("call-irt", "indirect call of a function of another type"),
+        ] {
+            let out = run(t, &[mode]);
+            assert_eq!(text(&out.stdout), "calling\n", "{t} {mode}");
+            assert_trapped(&out, why, &format!("{t} {mode}"));
+        }
+    }
+}
+
+#[test]
+fn accesses_outside_the_mapped_region_trap() {
+    for t in TARGETS {
+        // Null, a reserved page never mapped, and a word that crosses the region's end.
+        for addr in ["0", "20000000", "fffffffe"] {
+            let out = run(t, &["load", addr]);
+            assert_eq!(text(&out.stdout), "loading\n", "{t} {addr}");
+            assert_trapped(&out, "memory access out of bounds", &format!("{t} {addr}"));
+        }
+    }
+}
+
+#[test]
+fn the_irt_refuses_pointers_and_lengths_past_the_region() {
+    let want = "write past the end: 14\n\
+                read past the end: 14\n\
+                write's count past the end: 14\n\
+                clock_gettime past the end: 14\n\
+                nanosleep past the end: 14\n\
+                futex_wake past the end: 14\n\
+                thread_create of no function: 22\n\
+                mmap of the last page: 0\n\
+                open of a name past the end: 14\n\
+                mmap past the end: 22\n\
+                mmap below the region: 22\n\
+                munmap below the region: 22\n\
+                munmap past the end: 22\n\
+                mprotect past the end: 22\n\
+                mprotect executable: 13\n\
+                the runtime still answers\n";
+    for t in TARGETS {
+        let out = run(t, &["bounds"]);
+        assert!(out.status.success(), "{t}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), want, "{t}");
+    }
+}
+
+#[test]
+fn deep_recursion_and_huge_arrays_on_the_stack_trap() {
+    for t in TARGETS {
+        let out = run(t, &["recurse"]);
+        assert_trapped(&out, "the stack is exhausted", &format!("{t} recurse"));
+        let out = run(t, &["recurse-calls"]);
+        assert_trapped(&out, "the call stack is exhausted", &format!("{t} calls"));
+        let out = run(t, &["vla", "100"]);
+        assert_trapped(&out, "the stack is exhausted", &format!("{t} vla"));
+        // An array that fits is the program's.
+        let out = run(t, &["vla", "4"]);
+        assert_eq!(text(&out.stdout), "allocated 4 MiB: 3\n", "{t}");
+    }
+}
