@@ -72,10 +72,11 @@ fn linked_with(pexe: &Path, target: Target, exe: &Path, extra: &[&str]) {
     assert!(st.success());
     let st = Command::new(pnacl::tools::LLC)
         .args(["-O2", "-filetype=obj"])
-        .args(if target == Target::Arm {
-            ["-mattr=+neon,+vfp3", "-mcpu=cortex-a9"]
-        } else {
-            ["-mattr=+sse2", "-mcpu=generic"]
+        .args(match target {
+            Target::Arm => ["-mattr=+neon,+vfp3", "-mcpu=cortex-a9"],
+            Target::X86_32 => ["-mattr=+sse2", "-mcpu=generic"],
+            // Linked high (the table's link_base): position-independent code.
+            _ => ["-relocation-model=pic", "-O2"],
         })
         .arg(&bc)
         .arg("-o")
@@ -87,6 +88,12 @@ fn linked_with(pexe: &Path, target: Target, exe: &Path, extra: &[&str]) {
     let st = Command::new(which::which(pnacl::tools::LD_LLD).unwrap())
         .args(["-static", "--no-pie", "-e", "_start", "-o"])
         .arg(exe)
+        .args(
+            target
+                .spec()
+                .link_base
+                .map(|a| format!("--image-base={a:#x}")),
+        )
         .arg(&obj)
         .args(&runtime)
         .status()
@@ -110,7 +117,7 @@ fn payload(dir: &Path, target: Target) -> String {
         .status()
         .unwrap();
     assert!(st.success());
-    common::hex(&common::Elf32::read(&obj).section_bytes(".text"))
+    common::hex(&common::Elf::read(&obj).section_bytes(".text"))
 }
 
 /// Where an attack reads and writes, and what it must not get.
@@ -152,14 +159,15 @@ impl Scene {
 
     /// The argument vector of attack `k` (0-based) against `exe`.
     fn argv(&self, k: usize, exe: &Path, target: Target, code: &str) -> Vec<String> {
-        let elf = common::Elf32::read(exe);
+        let elf = common::Elf::read(exe);
         let syscall = elf.symbol("__pnacl_syscall");
         let pattern = common::hex(&elf.bytes_at(syscall, 16));
         let main = elf.symbol("__pnacl_main").to_string();
-        let (openat, mmap2) = if target == Target::Arm {
-            ("322", "192")
-        } else {
-            ("295", "192")
+        let (openat, mmap2) = match target {
+            Target::Arm => ("322", "192"),
+            Target::X86_64 => ("257", "9"),
+            Target::Aarch64 => ("56", "222"),
+            _ => ("295", "192"),
         };
         let steal = self.secret.to_str().unwrap().to_string();
         let create = self.escaped(k + 1).to_str().unwrap().to_string();
@@ -186,8 +194,8 @@ impl Scene {
     }
 
     fn run(&self, exe: &Path, target: Target, args: &[String], env: &[(&str, &Path)]) -> Output {
-        let mut c = if target == Target::Arm {
-            let mut c = Command::new(pnacl::tools::QEMU_ARM);
+        let mut c = if let pnacl::target::Runner::Qemu(qemu) = target.spec().runs {
+            let mut c = Command::new(qemu);
             c.arg(exe);
             c
         } else {
@@ -299,6 +307,79 @@ fn the_four_escapes_fail_on_x86_32_and_succeed_without_the_sandbox() {
                     ));
                 }
                 scene.clean();
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// On the region targets the four escapes fail by construction, also with a runtime built
+/// without the outer sandbox (the control group that escapes on x86-32): the runtime's
+/// code is no function the pexe can call, its entry no function index, return addresses
+/// are outside the pexe's memory, and no memory is executable. Nothing leaks, and each ends
+/// as it must: the scans for the runtime's code (attacks 1 and 4, after the IRT refuses
+/// executable memory) trap on the first page of the region that is not mapped; the
+/// re-entry traps calling a number that is no function's address; the return address the
+/// third overwrites is only memory of the pexe's, and it returns normally.
+#[test]
+fn the_four_escapes_fail_on_x86_64_and_aarch64_even_without_the_outer_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = Scene::new();
+    let pexes: Vec<PathBuf> = ATTACKS
+        .iter()
+        .map(|a| common::attack_pexe(dir.path(), a))
+        .collect();
+    let mut failures = Vec::new();
+    for target in [Target::X86_64, Target::Aarch64] {
+        // No executable memory is ever given: any bytes do for attack 4's payload.
+        let code = common::hex(&[0xcc; 16]);
+        for (k, pexe) in pexes.iter().enumerate() {
+            let control = dir.path().join(format!("{}-{target}.control", ATTACKS[k]));
+            unsandboxed(pexe, target, &control);
+            let exe = dir.path().join(format!("{}-{target}", ATTACKS[k]));
+            translate(pexe, target, "-O2", &exe);
+            for (exe, contained) in [(&control, false), (&exe, true)] {
+                let args = scene.argv(k, exe, target, &code);
+                for root in [None, Some(scene.root.as_path())] {
+                    let env: Vec<(&str, &Path)> =
+                        root.map(|r| ("PNACL_FS_ROOT", r)).into_iter().collect();
+                    let out = if contained && target == Target::Aarch64 {
+                        scene.run_contained(exe, &args, &env)
+                    } else {
+                        scene.run(exe, target, &args, &env)
+                    };
+                    let what = format!(
+                        "{} {target} {} (root: {root:?})",
+                        ATTACKS[k],
+                        if contained { "translated" } else { "control" }
+                    );
+                    if scene.leaked(&out, k) {
+                        failures.push(format!("{what} escaped: {}", describe(&out)));
+                    }
+                    let trap = |why: &str| format!("pnacl: the program trapped: {why}\n");
+                    let out_of_bounds = trap("memory access out of bounds");
+                    let want = match k {
+                        0 => Some(out_of_bounds),
+                        1 => Some(trap(
+                            "indirect call of a number that is no function's address",
+                        )),
+                        2 => None,
+                        _ => Some(format!(
+                            "attack 4: the IRT refused executable memory\n{out_of_bounds}"
+                        )),
+                    };
+                    let ended = match want {
+                        Some(err) => out.status.code() == Some(134) && out.stderr == err.as_bytes(),
+                        None => out.status.success() && out.stderr.is_empty(),
+                    };
+                    if !ended {
+                        failures.push(format!(
+                            "{what} did not end as expected: {}",
+                            describe(&out)
+                        ));
+                    }
+                    scene.clean();
+                }
             }
         }
     }
@@ -485,7 +566,7 @@ fn no_segment_is_writable_and_executable() {
         for target in [Target::X86_32, Target::Arm] {
             let exe = dir.path().join(format!("{}.{target}", common::name(&p)));
             translate(&p, target, "-O2", &exe);
-            let segs = common::Elf32::read(&exe).segments();
+            let segs = common::Elf::read(&exe).segments();
             for &(ty, flags) in &segs {
                 assert!(
                     !(ty == PT_LOAD && flags & 3 == 3),
@@ -510,7 +591,7 @@ fn no_segment_is_writable_and_executable() {
 /// The first 16 bytes of runtime function `name` in `exe`, in hex: what an attack scans
 /// code memory for.
 fn pattern(exe: &Path, name: &str) -> String {
-    let elf = common::Elf32::read(exe);
+    let elf = common::Elf::read(exe);
     common::hex(&elf.bytes_at(elf.symbol(name), 16))
 }
 

@@ -66,17 +66,19 @@ pub fn first_difference<T: PartialEq>(a: &[T], b: &[T]) -> usize {
         .unwrap_or(a.len().min(b.len()))
 }
 
-/// Enough of a 32-bit little-endian ELF file for the tests: its symbols, the bytes at an
-/// address, and its sections.
-pub struct Elf32 {
+/// Enough of a little-endian ELF file, 32-bit or 64-bit, for the tests: its symbols, the
+/// bytes at an address, its sections and segments.
+pub struct Elf {
     data: Vec<u8>,
+    wide: bool,
 }
 
-impl Elf32 {
-    pub fn read(path: &std::path::Path) -> Elf32 {
+impl Elf {
+    pub fn read(path: &std::path::Path) -> Elf {
         let data = std::fs::read(path).unwrap();
-        assert!(data.starts_with(b"\x7fELF") && data[4] == 1, "not ELF32");
-        Elf32 { data }
+        assert!(data.starts_with(b"\x7fELF"), "not ELF");
+        let wide = data[4] == 2;
+        Elf { data, wide }
     }
 
     fn u16(&self, o: usize) -> usize {
@@ -87,21 +89,43 @@ impl Elf32 {
         u32::from_le_bytes(self.data[o..o + 4].try_into().unwrap()) as usize
     }
 
+    /// An address-sized field: at `o32` in a 32-bit file, `o64` in a 64-bit one.
+    fn word(&self, o32: usize, o64: usize) -> usize {
+        if self.wide {
+            u64::from_le_bytes(self.data[o64..o64 + 8].try_into().unwrap()) as usize
+        } else {
+            self.u32(o32)
+        }
+    }
+
+    /// A 32-bit or 16-bit field whose place differs by class.
+    fn at(&self, o32: usize, o64: usize) -> usize {
+        if self.wide {
+            o64
+        } else {
+            o32
+        }
+    }
+
     /// Each section: name, address, file offset, size, type.
     pub fn sections(&self) -> Vec<(String, usize, usize, usize, usize)> {
-        let (shoff, shentsize, shnum, shstrndx) =
-            (self.u32(32), self.u16(46), self.u16(48), self.u16(50));
+        let shoff = self.word(32, 40);
+        let (shentsize, shnum, shstrndx) = (
+            self.u16(self.at(46, 58)),
+            self.u16(self.at(48, 60)),
+            self.u16(self.at(50, 62)),
+        );
         let hdr = |i: usize| shoff + i * shentsize;
-        let strs = self.u32(hdr(shstrndx) + 16);
+        let strs = self.word(hdr(shstrndx) + 16, hdr(shstrndx) + 24);
         (0..shnum)
             .map(|i| {
                 let h = hdr(i);
                 let name = self.cstr(strs + self.u32(h));
                 (
                     name,
-                    self.u32(h + 12),
-                    self.u32(h + 16),
-                    self.u32(h + 20),
+                    self.word(h + 12, h + 16),
+                    self.word(h + 16, h + 24),
+                    self.word(h + 20, h + 32),
                     self.u32(h + 4),
                 )
             })
@@ -124,34 +148,37 @@ impl Elf32 {
         let secs = self.sections();
         let (_, _, off, size, _) = secs.iter().find(|s| s.4 == 2).cloned().expect("symtab");
         let strtab = secs.iter().find(|s| s.0 == ".strtab").unwrap().2;
-        (0..size / 16)
-            .map(|k| off + 16 * k)
+        let entry = if self.wide { 24 } else { 16 };
+        (0..size / entry)
+            .map(|k| off + entry * k)
             .find(|&e| self.cstr(strtab + self.u32(e)) == name)
-            .map(|e| self.u32(e + 4))
+            .map(|e| self.word(e + 4, e + 8))
             .unwrap_or_else(|| panic!("no symbol {name}"))
+    }
+
+    /// Each program header (`phoff`, `phentsize`, `phnum`'s): its offset in the file.
+    fn program_headers(&self) -> Vec<usize> {
+        let phoff = self.word(28, 32);
+        let (phentsize, phnum) = (self.u16(self.at(42, 54)), self.u16(self.at(44, 56)));
+        (0..phnum).map(|i| phoff + i * phentsize).collect()
     }
 
     /// Each program header: its type and flags (1 X, 2 W, 4 R).
     pub fn segments(&self) -> Vec<(usize, usize)> {
-        let (phoff, phentsize, phnum) = (self.u32(28), self.u16(42), self.u16(44));
-        (0..phnum)
-            .map(|i| {
-                let h = phoff + i * phentsize;
-                (self.u32(h), self.u32(h + 24))
-            })
+        self.program_headers()
+            .into_iter()
+            .map(|h| (self.u32(h), self.u32(self.at(h + 24, h + 4))))
             .collect()
     }
 
     /// `n` bytes at address `addr` of a loaded segment.
     pub fn bytes_at(&self, addr: usize, n: usize) -> Vec<u8> {
-        let (phoff, phentsize, phnum) = (self.u32(28), self.u16(42), self.u16(44));
-        for i in 0..phnum {
-            let h = phoff + i * phentsize;
+        for h in self.program_headers() {
             let (ty, off, va, filesz) = (
                 self.u32(h),
-                self.u32(h + 4),
-                self.u32(h + 8),
-                self.u32(h + 16),
+                self.word(h + 4, h + 8),
+                self.word(h + 8, h + 16),
+                self.word(h + 16, h + 32),
             );
             if ty == 1 && va <= addr && addr + n <= va + filesz {
                 let o = off + addr - va;
