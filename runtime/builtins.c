@@ -11,6 +11,15 @@
    irt_thread_create sets it before the thread starts, on the only thread there is. */
 u32 __pnacl_threads;
 
+#ifndef __wasm__
+/* The note that marks an executable as one pnacl-translate made: pnacl-run runs no other
+   (src/contain.rs's PNACL_NOTE, which names the same bytes). */
+__attribute__((section(".note.pnacl"), used, aligned(4))) static const struct {
+    u32 namesz, descsz, type;
+    char name[8];
+} pnacl_note = {6, 0, 0x4c43414e /* "NACL" */, "pnacl"};
+#endif
+
 /* ----------------------------------------------------------------------------------- */
 /* Memory                                                                              */
 

@@ -717,6 +717,58 @@ fn elf_machine(path: &Path) -> Result<(u8, u16), String> {
     Ok((h[4], u16::from_le_bytes([h[18], h[19]])))
 }
 
+/// The note the runtime puts in every program pnacl-translate links (runtime/builtins.c):
+/// name "pnacl", type "NACL", no description.
+const PNACL_NOTE: (&[u8], u32) = (b"pnacl\0", 0x4c43_414e);
+
+/// Whether ELF file `path` (32-bit or 64-bit) has a PT_NOTE segment holding `PNACL_NOTE`.
+fn has_pnacl_note(path: &Path) -> bool {
+    let Ok(d) = std::fs::read(path) else {
+        return false;
+    };
+    let wide = d.get(4) == Some(&2);
+    let u16_at = |o: usize| {
+        d.get(o..o + 2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]) as usize)
+    };
+    let u32_at = |o: usize| {
+        d.get(o..o + 4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()) as usize)
+    };
+    let word = |o32: usize, o64: usize| match wide {
+        true => d
+            .get(o64..o64 + 8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap()) as usize),
+        false => u32_at(o32),
+    };
+    let header = || -> Option<bool> {
+        let phoff = word(28, 32)?;
+        let (phentsize, phnum) = match wide {
+            true => (u16_at(54)?, u16_at(56)?),
+            false => (u16_at(42)?, u16_at(44)?),
+        };
+        for i in 0..phnum {
+            let ph = phoff.checked_add(i.checked_mul(phentsize)?)?;
+            if u32_at(ph)? != 4 {
+                continue; // not PT_NOTE
+            }
+            let (off, size) = (word(ph + 4, ph + 8)?, word(ph + 16, ph + 32)?);
+            let end = off.checked_add(size)?.min(d.len());
+            let mut at = off;
+            while at + 12 <= end {
+                let (namesz, descsz, ty) = (u32_at(at)?, u32_at(at + 4)?, u32_at(at + 8)?);
+                let name = d.get(at + 12..(at + 12).checked_add(namesz)?)?;
+                if name == PNACL_NOTE.0 && ty == PNACL_NOTE.1 as usize {
+                    return Some(true);
+                }
+                at = at + 12 + namesz.div_ceil(4) * 4 + descsz.div_ceil(4) * 4;
+            }
+        }
+        Some(false)
+    };
+    header().unwrap_or(false)
+}
+
 /// The ELF interpreter a 64-bit program names (its dynamic loader), if any.
 fn interpreter(path: &Path) -> Option<PathBuf> {
     let d = std::fs::read(path).ok()?;
@@ -771,8 +823,20 @@ pub fn run(program: &Path, args: &[OsString]) -> Refusal {
         Err(e) => return refuse(e, 2),
     };
     // Only what pnacl-translate makes: a program for a target without a runtime is none
-    // of its programs, whatever machine it is for.
+    // of its programs, whatever machine it is for, and one without the runtime's note is
+    // some other program for the machine.
     let target = Target::of_elf(class, machine).filter(|t| t.runs());
+    if let Some(t) = target {
+        if !has_pnacl_note(program) {
+            return refuse(
+                format!(
+                    "{}: a program for {t}, but not one pnacl-translate makes (its runtime's note is missing)",
+                    program.display()
+                ),
+                2,
+            );
+        }
+    }
     match target.map(|t| t.spec().runs) {
         Some(Runner::Native) => {
             let mut cmd = std::process::Command::new(program);

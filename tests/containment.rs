@@ -563,7 +563,7 @@ fn no_segment_is_writable_and_executable() {
     const PT_GNU_STACK: usize = 0x6474e551;
     let dir = tempfile::tempdir().unwrap();
     for p in common::pexes("run") {
-        for target in [Target::X86_32, Target::Arm] {
+        for target in [Target::X86_32, Target::Arm, Target::X86_64, Target::Aarch64] {
             let exe = dir.path().join(format!("{}.{target}", common::name(&p)));
             translate(&p, target, "-O2", &exe);
             let segs = common::Elf::read(&exe).segments();
@@ -1011,6 +1011,109 @@ fn a_read_only_root_cannot_be_truncated_on_an_older_landlock() {
     }
 }
 
+/// The outer layer on x86-64 and AArch64, where a pexe cannot make a system call itself
+/// (tests/isolation.rs) but the IRT's calls still reach the kernel: nothing made or
+/// written in the root is set-id or sticky (a runtime without the sandbox lets root keep
+/// a set-uid bit), a read-only root is not emptied through O_TRUNC even with Landlock's
+/// ABI 2 (x86-64: under qemu, pnacl-run's own Landlock judges), and a thread bomb stops at
+/// the limit, the runtime saying so once. AArch64 runs under pnacl-run.
+#[test]
+fn on_x86_64_and_aarch64_the_outer_layer_holds_what_the_irt_reaches() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = common::attack_pexe(dir.path(), "irt-files");
+    let bomb = common::attack_pexe(dir.path(), "thread-bomb-irt");
+    let root_user = unsafe_getuid() == 0;
+    for target in [Target::X86_64, Target::Aarch64] {
+        let run = |exe: &Path, args: &[&str], env: &[(&str, &str)], cwd: &Path| {
+            if target == Target::Aarch64 {
+                pnacl_run(exe, args, env, cwd)
+            } else {
+                run_in(exe, args, env, cwd, false)
+            }
+        };
+        let files_exe = dir.path().join(format!("irt-files.{target}"));
+        translate(&files, target, "-O2", &files_exe);
+        let control = dir.path().join(format!("irt-files.{target}.control"));
+        unsandboxed(&files, target, &control);
+        for (exe, sandboxed) in [(&control, false), (&files_exe, true)] {
+            let root = dir.path().join(format!("root.{target}.{sandboxed}"));
+            std::fs::create_dir_all(&root).unwrap();
+            std::fs::copy("/bin/true", root.join("suid")).unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(root.join("suid"), std::fs::Permissions::from_mode(0o4755))
+                .unwrap();
+            let env = [("PNACL_FS_ROOT", root.to_str().unwrap())];
+            for args in [
+                &["o", "rootsh", "65", "2541"][..],
+                &["m", "sticky", "1023"],
+                &["o", "suid", "1", "0"],
+            ] {
+                let out = if sandboxed {
+                    run(exe, args, &env, &root)
+                } else {
+                    // The control group: the runtime without the sandbox, run as it is
+                    // (AArch64: under qemu alone).
+                    let mut c = match target.spec().runs {
+                        pnacl::target::Runner::Qemu(q) => {
+                            let mut c = Command::new(q);
+                            c.arg(exe);
+                            c
+                        }
+                        _ => Command::new(exe),
+                    };
+                    c.args(args)
+                        .env_clear()
+                        .envs(env)
+                        .current_dir(&root)
+                        .output()
+                        .unwrap()
+                };
+                assert!(
+                    out.status.success(),
+                    "{target} {args:?}: {}",
+                    describe(&out)
+                );
+            }
+            let bits = ["rootsh", "sticky", "suid"].map(|f| mode_of(&root.join(f)) & 0o7000);
+            if sandboxed {
+                assert_eq!(
+                    bits,
+                    [0, 0, 0],
+                    "{target}: set-id or sticky bits in the root"
+                );
+            } else if root_user {
+                assert_eq!(bits, [0, 0, 0o4000], "{target}: the control group");
+            }
+        }
+        if target == Target::X86_64 {
+            let root = dir.path().join("root.ro");
+            std::fs::create_dir_all(&root).unwrap();
+            let keep = root.join("keep.txt");
+            std::fs::write(&keep, "precious\n").unwrap();
+            let exe = dir.path().join("irt-files.x86-64.abi2");
+            linked_with(&files, target, &exe, &["-DPNACL_LANDLOCK_ABI_MAX=2"]);
+            let env = [
+                ("PNACL_FS_ROOT", root.to_str().unwrap()),
+                ("PNACL_FS_READONLY", "1"),
+            ];
+            let out = run(&exe, &["o", "keep.txt", "512", "0"], &env, &root);
+            assert_eq!(out.status.code(), Some(13), "{}", describe(&out));
+            assert_eq!(std::fs::read_to_string(&keep).unwrap(), "precious\n");
+        }
+        let exe = dir.path().join(format!("thread-bomb-irt.{target}"));
+        translate(&bomb, target, "-O2", &exe);
+        let out = run(&exe, &["100"], &[("PNACL_MAX_THREADS", "8")], dir.path());
+        assert_eq!(reported(&out), 7, "{target}: {}", describe(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(
+                "pnacl runtime: the program reached its limit of 8 threads (PNACL_MAX_THREADS)"
+            ),
+            "{target}: {}",
+            describe(&out)
+        );
+    }
+}
+
 /// Attack 1 from inside a browser plugin, once the PPAPI host runs (its instance, its
 /// reader thread): the same sandbox holds. The control group reads the secret.
 #[test]
@@ -1043,27 +1146,32 @@ fn a_plugin_is_contained_as_any_pexe() {
 
 /// pnacl-run runs only what pnacl-translate makes: a program of this machine that no
 /// translation made (here, the system's own `true`) is refused, not run uncontained, and
-/// so is an ELF file for a target that has no runtime yet.
+/// so is one whose header says AArch64 (the runtime's note is missing from both), and one
+/// for a machine no target has.
 #[test]
 fn pnacl_run_refuses_programs_that_pnacl_translate_does_not_make() {
     let dir = tempfile::tempdir().unwrap();
     let host = std::fs::read("/bin/true").expect("the system's /bin/true");
-    // The same header, made to say AArch64 (a target without a runtime yet).
-    let mut aarch64 = host.clone();
-    aarch64[18..20].copy_from_slice(&183u16.to_le_bytes());
-    let fake = dir.path().join("aarch64");
-    std::fs::write(&fake, &aarch64).unwrap();
-    for program in [Path::new("/bin/true"), fake.as_path()] {
+    let with_machine = |name: &str, machine: u16| {
+        let mut elf = host.clone();
+        elf[18..20].copy_from_slice(&machine.to_le_bytes());
+        let p = dir.path().join(name);
+        std::fs::write(&p, &elf).unwrap();
+        p
+    };
+    let aarch64 = with_machine("aarch64", 183);
+    let mips = with_machine("mips", 8);
+    for (program, why) in [
+        (Path::new("/bin/true"), "a program for x86-64, but not one pnacl-translate makes (its runtime's note is missing)"),
+        (aarch64.as_path(), "a program for aarch64, but not one pnacl-translate makes (its runtime's note is missing)"),
+        (mips.as_path(), "a program for machine 8, not one pnacl-translate makes (x86-32, arm, x86-64 or aarch64)"),
+    ] {
         let out = Command::new(cargo_bin("pnacl-run"))
             .arg(program)
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{}: {err}", program.display());
-        assert!(
-            err.contains("not one pnacl-translate makes (x86-32 or arm)"),
-            "{}: {err}",
-            program.display()
-        );
+        assert!(err.contains(why), "{}: {err}", program.display());
     }
 }
