@@ -24,7 +24,9 @@
 
 #define REGION_LO 0x10000ull          /* below: no pexe address (a null pointer's) */
 #define REGION_END (1ull << 32)       /* the pexe's 4 GiB */
-#define RESERVED_END (6ull << 30)     /* and a guard above them */
+/* and a guard above them: an access of the pexe's code is to a 32-bit address plus at most
+   a constant offset below 2 GiB and the access's size (llvm/export/region.rs) */
+#define RESERVED_END ((6ull << 30) + 0x10000)
 #define PEXE_STACK (16u << 20)        /* the main thread's stack, in the region */
 
 /* The calls between the pexe and the runtime (irt.def): signature ids, their types, the
@@ -395,7 +397,9 @@ static void on_signal(int sig, void *info, void *context) {
     u64 guard = (uptr)t->region + THREAD_HEAD;
     if (sig == 11 /* SIGSEGV */ && addr >= guard - PAGE && addr < guard + PAGE)
         trap("the call stack is exhausted");
-    if ((sig == 11 || sig == 7 /* SIGBUS */) && addr < RESERVED_END)
+    /* The region and its guard, or below address 0 by a negative constant offset (at most
+       2 GiB; a non-canonical address reports none). */
+    if ((sig == 11 || sig == 7 /* SIGBUS */) && (addr < RESERVED_END || addr >= -(2ull << 30)))
         trap("memory access out of bounds");
     if (sig == 4 /* SIGILL */ || sig == 5 /* SIGTRAP */) trap("unreachable code was reached");
     if (sig == 8 /* SIGFPE */) trap("integer division by zero or overflow");
@@ -416,7 +420,7 @@ static void catch_signals(void) {
 /* What a new thread of the runtime's does first: its signal stack, its pexe stack. */
 static void thread_begin(struct thread *t) {
     signal_stack((u8 *)t->region + THREAD_HEAD - ALT_STACK);
-    __pnacl_sp = t->pexe_sp;
+    __pnacl_sp = t->pexe_sp & ~15u; /* kept 16-byte aligned by the pexe's code */
     __pnacl_sp_limit = t->pexe_sp_limit;
 }
 

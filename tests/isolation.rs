@@ -189,6 +189,14 @@ fn accesses_outside_the_mapped_region_trap() {
             assert_eq!(text(&out.stdout), "loading\n", "{t} {addr}");
             assert_trapped(&out, "memory access out of bounds", &format!("{t} {addr}"));
         }
+        // A constant offset the code adds in 64 bits: past the region's end into its
+        // guard, or below address 0, never wrapping around onto the pexe's own pages
+        // (0xfffff000 + 2 GiB - 16 would wrap to 0x7fffeff0, 0x10000 - 2 GiB to 0x80010000).
+        for (mode, addr) in [("load-far", "fffff000"), ("load-back", "10000")] {
+            let out = run(t, &[mode, addr]);
+            assert_eq!(text(&out.stdout), "loading\n", "{t} {mode}");
+            assert_trapped(&out, "memory access out of bounds", &format!("{t} {mode}"));
+        }
     }
 }
 

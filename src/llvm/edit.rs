@@ -651,6 +651,10 @@ impl<'a> Value<'a> {
         LLVMSetLinkage(self.must(), l)
     }
 
+    pub fn set_visibility(self, v: LLVMVisibility) {
+        LLVMSetVisibility(self.must(), v)
+    }
+
     /// Makes a global value internal, with default visibility and no comdat, as the
     /// simplification's internalizing does.
     pub fn internalize(self) {

@@ -21,6 +21,10 @@
  *                            stack (only its return address on the runtime's)
  *   attacker vla N           allocates an array of N MiB on the stack and writes its ends
  *   attacker load ADDR       reads the 4 bytes at ADDR (hexadecimal)
+ *   attacker load-far ADDR   reads the 4 bytes 2 GiB - 16 beyond ADDR (a constant offset the
+ *                            translated code adds to ADDR, not wrapping at 4 GiB), having
+ *                            mapped the page the address would wrap around to
+ *   attacker load-back ADDR  reads the 4 bytes 2 GiB before ADDR (the same, negative)
  */
 #include <irt.h>
 #include <stdio.h>
@@ -107,6 +111,10 @@ static void scan(int n, char **needles) {
         printf("needle %d: found %lu\n", k, found);
     }
 }
+
+/* Each its own function, so that each offset stays a constant of its address. */
+__attribute__((noinline)) static unsigned load_far(const volatile unsigned *p) { return p[0x1ffffffc]; }
+__attribute__((noinline)) static unsigned load_back(const volatile unsigned *p) { return p[-0x20000000]; }
 
 static int twice(int v) { return 2 * v; }
 static int data_word = 7;
@@ -199,6 +207,19 @@ int main(int argc, char **argv) {
         printf("loading\n");
         fflush(stdout);
         printf("%u\n", *p);
+    } else if (!strcmp(mode, "load-far") || !strcmp(mode, "load-back")) {
+        const volatile unsigned *p = (const unsigned *)(size_t)strtoul(argv[2], NULL, 16);
+        int far = mode[5] == 'f';
+        /* Where 32-bit arithmetic would wrap to: mapped, so that wrapping would read it. */
+        size_t wrapped = (size_t)p + (far ? 0x7ffffff0u : 0x80000000u);
+        void *page = (void *)(wrapped & ~(size_t)(PAGE - 1));
+        if (mem.mmap(&page, PAGE, 3, 0x32, -1, 0)) {
+            printf("cannot map %p\n", page);
+            return 2;
+        }
+        printf("loading\n");
+        fflush(stdout);
+        printf("%u\n", far ? load_far(p) : load_back(p));
     } else if (!strcmp(mode, "vla")) {
         vla(atoi(argv[2]));
     } else {

@@ -230,6 +230,10 @@ struct Fn {
     traps: [LLVMBasicBlockRef; 3],
     sp0: LLVMValueRef,
     setjmp: bool,
+    /// Region targets: the entry block's allocas of constant size, one frame taken at
+    /// the entry (its address), and each one's offset in it, by instruction.
+    frame: LLVMValueRef,
+    frame_offsets: HashMap<usize, u32>,
 }
 
 struct Exporter<'m> {
@@ -880,6 +884,8 @@ impl<'m> Exporter<'m> {
             traps: [std::ptr::null_mut(); 3],
             sp0: std::ptr::null_mut(),
             setjmp: false,
+            frame: std::ptr::null_mut(),
+            frame_offsets: HashMap::new(),
         };
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
@@ -1181,6 +1187,15 @@ impl<'m> Exporter<'m> {
             }) if !self.lower.normal_form() && self.region.is_none() => Some((*lhs, *rhs)),
             _ => None,
         };
+        // A region target's address base + constant: the offset added to the zero-extended
+        // base, sign-extended, where the region's guard catches what passes its end
+        // (`region::constant_offset`).
+        if self.region.is_some() {
+            if let Some(p) = self.region_constant_offset(st, id, pty) {
+                st.casts.insert(key, p);
+                return p;
+            }
+        }
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         let p = unsafe {
             if local < st.ptrs.len() && !st.ptrs[local].is_null() {
@@ -1475,7 +1490,7 @@ impl<'m> Exporter<'m> {
                 InstKind::Unreachable => LLVMBuildUnreachable(b),
                 InstKind::Phi { .. } => LLVMBuildPhi(b, self.ty(inst.ty), EMPTY),
                 InstKind::Alloca { size, align } if self.region.is_some() => {
-                    self.region_alloca(st, size, align.bytes() as u32)
+                    self.region_alloca(st, i, size, align.bytes() as u32)
                 }
                 InstKind::Alloca { size, align } => {
                     let s = self.value(st, size);

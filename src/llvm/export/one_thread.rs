@@ -159,11 +159,13 @@ fn helper(
     d
 }
 
-/// `@__pnacl_threads`, the runtime's (an external i32), declared once.
+/// `@__pnacl_threads`, the runtime's (an external i32 of the same program: hidden, so that
+/// position-independent code reaches it directly, not through the GOT), declared once.
 fn threads_flag(m: edit::Module<'_>) -> Value<'_> {
     m.global(runtime::THREADS).unwrap_or_else(|| {
         let g = m.add_global(m.types().i32(), runtime::THREADS);
         g.set_linkage(Linkage::LLVMExternalLinkage);
+        g.set_visibility(llvm_sys::LLVMVisibility::LLVMHiddenVisibility);
         g
     })
 }

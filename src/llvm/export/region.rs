@@ -3,9 +3,13 @@
 //!
 //! - **Memory**: the pexe's 4 GiB are the process's lowest 4 GiB. A pexe address is an
 //!   i32 and every access is to it zero-extended (`inttoptr` of an i32 on a 64-bit
-//!   target: LLVM zero-extends, and the conversion never adds an offset outside the
-//!   i32). The runtime reserves the region and a guard above it; the kernel's half lies
-//!   below address 0. The runtime's code, data and stacks lie far above.
+//!   target: LLVM zero-extends), or to a zero-extended base plus a constant offset,
+//!   sign-extended (`base + C` in the pexe: what an x86 or AArch64 address takes in one
+//!   instruction), which lies within 2 GiB of the region: the runtime reserves a guard of
+//!   2 GiB and more above it, and the kernel's half lies below address 0, so such an
+//!   access that passes the region's end faults where 32-bit arithmetic would have
+//!   wrapped around (an access only a wrapping, undefined, address makes). The
+//!   runtime's code, data and stacks lie far above.
 //! - **Globals**: one image, laid out here from `IMAGE_BASE` with every relocation
 //!   resolved (an address is a number known now), which the runtime copies into the
 //!   region (`__pnacl_image_segments` of `__pnacl_image`'s bytes; the globals span
@@ -278,7 +282,9 @@ impl Exporter<'_> {
             LLVMSetVisibility(g, LLVMVisibility::LLVMHiddenVisibility);
             if tls {
                 LLVMSetThreadLocal(g, 1);
-                LLVMSetThreadLocalMode(g, LLVMThreadLocalMode::LLVMInitialExecTLSModel);
+                // The program is static: the runtime's TLS is at a fixed offset from
+                // the thread pointer.
+                LLVMSetThreadLocalMode(g, LLVMThreadLocalMode::LLVMLocalExecTLSModel);
             }
             g
         };
@@ -455,14 +461,91 @@ impl Exporter<'_> {
         }
     }
 
+    /// A pointer of type `pty` for pexe address `id` if the pexe computes it as a sum with
+    /// a constant term (`x + C`, or `x + (y + C)` in any order): the zero-extended rest of
+    /// the sum (computed in 32 bits) plus the constant sign-extended, one constant only,
+    /// so that no address formed lies more than 2 GiB beyond the region, inside its guard.
+    pub(super) fn region_constant_offset(
+        &mut self,
+        st: &mut Fn,
+        id: ValueId,
+        pty: LLVMTypeRef,
+    ) -> Option<LLVMValueRef> {
+        let (l, r) = self.sum_terms(st, id)?;
+        // SAFETY: handles of the exporter's live context and module (see the module's note);
+        // each value is tested for a constant integer before it is read as one.
+        unsafe {
+            let is_const = |v: LLVMValueRef| !LLVMIsAConstantInt(v).is_null();
+            let (lv, rv) = (self.value(st, l), self.value(st, r));
+            let (base, c) = if is_const(rv) {
+                (lv, rv)
+            } else if is_const(lv) {
+                (rv, lv)
+            } else {
+                // One term a sum with a constant: the other terms added in 32 bits.
+                let (other, inner) = match (self.sum_terms(st, r), self.sum_terms(st, l)) {
+                    (Some(t), _) => (lv, t),
+                    (None, Some(t)) => (rv, t),
+                    _ => return None,
+                };
+                let (a, b) = (self.value(st, inner.0), self.value(st, inner.1));
+                let (z, c) = if is_const(b) {
+                    (a, b)
+                } else if is_const(a) {
+                    (b, a)
+                } else {
+                    return None;
+                };
+                if is_const(z) || is_const(other) {
+                    return None;
+                }
+                (LLVMBuildAdd(self.b, other, z, EMPTY), c)
+            };
+            if is_const(base) || LLVMTypeOf(base) != self.i32 {
+                return None;
+            }
+            let i64t = LLVMInt64TypeInContext(self.ctx);
+            let wide = LLVMBuildZExt(self.b, base, i64t, EMPTY);
+            let p = LLVMBuildIntToPtr(self.b, wide, self.i8p, EMPTY);
+            let mut off = [LLVMConstInt(i64t, LLVMConstIntGetSExtValue(c) as u64, 1)];
+            let at = LLVMBuildGEP2(self.b, self.i8, p, off.as_mut_ptr(), 1, EMPTY);
+            Some(LLVMBuildBitCast(self.b, at, pty, EMPTY))
+        }
+    }
+
+    /// The two terms of `id` if the pexe computes it as an `add` (of i32s).
+    fn sum_terms(&self, st: &Fn, id: ValueId) -> Option<(ValueId, ValueId)> {
+        match self.def(st, id) {
+            Some(&InstKind::Binop {
+                op: crate::ir::BinOp::Add,
+                lhs,
+                rhs,
+            }) => Some((lhs, rhs)),
+            _ => None,
+        }
+    }
+
     /// The thread's pexe stack pointer (`__pnacl_sp`).
     pub(super) fn stack_pointer(&mut self) -> LLVMValueRef {
         self.region_global("__pnacl_sp", self.i32, true)
     }
 
-    /// An alloca of `size` bytes aligned to `align`: room below the pexe's stack pointer,
-    /// which must stay at or above the stack's limit.
-    pub(super) fn region_alloca(&mut self, st: &mut Fn, size: ValueId, align: u32) -> LLVMValueRef {
+    /// An alloca of `size` bytes aligned to `align`: its place in the entry's frame, or
+    /// room below the pexe's stack pointer, which must stay at or above the stack's limit.
+    pub(super) fn region_alloca(
+        &mut self,
+        st: &mut Fn,
+        inst: usize,
+        size: ValueId,
+        align: u32,
+    ) -> LLVMValueRef {
+        if let Some(&off) = st.frame_offsets.get(&inst) {
+            // SAFETY: handles of the exporter's live context and module (see the module's note).
+            return unsafe {
+                let off = LLVMConstInt(self.i32, off as u64, 0);
+                LLVMBuildAdd(self.b, st.frame, off, EMPTY)
+            };
+        }
         let sp = self.stack_pointer();
         let limit = self.region_global("__pnacl_sp_limit", self.i32, true);
         let n = self.value(st, size);
@@ -472,7 +555,8 @@ impl Exporter<'_> {
             let cur = LLVMBuildLoad2(b, self.i32, sp, EMPTY);
             let lim = LLVMBuildLoad2(b, self.i32, limit, EMPTY);
             let low = LLVMBuildSub(b, cur, n, EMPTY);
-            let mask = LLVMConstInt(self.i32, (!(align.max(1) - 1)) as u64, 0);
+            // (At least 16: the stack pointer stays 16-byte aligned; see entry_frame.)
+            let mask = LLVMConstInt(self.i32, (!(align.max(16) - 1)) as u64, 0);
             let at = LLVMBuildAnd(b, low, mask, EMPTY);
             use LLVMIntPredicate::*;
             let fits = LLVMBuildICmp(b, LLVMIntULE, n, cur, EMPTY);
@@ -512,6 +596,60 @@ impl Exporter<'_> {
             let sp = self.stack_pointer();
             // SAFETY: handles of the exporter's live context and module (see the module's note).
             st.sp0 = unsafe { LLVMBuildLoad2(self.b, self.i32, sp, EMPTY) };
+            self.entry_frame(st, body);
+        }
+    }
+
+    /// The entry block's allocas of constant size as one frame below the stack pointer,
+    /// taken and checked once at the entry (rather than once each, at every call: most
+    /// are a function's locals whose addresses escape, on every path).
+    fn entry_frame(&mut self, st: &mut Fn, body: &Body) {
+        let mut size: u64 = 0;
+        let mut align: u64 = 1;
+        for i in body.block_range(0) {
+            if let InstKind::Alloca { size: n, align: a } = body.insts[i].kind {
+                let Some(n) = self.const_int_arg(st, body, n) else {
+                    continue;
+                };
+                let a = a.bytes().max(1);
+                let at = size.div_ceil(a) * a;
+                if at + n > u32::MAX as u64 / 2 {
+                    break; // a frame this large is left to the allocas' own checks
+                }
+                st.frame_offsets.insert(i, at as u32);
+                size = at + n;
+                align = align.max(a);
+            }
+        }
+        if st.frame_offsets.is_empty() {
+            return;
+        }
+        // The stack pointer stays 16-byte aligned (the runtime starts each thread's so, and
+        // every frame's size is a multiple of 16): a frame of no larger alignment needs no
+        // rounding down.
+        let size = size.div_ceil(16) * 16;
+        let sp = self.stack_pointer();
+        let limit = self.region_global("__pnacl_sp_limit", self.i32, true);
+        let b = self.b;
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            // sp0 - size >= limit, in 64 bits (no wrap-around): one comparison.
+            let i64t = LLVMInt64TypeInContext(self.ctx);
+            let lim = LLVMBuildLoad2(b, self.i32, limit, EMPTY);
+            let lim = LLVMBuildZExt(b, lim, i64t, EMPTY);
+            let need = LLVMBuildAdd(b, lim, LLVMConstInt(i64t, size, 0), EMPTY);
+            let have = LLVMBuildZExt(b, st.sp0, i64t, EMPTY);
+            let ok = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntUGE, have, need, EMPTY);
+            self.check(st, ok, Trap::StackOverflow);
+            let low = LLVMBuildSub(self.b, st.sp0, LLVMConstInt(self.i32, size, 0), EMPTY);
+            let at = if align > 16 {
+                let mask = LLVMConstInt(self.i32, (!(align - 1)) as u32 as u64, 0);
+                LLVMBuildAnd(self.b, low, mask, EMPTY)
+            } else {
+                low
+            };
+            LLVMBuildStore(self.b, at, sp);
+            st.frame = at;
         }
     }
 
