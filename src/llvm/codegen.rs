@@ -95,7 +95,12 @@ fn llvm_options() {
 /// the pexe's code is already simplified, and the passes cost more translation time than
 /// they gain (in all functions, instcombine and simplifycfg made stockfish's translation
 /// 1.55x as long; SLP vectorization 1.06-1.10x). -O0 and -O1 only inline what must be.
-pub fn optimize(tm: &TargetMachine, module: &Module<'_>, opt: OptLevel) -> Result<(), String> {
+pub fn optimize(
+    tm: &TargetMachine,
+    module: &Module<'_>,
+    opt: OptLevel,
+    target: Target,
+) -> Result<(), String> {
     // What must be inlined at any level, first: the atomic operations' helpers
     // (llvm::export::one_thread), which are not what the inlining below looks for.
     run_passes(tm, module, "always-inline")?;
@@ -137,7 +142,14 @@ pub fn optimize(tm: &TargetMachine, module: &Module<'_>, opt: OptLevel) -> Resul
                 || f.count_basic_blocks() > 0 && floating_point_arithmetic(f) >= SLP_FLOATING_POINT
         })
         .collect();
+    // A region target's addresses are integers made pointers (`inttoptr` of a zero-
+    // extended i32), which the SLP vectorizer compares only when they are the same value:
+    // the pexe computes `i * 56` again for each access, so the copies are made one first.
+    let region = target.spec().memory == crate::target::Memory::Region;
     run_on(tm, module, &slp, |fpm| {
+        if region {
+            fpm.add_early_cse_pass();
+        }
         fpm.add_slp_vectorize_pass();
         fpm.add_instruction_combining_pass();
     });

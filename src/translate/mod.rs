@@ -233,7 +233,7 @@ fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Resul
     let t2 = std::time::Instant::now();
     let tm =
         codegen::target_machine(opts.target, opts.opt).map_err(|e| err("code generation", e))?;
-    codegen::optimize(&tm, &llmod, opts.opt).map_err(|e| err("optimization", e))?;
+    codegen::optimize(&tm, &llmod, opts.opt, opts.target).map_err(|e| err("optimization", e))?;
     if opts.target.spec().memory == crate::target::Memory::Region {
         codegen::trap_unreachables(&llmod);
     }

@@ -462,54 +462,73 @@ impl Exporter<'_> {
     }
 
     /// A pointer of type `pty` for pexe address `id` if the pexe computes it as a sum with
-    /// a constant term (`x + C`, or `x + (y + C)` in any order): the zero-extended rest of
-    /// the sum (computed in 32 bits) plus the constant sign-extended, one constant only,
-    /// so that no address formed lies more than 2 GiB beyond the region, inside its guard.
+    /// constant terms (`(x + C1) + C2`, `x + (y + C)`, in any order, a few adds deep): the
+    /// zero-extended rest of the sum (at most two terms, added in 32 bits) plus the sum of
+    /// the constants sign-extended, if that is within 2 GiB either way, so that no address
+    /// formed lies more than 2 GiB beyond the region, inside its guard. Accesses to one
+    /// object at several offsets so share one base, as they would on a flat target, and
+    /// LLVM sees them side by side (its SLP vectorizer among others).
     pub(super) fn region_constant_offset(
         &mut self,
         st: &mut Fn,
         id: ValueId,
         pty: LLVMTypeRef,
     ) -> Option<LLVMValueRef> {
-        let (l, r) = self.sum_terms(st, id)?;
-        // SAFETY: handles of the exporter's live context and module (see the module's note);
-        // each value is tested for a constant integer before it is read as one.
+        self.sum_terms(st, id)?;
+        let mut terms = Vec::new();
+        let mut constant: i64 = 0;
+        self.flatten_sum(st, id, 3, &mut terms, &mut constant)?;
+        if constant == 0 || terms.is_empty() || constant.unsigned_abs() >= 1 << 31 {
+            return None;
+        }
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
-            let is_const = |v: LLVMValueRef| !LLVMIsAConstantInt(v).is_null();
-            let (lv, rv) = (self.value(st, l), self.value(st, r));
-            let (base, c) = if is_const(rv) {
-                (lv, rv)
-            } else if is_const(lv) {
-                (rv, lv)
-            } else {
-                // One term a sum with a constant: the other terms added in 32 bits.
-                let (other, inner) = match (self.sum_terms(st, r), self.sum_terms(st, l)) {
-                    (Some(t), _) => (lv, t),
-                    (None, Some(t)) => (rv, t),
-                    _ => return None,
-                };
-                let (a, b) = (self.value(st, inner.0), self.value(st, inner.1));
-                let (z, c) = if is_const(b) {
-                    (a, b)
-                } else if is_const(a) {
-                    (b, a)
-                } else {
-                    return None;
-                };
-                if is_const(z) || is_const(other) {
-                    return None;
-                }
-                (LLVMBuildAdd(self.b, other, z, EMPTY), c)
-            };
-            if is_const(base) || LLVMTypeOf(base) != self.i32 {
-                return None;
+            let mut base = terms[0];
+            for &t in &terms[1..] {
+                base = LLVMBuildAdd(self.b, base, t, EMPTY);
             }
             let i64t = LLVMInt64TypeInContext(self.ctx);
             let wide = LLVMBuildZExt(self.b, base, i64t, EMPTY);
             let p = LLVMBuildIntToPtr(self.b, wide, self.i8p, EMPTY);
-            let mut off = [LLVMConstInt(i64t, LLVMConstIntGetSExtValue(c) as u64, 1)];
+            let mut off = [LLVMConstInt(i64t, constant as u64, 1)];
             let at = LLVMBuildGEP2(self.b, self.i8, p, off.as_mut_ptr(), 1, EMPTY);
             Some(LLVMBuildBitCast(self.b, at, pty, EMPTY))
+        }
+    }
+
+    /// The terms of i32 `id` as a sum, `depth` adds deep: at most two that are not
+    /// constants (their LLVM values, into `terms`), and the constants' sum (each taken as
+    /// signed). None if there would be more terms.
+    fn flatten_sum(
+        &mut self,
+        st: &mut Fn,
+        id: ValueId,
+        depth: u32,
+        terms: &mut Vec<LLVMValueRef>,
+        constant: &mut i64,
+    ) -> Option<()> {
+        let v = self.value(st, id);
+        // SAFETY: handles of the exporter's live context and module (see the module's note);
+        // a value is tested for a constant integer before it is read as one.
+        unsafe {
+            if LLVMTypeOf(v) != self.i32 {
+                return None;
+            }
+            if !LLVMIsAConstantInt(v).is_null() {
+                *constant += LLVMConstIntGetSExtValue(v);
+                return Some(());
+            }
+        }
+        match self.sum_terms(st, id) {
+            Some((l, r)) if depth > 0 => {
+                self.flatten_sum(st, l, depth - 1, terms, constant)?;
+                self.flatten_sum(st, r, depth - 1, terms, constant)
+            }
+            _ if terms.len() < 2 => {
+                terms.push(v);
+                Some(())
+            }
+            _ => None,
         }
     }
 
