@@ -478,7 +478,7 @@ impl Exporter<'_> {
         let mut terms = Vec::new();
         let mut constant: i64 = 0;
         self.flatten_sum(st, id, 3, &mut terms, &mut constant)?;
-        if constant == 0 || terms.is_empty() || constant.unsigned_abs() >= 1 << 31 {
+        if constant == 0 || terms.is_empty() || i32::try_from(constant).is_err() {
             return None;
         }
         // SAFETY: handles of the exporter's live context and module (see the module's note).
