@@ -1,5 +1,6 @@
 ; The 64-bit targets keep the pexe in its region by construction (target::Memory::Region,
-; llvm/export/region.rs): no access but to a zero-extended 32-bit address, globals as one
+; llvm/export/region.rs): no access but to a zero-extended 32-bit address (plus a constant
+; offset within the runtime's guard), globals as one
 ; image with every address resolved, functions by index through a checked table, allocas
 ; on the pexe's own stack with its limit checked. The same module for x86-64 and AArch64,
 ; which LLVM's backends compile.
@@ -21,17 +22,21 @@ target triple = "le32-unknown-nacl"
 
 ; The image from 0x10000: @counter (4 bytes of 7); @huge, 3 GiB of zeros, which the image
 ; leaves out; @last (42) and @table (8-aligned) in one segment: the address of @counter
-; (0x10000), of @twice (function 2: index 3), and 0x10004 (@counter + 4).
-; CHECK: @__pnacl_image = hidden constant [20 x i8] c"\07\00\00\00*\00\00\00\00\00\01\00\03\00\00\00\04\00\01\00"
+; (0x10000), of @twice (function 2: index 54, after the null one and runtime/irt.def's 51
+; IRT functions), and 0x10004 (@counter + 4).
+; CHECK: @__pnacl_image = hidden constant [20 x i8] c"\07\00\00\00*\00\00\00\00\00\01\006\00\00\00\04\00\01\00"
 ; CHECK: @__pnacl_image_segments = hidden constant [2 x { i32, i32 }] [{ i32, i32 } { i32 65536, i32 4 }, { i32, i32 } { i32 -1073676284, i32 16 }]
 ; CHECK: @__pnacl_image_segment_count = hidden constant i32 2
 ; CHECK: @__pnacl_image_base = hidden constant i32 65536
 ; CHECK: @__pnacl_image_end = hidden constant i32 -1073676268
-; The table: the null address, then the functions whose address can be taken, with
-; their signatures' ids; a function only ever called directly has no entry.
-; CHECK: @__pnacl_functions = hidden constant [9 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32)* @__pexe_f2.twice to i8*), i32 0 },
-; CHECK: @__pnacl_sp = external hidden thread_local(initialexec) global i32
-; CHECK: @__pnacl_sp_limit = external hidden thread_local(initialexec) global i32
+; The table: the null address, the runtime's IRT functions (irt.def's order and
+; signatures, whose ids come first: the query's i32(i32, i32, i32) is 5), then the
+; functions whose address can be taken, with their signatures' ids (twice's i32(i32) is
+; irt.def's 3); a function only ever called directly has no entry.
+; CHECK: @__pnacl_functions = hidden constant [60 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32, i32, i32)* @__pnacl_irt_query to i8*), i32 5 }, { i8*, i32 } { i8* bitcast (void (i32)* @__pnacl_irt_exit to i8*), i32 1 },
+; CHECK-SAME: { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32)* @__pexe_f2.twice to i8*), i32 3 },
+; CHECK: @__pnacl_sp = external hidden thread_local(localexec) global i32
+; CHECK: @__pnacl_sp_limit = external hidden thread_local(localexec) global i32
 
 @counter = internal global i32 7, align 4
 @huge = internal global [3221225472 x i8] zeroinitializer, align 4
@@ -61,11 +66,11 @@ define internal i32 @twice(i32 %x) {
 ; An indirect call: the index is checked against the table's length, the entry's
 ; signature against the call's, else the program traps.
 ; CHECK-LABEL: define {{.*}}through
-; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 9
+; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 60
 ; CHECK: br i1 [[I]], label %{{[0-9]+}}, label %[[NOTFN:[0-9]+]]
 ; CHECK: call void @__pnacl_trap(i32 0)
-; CHECK: getelementptr inbounds [9 x { i8*, i32 }], [9 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 %{{[0-9]+}}, i32 1
-; CHECK: icmp eq i32 %{{[0-9]+}}, 0
+; CHECK: getelementptr inbounds [60 x { i8*, i32 }], [60 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 %{{[0-9]+}}, i32 1
+; CHECK: icmp eq i32 %{{[0-9]+}}, 3
 ; CHECK: call void @__pnacl_trap(i32 1)
 ; CHECK: call i32 %{{[0-9]+}}(i32 %1)
 define internal i32 @through(i32 %f, i32 %x) {
@@ -87,16 +92,24 @@ define internal double @odd(i32 %f, double %x) {
 }
 
 ; Allocas take room on the pexe's stack below __pnacl_sp, checked against its limit
-; (a stack overflow traps), and the function gives it back when it returns. The address
-; the pexe computes (base + 4) is added in 32 bits, then zero-extended.
+; (a stack overflow traps), and the function gives it back when it returns: the entry
+; block's constant ones as one frame (16 bytes, the stack pointer kept 16-byte aligned),
+; checked once in 64 bits, a later one of variable size on its own (rounded down to 16).
+; The address the pexe computes (base + 4) is the zero-extended base plus 4.
 ; CHECK-LABEL: define {{.*}}frame
 ; CHECK: [[SP0:%[0-9]+]] = load i32, i32* @__pnacl_sp
-; CHECK: load i32, i32* @__pnacl_sp_limit
-; CHECK: and i32 %{{[0-9]+}}, -8
+; CHECK: [[LIM:%[0-9]+]] = load i32, i32* @__pnacl_sp_limit
+; CHECK: [[LIM64:%[0-9]+]] = zext i32 [[LIM]] to i64
+; CHECK: [[NEED:%[0-9]+]] = add i64 [[LIM64]], 16
+; CHECK: [[HAVE:%[0-9]+]] = zext i32 [[SP0]] to i64
+; CHECK: icmp uge i64 [[HAVE]], [[NEED]]
 ; CHECK: call void @__pnacl_trap(i32 2)
-; CHECK: store i32 %{{[0-9]+}}, i32* @__pnacl_sp
-; CHECK: add i32 %{{[0-9]+}}, 4
-; CHECK-NEXT: inttoptr i32 %{{[0-9]+}} to i32*
+; CHECK: [[FRAME:%[0-9]+]] = sub i32 [[SP0]], 16
+; CHECK-NEXT: store i32 [[FRAME]], i32* @__pnacl_sp
+; CHECK: [[W:%[0-9]+]] = zext i32 [[FRAME]] to i64
+; CHECK-NEXT: [[P:%[0-9]+]] = inttoptr i64 [[W]] to i8*
+; CHECK-NEXT: getelementptr i8, i8* [[P]], i64 4
+; CHECK: and i32 %{{[0-9]+}}, -16
 ; CHECK: store i32 [[SP0]], i32* @__pnacl_sp
 ; CHECK-NEXT: ret i32
 define internal i32 @frame(i32 %n) {
@@ -137,9 +150,10 @@ define internal void @never() {
 }
 ; CHECK: attributes #0 = { nounwind "null-pointer-is-valid"="true" }
 
-; No native alloca, no pointer but from an i32, no getelementptr on the pexe's memory.
+; No native alloca, no pointer but from an i32, no getelementptr on the pexe's memory
+; but by a constant.
 ; NONE-NOT: alloca
-; NONE-NOT: getelementptr i8
+; NONE-NOT: getelementptr i8, i8* %{{[0-9]+}}, i64 %
 
 ; X8664-ASM-LABEL: {{.*}}frame:
 ; X8664-ASM: %fs:

@@ -559,6 +559,9 @@ impl Exporter<'_> {
         align: u32,
     ) -> LLVMValueRef {
         if let Some(&off) = st.frame_offsets.get(&inst) {
+            if off == 0 {
+                return st.frame;
+            }
             // SAFETY: handles of the exporter's live context and module (see the module's note).
             return unsafe {
                 let off = LLVMConstInt(self.i32, off as u64, 0);
