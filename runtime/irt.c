@@ -51,6 +51,24 @@ static void zero(void *d, size_t n) {
     while (n--) *dd++ = 0;
 }
 
+/* The IRT mmap's arguments, checked (0 or a NaCl errno): never executable memory (no code
+   can be written and then run; the sandbox kills the process that asks the kernel
+   itself), only the flags NaCl has, a file's offset page-aligned; an anonymous mapping's
+   descriptor and offset made -1 and 0. */
+static int mmap_arguments(int prot, int flags, int *fd, i64 *off) {
+    if (prot & NACL_PROT_EXEC) return NACL_EACCES;
+    if (prot & ~(NACL_PROT_READ | NACL_PROT_WRITE)) return NACL_EINVAL;
+    if (flags & ~(NACL_MAP_SHARED | NACL_MAP_PRIVATE | NACL_MAP_FIXED | NACL_MAP_ANONYMOUS)) return NACL_EINVAL;
+    if (flags & NACL_MAP_ANONYMOUS) {
+        *fd = -1;
+        *off = 0;
+    } else {
+        if (!allowed(*fd)) return NACL_EBADF;
+        if (*off & (PAGE - 1)) return NACL_EINVAL;
+    }
+    return 0;
+}
+
 /* ----------------------------------------------------------------------------------- */
 /* Threads and their stacks                                                            */
 
@@ -366,16 +384,8 @@ static void *irt_tls_get(void) { return (void *)(uptr)self()->tp; }
 
 #if !PNACL_REGION /* region.h's are the region's */
 static int irt_mmap(void **addr, size_t len, int prot, int flags, int fd, i64 off) {
-    if (prot & NACL_PROT_EXEC) return NACL_EACCES; /* see irt_mprotect */
-    if (prot & ~(NACL_PROT_READ | NACL_PROT_WRITE)) return NACL_EINVAL;
-    if (flags & ~(NACL_MAP_SHARED | NACL_MAP_PRIVATE | NACL_MAP_FIXED | NACL_MAP_ANONYMOUS)) return NACL_EINVAL;
-    if (!(flags & NACL_MAP_ANONYMOUS)) {
-        if (!allowed(fd)) return NACL_EBADF;
-        if (off & (PAGE - 1)) return NACL_EINVAL;
-    } else {
-        fd = -1;
-        off = 0;
-    }
+    int e = mmap_arguments(prot, flags, &fd, &off);
+    if (e) return e;
     long r = sys_mmap(*addr, len, prot, flags, fd, off);
     if (SYS_FAILED(r)) return -r;
     *addr = (void *)r;

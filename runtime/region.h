@@ -207,18 +207,9 @@ static long region_map(u64 a, u64 len, int prot, int flags, int fd, i64 off) {
 
 /* The IRT's mmap, munmap and mprotect: only ever in the region. */
 static int region_mmap(u32 *addr, u32 len, int prot, int flags, int fd, i64 off) {
-    if (prot & NACL_PROT_EXEC) return NACL_EACCES; /* no code is ever made */
-    if (prot & ~(NACL_PROT_READ | NACL_PROT_WRITE)) return NACL_EINVAL;
-    if (flags & ~(NACL_MAP_SHARED | NACL_MAP_PRIVATE | NACL_MAP_FIXED | NACL_MAP_ANONYMOUS)) return NACL_EINVAL;
-    if (!(flags & (NACL_MAP_SHARED | NACL_MAP_PRIVATE))) return NACL_EINVAL;
-    if (!len) return NACL_EINVAL;
-    if (!(flags & NACL_MAP_ANONYMOUS)) {
-        if (!allowed(fd)) return NACL_EBADF;
-        if (off & (PAGE - 1)) return NACL_EINVAL;
-    } else {
-        fd = -1;
-        off = 0;
-    }
+    int e = mmap_arguments(prot, flags, &fd, &off);
+    if (e) return e;
+    if (!(flags & (NACL_MAP_SHARED | NACL_MAP_PRIVATE)) || !len) return NACL_EINVAL;
     u64 size = ((u64)len + PAGE - 1) & ~(u64)(PAGE - 1);
     lock(&region_lock);
     u64 a;
@@ -344,8 +335,8 @@ static void find_tls(const u64 *auxv) {
    itself; AArch64's lies above the pointer's 16 bytes. */
 static uptr tls_setup(u8 *area) {
     u64 al = tls_segment.align;
-    u64 size = (tls_segment.memsz + al - 1) & ~(al - 1);
 #if PNACL_ARCH == ARCH_X86_64
+    u64 size = (tls_segment.memsz + al - 1) & ~(al - 1);
     uptr tp = (uptr)area + size;
     u8 *block = (u8 *)tp - size;
     *(uptr *)tp = tp;
