@@ -1,12 +1,7 @@
 /* 32-bit ARM (EABI, hard float): process entry, system calls, stack switching,
    setjmp/longjmp, thread start, and the 64-bit division helpers' register shims. */
 
-/* A global function: FUNC name, its code below. */
-.macro FUNC name
-    .globl \name
-    .type \name, %function
-\name:
-.endm
+#include "arch.h"
     .syntax unified
     .arm
     .text

@@ -1,11 +1,6 @@
 /* i386: process entry, system calls, stack switching, setjmp/longjmp, thread start. */
 
-/* A global function: FUNC name, its code below. */
-.macro FUNC name
-    .globl \name
-    .type \name, @function
-\name:
-.endm
+#include "arch.h"
 
     .text
 

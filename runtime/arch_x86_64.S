@@ -2,11 +2,7 @@
    and setjmp/longjmp whose contexts the runtime keeps (region.h): the pexe's jmp_buf only
    names one. */
 
-.macro FUNC name
-    .globl \name
-    .type \name, @function
-\name:
-.endm
+#include "arch.h"
 
     .text
 
