@@ -94,22 +94,25 @@ define internal double @odd(i32 %f, double %x) {
 ; Allocas take room on the pexe's stack below __pnacl_sp, checked against its limit
 ; (a stack overflow traps), and the function gives it back when it returns: the entry
 ; block's constant ones as one frame (16 bytes, the stack pointer kept 16-byte aligned),
-; checked once in 64 bits, a later one of variable size on its own (rounded down to 16).
+; checked once in 64 bits (no wrap-around: a frame above the stack pointer is a negative
+; address), a later one of variable size on its own, rounded down to 16, checked alike.
 ; The address the pexe computes (base + 4) is the zero-extended base plus 4.
 ; CHECK-LABEL: define {{.*}}frame
 ; CHECK: [[SP0:%[0-9]+]] = load i32, i32* @__pnacl_sp
 ; CHECK: [[LIM:%[0-9]+]] = load i32, i32* @__pnacl_sp_limit
 ; CHECK: [[LIM64:%[0-9]+]] = zext i32 [[LIM]] to i64
-; CHECK: [[NEED:%[0-9]+]] = add i64 [[LIM64]], 16
 ; CHECK: [[HAVE:%[0-9]+]] = zext i32 [[SP0]] to i64
-; CHECK: icmp uge i64 [[HAVE]], [[NEED]]
+; CHECK: [[LOW:%[0-9]+]] = sub i64 [[HAVE]], 16
+; CHECK: icmp sge i64 [[LOW]], [[LIM64]]
 ; CHECK: call void @__pnacl_trap(i32 2)
-; CHECK: [[FRAME:%[0-9]+]] = sub i32 [[SP0]], 16
+; CHECK: [[FRAME:%[0-9]+]] = trunc i64 [[LOW]] to i32
 ; CHECK-NEXT: store i32 [[FRAME]], i32* @__pnacl_sp
 ; CHECK: [[W:%[0-9]+]] = zext i32 [[FRAME]] to i64
 ; CHECK-NEXT: [[P:%[0-9]+]] = inttoptr i64 [[W]] to i8*
 ; CHECK-NEXT: getelementptr i8, i8* [[P]], i64 4
-; CHECK: and i32 %{{[0-9]+}}, -16
+; CHECK: [[VLOW:%[0-9]+]] = sub i64 %{{[0-9]+}}, %{{[0-9]+}}
+; CHECK-NEXT: [[VAT:%[0-9]+]] = and i64 [[VLOW]], -16
+; CHECK-NEXT: icmp sge i64 [[VAT]], %{{[0-9]+}}
 ; CHECK: store i32 [[SP0]], i32* @__pnacl_sp
 ; CHECK-NEXT: ret i32
 define internal i32 @frame(i32 %n) {

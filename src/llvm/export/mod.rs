@@ -1179,14 +1179,9 @@ impl<'m> Exporter<'m> {
         // An address the pexe computes as base + offset is, out of normal form, that offset
         // from the base as a pointer (a getelementptr of i8, not inbounds: the same
         // address), which LLVM's analyses follow where an inttoptr hides it.
-        let sum = match st.defs.get(local) {
-            Some(InstKind::Binop {
-                op: BinOp::Add,
-                lhs,
-                rhs,
-            }) if !self.lower.normal_form() && self.region.is_none() => Some((*lhs, *rhs)),
-            _ => None,
-        };
+        let sum = self
+            .sum_terms(st, id)
+            .filter(|_| !self.lower.normal_form() && self.region.is_none());
         // A region target's address base + constant: the offset added to the zero-extended
         // base, sign-extended, where the region's guard catches what passes its end
         // (`region::constant_offset`).
@@ -1251,6 +1246,18 @@ impl<'m> Exporter<'m> {
         (d.is_power_of_two() && k > 0 && k + 1 < ty.bits())
             .then_some(k)
             .filter(|&k| self.low_zero_bits(st, body, lhs, 4) >= k)
+    }
+
+    /// The two terms of `id` if the pexe computes it as an `add` (out of normal form).
+    fn sum_terms(&self, st: &Fn, id: ValueId) -> Option<(ValueId, ValueId)> {
+        match self.def(st, id) {
+            Some(&InstKind::Binop {
+                op: BinOp::Add,
+                lhs,
+                rhs,
+            }) => Some((lhs, rhs)),
+            _ => None,
+        }
     }
 
     /// The instruction that defines local `id` (out of normal form; see `Fn::defs`).

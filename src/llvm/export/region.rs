@@ -532,18 +532,6 @@ impl Exporter<'_> {
         }
     }
 
-    /// The two terms of `id` if the pexe computes it as an `add` (of i32s).
-    fn sum_terms(&self, st: &Fn, id: ValueId) -> Option<(ValueId, ValueId)> {
-        match self.def(st, id) {
-            Some(&InstKind::Binop {
-                op: crate::ir::BinOp::Add,
-                lhs,
-                rhs,
-            }) => Some((lhs, rhs)),
-            _ => None,
-        }
-    }
-
     /// The thread's pexe stack pointer (`__pnacl_sp`).
     pub(super) fn stack_pointer(&mut self) -> LLVMValueRef {
         self.region_global("__pnacl_sp", self.i32, true)
@@ -569,22 +557,43 @@ impl Exporter<'_> {
             };
         }
         let sp = self.stack_pointer();
-        let limit = self.region_global("__pnacl_sp_limit", self.i32, true);
         let n = self.value(st, size);
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        let cur = unsafe { LLVMBuildLoad2(self.b, self.i32, sp, EMPTY) };
+        self.take_stack(st, cur, n, Some(align.max(16)))
+    }
+
+    /// `n` bytes (an i32) below stack pointer `cur`, rounded down to `align` (None: `n` is
+    /// a multiple of 16 and the room needs no more, the stack pointer staying 16-byte
+    /// aligned: the runtime starts each thread's so), at or above the stack's limit, else
+    /// a trap; the new stack pointer, stored. One signed 64-bit comparison of the result
+    /// with the limit: no wrap-around, and a size above the stack pointer gives a negative
+    /// address.
+    fn take_stack(
+        &mut self,
+        st: &mut Fn,
+        cur: LLVMValueRef,
+        n: LLVMValueRef,
+        align: Option<u32>,
+    ) -> LLVMValueRef {
+        let sp = self.stack_pointer();
+        let limit = self.region_global("__pnacl_sp_limit", self.i32, true);
         let b = self.b;
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
-            let cur = LLVMBuildLoad2(b, self.i32, sp, EMPTY);
+            let i64t = LLVMInt64TypeInContext(self.ctx);
             let lim = LLVMBuildLoad2(b, self.i32, limit, EMPTY);
-            let low = LLVMBuildSub(b, cur, n, EMPTY);
-            // (At least 16: the stack pointer stays 16-byte aligned; see entry_frame.)
-            let mask = LLVMConstInt(self.i32, (!(align.max(16) - 1)) as u64, 0);
-            let at = LLVMBuildAnd(b, low, mask, EMPTY);
-            use LLVMIntPredicate::*;
-            let fits = LLVMBuildICmp(b, LLVMIntULE, n, cur, EMPTY);
-            let above = LLVMBuildICmp(b, LLVMIntUGE, at, lim, EMPTY);
-            let ok = LLVMBuildAnd(b, fits, above, EMPTY);
+            let lim = LLVMBuildZExt(b, lim, i64t, EMPTY);
+            let wide_cur = LLVMBuildZExt(b, cur, i64t, EMPTY);
+            let wide_n = LLVMBuildZExt(b, n, i64t, EMPTY);
+            let low = LLVMBuildSub(b, wide_cur, wide_n, EMPTY);
+            let at = match align {
+                Some(a) => LLVMBuildAnd(b, low, LLVMConstInt(i64t, !(a as u64 - 1), 1), EMPTY),
+                None => low,
+            };
+            let ok = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntSGE, at, lim, EMPTY);
             self.check(st, ok, Trap::StackOverflow);
+            let at = LLVMBuildTrunc(self.b, at, self.i32, EMPTY);
             LLVMBuildStore(self.b, at, sp);
             at
         }
@@ -646,33 +655,12 @@ impl Exporter<'_> {
         if st.frame_offsets.is_empty() {
             return;
         }
-        // The stack pointer stays 16-byte aligned (the runtime starts each thread's so, and
-        // every frame's size is a multiple of 16): a frame of no larger alignment needs no
-        // rounding down.
+        // Sizes a multiple of 16, so that the stack pointer stays 16-byte aligned.
         let size = size.div_ceil(16) * 16;
-        let sp = self.stack_pointer();
-        let limit = self.region_global("__pnacl_sp_limit", self.i32, true);
-        let b = self.b;
         // SAFETY: handles of the exporter's live context and module (see the module's note).
-        unsafe {
-            // sp0 - size >= limit, in 64 bits (no wrap-around): one comparison.
-            let i64t = LLVMInt64TypeInContext(self.ctx);
-            let lim = LLVMBuildLoad2(b, self.i32, limit, EMPTY);
-            let lim = LLVMBuildZExt(b, lim, i64t, EMPTY);
-            let need = LLVMBuildAdd(b, lim, LLVMConstInt(i64t, size, 0), EMPTY);
-            let have = LLVMBuildZExt(b, st.sp0, i64t, EMPTY);
-            let ok = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntUGE, have, need, EMPTY);
-            self.check(st, ok, Trap::StackOverflow);
-            let low = LLVMBuildSub(self.b, st.sp0, LLVMConstInt(self.i32, size, 0), EMPTY);
-            let at = if align > 16 {
-                let mask = LLVMConstInt(self.i32, (!(align - 1)) as u32 as u64, 0);
-                LLVMBuildAnd(self.b, low, mask, EMPTY)
-            } else {
-                low
-            };
-            LLVMBuildStore(self.b, at, sp);
-            st.frame = at;
-        }
+        let n = unsafe { LLVMConstInt(self.i32, size, 0) };
+        let round = (align > 16).then_some(align as u32);
+        st.frame = self.take_stack(st, st.sp0, n, round);
     }
 
     /// Before a return: the stack pointer as the function found it, and the end of the
