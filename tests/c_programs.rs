@@ -11,6 +11,9 @@ use std::process::Command;
 
 use assert_cmd::cargo::cargo_bin;
 
+mod common;
+use common::run_ok;
+
 /// The directory of a dependency's sources (from cargo's metadata of this package).
 fn crate_dir(name: &str) -> PathBuf {
     let out = Command::new(env!("CARGO"))
@@ -49,17 +52,6 @@ fn c_files(dir: &Path, skip: &[&str]) -> Vec<PathBuf> {
         .collect();
     v.sort();
     v
-}
-
-fn run_ok(cmd: &mut Command, what: &str) -> std::process::Output {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed ({}): {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 /// Builds a pexe with pnacl-clang -O2 and the same sources natively (clang -m32 -O2), and

@@ -73,10 +73,10 @@ fn linked_with(pexe: &Path, target: Target, exe: &Path, extra: &[&str]) {
     let st = Command::new(pnacl::tools::LLC)
         .args(["-O2", "-filetype=obj"])
         .args(match target {
-            Target::Arm => ["-mattr=+neon,+vfp3", "-mcpu=cortex-a9"],
-            Target::X86_32 => ["-mattr=+sse2", "-mcpu=generic"],
+            Target::Arm => &["-mattr=+neon,+vfp3", "-mcpu=cortex-a9"][..],
+            Target::X86_32 => &["-mattr=+sse2", "-mcpu=generic"],
             // Linked high (the table's link_base): position-independent code.
-            _ => ["-relocation-model=pic", "-O2"],
+            _ => &["-relocation-model=pic"],
         })
         .arg(&bc)
         .arg("-o")

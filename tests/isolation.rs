@@ -7,6 +7,8 @@
 //! the reason on standard error), and the runtime keeps answering.
 #![cfg(feature = "llvm")]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -23,18 +25,15 @@ fn attacker(target: Target) -> PathBuf {
         let dir = tempfile::tempdir().unwrap();
         let pexe = dir.path().join("attacker.pexe");
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/isolation/attacker.c");
-        let out = Command::new(cargo_bin("pnacl-clang"))
-            .arg("-O2")
-            .arg(&src)
-            .arg("-o")
-            .arg(&pexe)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        common::run_ok(
+            Command::new(cargo_bin("pnacl-clang"))
+                .arg("-O2")
+                .arg(&src)
+                .arg("-o")
+                .arg(&pexe),
+            "pnacl-clang",
         );
+        // (Its findings are on standard output.)
         let out = Command::new(cargo_bin("pnacl-abicheck"))
             .arg(&pexe)
             .output()
@@ -45,17 +44,13 @@ fn attacker(target: Target) -> PathBuf {
             String::from_utf8_lossy(&out.stdout)
         );
         for t in TARGETS {
-            let out = Command::new(cargo_bin("pnacl-translate"))
-                .args(["--arch", t.name()])
-                .arg(&pexe)
-                .arg("-o")
-                .arg(dir.path().join(t.name()))
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
+            common::run_ok(
+                Command::new(cargo_bin("pnacl-translate"))
+                    .args(["--arch", t.name()])
+                    .arg(&pexe)
+                    .arg("-o")
+                    .arg(dir.path().join(t.name())),
+                "pnacl-translate",
             );
         }
         dir

@@ -238,6 +238,19 @@ pub fn prelude_pexe(dir: &std::path::Path, part: &std::path::Path) -> PathBuf {
     pexe
 }
 
+/// Runs `cmd`, which must succeed (else the test fails, with `what` and its standard
+/// error); its output.
+pub fn run_ok(cmd: &mut std::process::Command, what: &str) -> std::process::Output {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// The argv and expected stdout of run/ program `p`.
 pub fn expectations(p: &std::path::Path) -> (Vec<String>, Vec<u8>) {
     let argv = std::fs::read_to_string(p.with_extension("argv"))
