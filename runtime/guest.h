@@ -47,28 +47,7 @@ struct nacl_stat {
 
 struct nacl_timeval { i64 tv_sec; i32 tv_usec; i32 pad; };
 
-/* ----------------------------------------------------------------------------------- */
-/* Basics                                                                              */
-
-static size_t slen(const char *s) {
-    size_t n = 0;
-    while (s[n]) n++;
-    return n;
-}
-
-static int streq(const char *a, const char *b) {
-    while (*a && *a == *b) a++, b++;
-    return *a == *b;
-}
-
-static void *copy(void *d, const void *s, size_t n) { return __builtin_memcpy(d, s, n); }
-
-__attribute__((noreturn)) static void fatal(const char *msg) {
-    write_str(2, "pnacl runtime: ");
-    write_str(2, msg);
-    write_str(2, "\n");
-    exit_process(127);
-}
+#include "basics.h"
 
 /* An IRT function that is reached but not implemented: say which, exit 127. */
 __attribute__((noreturn)) static void unimplemented(const char *name) {
@@ -76,12 +55,6 @@ __attribute__((noreturn)) static void unimplemented(const char *name) {
     write_str(2, name);
     write_str(2, "\n");
     exit_process(127);
-}
-
-/* The value of environment entry `e` if it is `key` (ending in '='), else NULL. */
-static const char *env_value(const char *e, const char *key) {
-    while (*key && *e == *key) e++, key++;
-    return *key ? NULL : e;
 }
 
 /* ----------------------------------------------------------------------------------- */
@@ -170,7 +143,13 @@ static int irt_isatty(int fd, int *result) {
     return 0;
 }
 
-static int irt_fsync(int fd) { return allowed(fd) ? 0 : NACL_EBADF; }
+/* Nothing the runtime holds is unwritten but standard output's block: fsync(1) sends it
+   (the PPAPI host as pexe code sends each message so, ppapi_pexe.c). */
+static int irt_fsync(int fd) {
+    if (!allowed(fd)) return NACL_EBADF;
+    if (fd == 1) out_flush();
+    return 0;
+}
 
 static int irt_sysconf(int name, int *value) {
     switch (name) {

@@ -785,6 +785,14 @@ static int read_environment(char **envp, int envc, struct settings *set) {
             set->readonly = streq(v, "1");
         } else if ((keep_value = ppapi_setting(e))) {
             keep_value = keep_value == 2; /* the PPAPI host's (ppapi.h), perhaps used as it is */
+#if PNACL_REGION
+            /* A plugin's host is its pexe's own code (ppapi_pexe.c), which takes its
+               settings out of the environment before the plugin starts. */
+            if (__pnacl_ppapi_host) {
+                envp[kept++] = e;
+                continue;
+            }
+#endif
         } else if ((v = env_value(e, "PNACL_CONTAINED="))) {
             set->contained = streq(v, "1");
         } else if ((v = env_value(e, "PNACL_ALLOW_UNSANDBOXED="))) {

@@ -69,6 +69,7 @@ extern HIDDEN const u32 __pnacl_function_count;
 extern HIDDEN const u8 __pnacl_image[];
 extern HIDDEN const struct image_segment __pnacl_image_segments[];
 extern HIDDEN const u32 __pnacl_image_segment_count, __pnacl_image_base, __pnacl_image_end;
+extern HIDDEN const u32 __pnacl_ppapi_host; /* 1: the pexe carries the PPAPI host (ppapi_pexe.c) */
 
 /* The thread's pexe stack pointer and the lowest it may go (the module's allocas). */
 HIDDEN __thread u32 __pnacl_sp;

@@ -29,7 +29,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     (
         "translate",
-        &["llvm", "ir", "output", "target", "tools", "error"],
+        &["llvm", "ir", "output", "target", "tools", "error", "sdk"],
     ),
     (
         "cli",

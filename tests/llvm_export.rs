@@ -122,6 +122,7 @@ fn partitions_declare_only_what_they_use() {
                 partition: Some((k, &owners)),
                 ssa_checked: false,
                 inline_copies: copies,
+                ppapi_host: false,
             };
             let llmod = export(&ctx, &m, &opts).unwrap();
             let what = format!("{} partition {k} (copies: {copies})", p.display());

@@ -1,6 +1,7 @@
 //! Browser plugins without a browser: the runtime's PPAPI host (runtime/ppapi.h), headless,
-//! on every target (x86-32 natively, ARM under qemu-arm through pnacl-run, WebAssembly
-//! under node):
+//! on every target (x86-32 and x86-64 natively, ARM and AArch64 under qemu through
+//! pnacl-run, WebAssembly under node; on x86-64 and AArch64 the host is pexe code in the
+//! plugin's region, runtime/ppapi_pexe.c):
 //!
 //! - stockfish.pexe and stockfish_2017.pexe (PNACL_STDOUT=messages) are UCI engines for a
 //!   real client: python-chess plays a game against each (Threads 2, Hash set, every move
@@ -22,15 +23,15 @@ use std::process::{Command, Output, Stdio};
 
 use assert_cmd::cargo::cargo_bin;
 
-const TARGETS: [&str; 3] = ["x86-32", "arm", "wasm32"];
+const TARGETS: [&str; 5] = ["x86-32", "arm", "wasm32", "x86-64", "aarch64"];
 
 /// `pexe` translated for `arch` into `dir`: the program, and how to run it.
 fn translate(pexe: &Path, arch: &str, dir: &Path) -> Vec<String> {
     let name = pexe.file_stem().unwrap().to_str().unwrap();
     let out = match arch {
         "wasm32" => dir.join(format!("{name}.mjs")),
-        "arm" => dir.join(format!("{name}.arm")),
-        _ => dir.join(name),
+        "arm" | "aarch64" => dir.join(format!("{name}.{arch}")),
+        _ => dir.join(format!("{name}.{arch}")),
     };
     let o = Command::new(cargo_bin("pnacl-translate"))
         .args(["-O2", "--arch", arch])
@@ -47,7 +48,7 @@ fn translate(pexe: &Path, arch: &str, dir: &Path) -> Vec<String> {
     let out = out.to_str().unwrap().to_string();
     match arch {
         "wasm32" => vec![pnacl::tools::NODE.to_string(), out],
-        "arm" => vec![cargo_bin("pnacl-run").to_str().unwrap().to_string(), out],
+        "arm" | "aarch64" => vec![cargo_bin("pnacl-run").to_str().unwrap().to_string(), out],
         _ => vec![out],
     }
 }
@@ -114,7 +115,13 @@ fn stockfish_is_a_uci_engine_for_python_chess_on_every_target() {
     for (pexe, env) in stockfishes() {
         let name = pexe.file_stem().unwrap().to_str().unwrap().to_string();
         // (plies, depth): a shorter game where the machine is emulated.
-        for (arch, plies, depth) in [("x86-32", 40, 8), ("arm", 12, 4), ("wasm32", 40, 6)] {
+        for (arch, plies, depth) in [
+            ("x86-32", 40, 8),
+            ("arm", 12, 4),
+            ("wasm32", 40, 6),
+            ("x86-64", 40, 8),
+            ("aarch64", 12, 4),
+        ] {
             let command = translate(&pexe, arch, dir.path());
             let o = Command::new("python3")
                 .arg(&game)
@@ -237,7 +244,7 @@ fn a_plugin_cannot_take_standard_output_from_the_host() {
 /// hello_tutorial with JSON messages: it posts "C++ program online." when it starts, and
 /// answers 10 with the primes below 10 as an ArrayBuffer of int32 (strings it ignores).
 /// (Its buffer's size comes from arithmetic whose result differs between x86-32 and the
-/// other targets: on ARM and WebAssembly it holds the first primes only, as the same
+/// other targets: on the others it holds the first primes only, as the same
 /// computation's double-to-int conversion gives there.)
 #[test]
 fn hello_tutorial_answers_a_number_with_its_primes_in_json() {
@@ -336,7 +343,7 @@ fn every_parse_plugin_runs_until_its_input_ends_on_every_target() {
 fn a_flood_of_vars_ends_in_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let pexe = common::attack_pexe(dir.path(), "var-flood");
-    for arch in ["x86-32", "wasm32"] {
+    for arch in ["x86-32", "wasm32", "x86-64"] {
         let command = translate(&pexe, arch, dir.path());
         let o = run(&command, b"", &[]);
         assert_eq!(o.status.code(), Some(134), "{arch}: {}", describe(&o));
@@ -458,7 +465,7 @@ fn interfaces_the_host_lacks_are_null_and_named_on_request() {
 fn impossible_sizes_give_null_vars() {
     let dir = tempfile::tempdir().unwrap();
     let pexe = common::attack_pexe(dir.path(), "var-bounds");
-    for arch in ["x86-32", "wasm32"] {
+    for arch in ["x86-32", "wasm32", "x86-64"] {
         let command = translate(&pexe, arch, dir.path());
         let o = run(&command, b"", &[]);
         assert_eq!(o.status.code(), Some(0), "{arch}: {}", describe(&o));
@@ -558,7 +565,7 @@ fn messages_reach_a_registered_handler_on_its_loop() {
 fn glbench_mounts_its_file_system_headless() {
     let dir = tempfile::tempdir().unwrap();
     let pexe = common::pexes_dir().join("plugins/glbench.pexe");
-    for arch in ["x86-32", "wasm32"] {
+    for arch in ["x86-32", "wasm32", "x86-64"] {
         let command = translate(&pexe, arch, dir.path());
         let o = run(&command, b"", &[("PNACL_MESSAGES", "json")]);
         let text = String::from_utf8_lossy(&o.stdout);

@@ -1,10 +1,15 @@
 /* The C11 and GCC atomic library calls clang makes for le32 (whose largest lock-free size
    is 0, so every __atomic builtin is a call), as the SDK's libpnaclmm defined them: each
    a sequentially consistent NaCl atomic (what volatile accesses and __sync builtins
-   become). Sizes other than 1, 2, 4 and 8 go under one lock. */
+   become). Sizes other than 1, 2, 4 and 8 go under one lock. Freestanding (the PPAPI
+   host, runtime/ppapi_pexe.c, is built with it and no C library): the two functions of
+   <string.h> it calls are declared here. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <string.h>
+
+void *memcpy(void *dst, const void *src, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
 
 #define DEFINE(N, T)                                                                           \
   T pnacl_load_##N(const volatile void *p, int o) __asm__("__atomic_load_" #N);              \

@@ -13,6 +13,7 @@ pub mod dom;
 pub mod hash;
 mod inst;
 pub mod intrinsics;
+pub mod join;
 mod types;
 
 pub use inst::{BinOp, CastOp, Inst, InstKind, Pred, Span, SwitchCase};

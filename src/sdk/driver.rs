@@ -424,6 +424,40 @@ fn link_pexe(o: &Options, lib: &libc::Libc, progress: &mut dyn FnMut(&str)) -> R
             inputs.push(input_of(&ctx, name, bytes)?);
         }
     }
+    let model = pexe_of(&ctx, inputs, &o.opt, o.keep_names, progress, &mut |s| {
+        steps.done(s)
+    })?;
+    let mut bytes = crate::bitcode::write(&model).map_err(|e| Failure::one(e.msg()))?;
+    if o.compress {
+        bytes =
+            crate::bitcode::compress::compress(&bytes).map_err(|e| Failure::one(e.to_string()))?;
+    }
+    let dest = o.output.clone().unwrap_or_else(|| "a.out".into());
+    let mut out = crate::output::Output::new(Some(&dest)).map_err(Failure::one)?;
+    if out.is_terminal() {
+        return Err(Failure::one(
+            "refusing to write a binary file to a terminal (use -o FILE)",
+        ));
+    }
+    std::io::Write::write_all(&mut out, &bytes)
+        .map_err(|e| Failure::one(format!("{dest}: {}", crate::output::io_reason(&e))))?;
+    out.commit().map_err(Failure::one)?;
+    steps.done("check and freeze");
+    Ok(())
+}
+
+/// The back half of pnacl-clang, after compiling: `inputs` linked (from `_start`), the
+/// whole program optimized at `opt` (`-O0` none), simplified into the PNaCl subset and
+/// checked against the ABI's rules: the pexe's model. Names are stripped unless
+/// `keep_names`; `done` is told each step's end.
+pub fn pexe_of(
+    ctx: &Context,
+    inputs: Vec<Input>,
+    opt: &str,
+    keep_names: bool,
+    progress: &mut dyn FnMut(&str),
+    done: &mut dyn FnMut(&str),
+) -> Result<crate::ir::Module, Failure> {
     progress("linking");
     let allowed: Vec<&str> = crate::simplify::LIBRARY_CALLS
         .iter()
@@ -431,25 +465,25 @@ fn link_pexe(o: &Options, lib: &libc::Libc, progress: &mut dyn FnMut(&str)) -> R
         .copied()
         .collect();
     let mut module =
-        link::link(&ctx, inputs, &[crate::simplify::ENTRY], &allowed).map_err(Failure::one)?;
+        link::link(ctx, inputs, &[crate::simplify::ENTRY], &allowed).map_err(Failure::one)?;
     module.verify().map_err(|e| {
         Failure::one(format!(
             "the linked module is not valid LLVM: {}",
             e.to_string().trim()
         ))
     })?;
-    steps.done("link");
+    done("link");
     crate::simplify::prepare(&mut module).map_err(problems)?;
-    steps.done("prepare");
-    if o.opt != "-O0" {
+    done("prepare");
+    if opt != "-O0" {
         progress("optimizing the whole program");
-        optimize(&mut module, &o.opt).map_err(Failure::one)?;
+        optimize(&mut module, opt).map_err(Failure::one)?;
     }
-    steps.done("optimize");
+    done("optimize");
     progress("simplifying into the PNaCl subset");
-    let simple = crate::simplify::lower(&ctx, &module).map_err(problems)?;
+    let simple = crate::simplify::lower(ctx, &module).map_err(problems)?;
     drop(module);
-    steps.done("lower");
+    done("lower");
     crate::llvm::finalize::strip(&simple);
     let findings = crate::llvm::abicheck::check(
         &simple,
@@ -472,27 +506,10 @@ fn link_pexe(o: &Options, lib: &libc::Libc, progress: &mut dyn FnMut(&str)) -> R
     if !errors.is_empty() {
         return Err(Failure(errors));
     }
-    if !o.keep_names {
+    if !keep_names {
         crate::llvm::finalize::strip_names(&simple);
     }
-    let model = crate::llvm::import::import(&simple).map_err(|e| Failure(e.problems))?;
-    let mut bytes = crate::bitcode::write(&model).map_err(|e| Failure::one(e.msg()))?;
-    if o.compress {
-        bytes =
-            crate::bitcode::compress::compress(&bytes).map_err(|e| Failure::one(e.to_string()))?;
-    }
-    let dest = o.output.clone().unwrap_or_else(|| "a.out".into());
-    let mut out = crate::output::Output::new(Some(&dest)).map_err(Failure::one)?;
-    if out.is_terminal() {
-        return Err(Failure::one(
-            "refusing to write a binary file to a terminal (use -o FILE)",
-        ));
-    }
-    std::io::Write::write_all(&mut out, &bytes)
-        .map_err(|e| Failure::one(format!("{dest}: {}", crate::output::io_reason(&e))))?;
-    out.commit().map_err(Failure::one)?;
-    steps.done("check and freeze");
-    Ok(())
+    crate::llvm::import::import(&simple).map_err(|e| Failure(e.problems))
 }
 
 fn problems(p: Vec<crate::simplify::Problem>) -> Failure {

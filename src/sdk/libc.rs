@@ -35,6 +35,12 @@ const LIBNACL: &[(&str, &str)] = &[
     ("math.c", include_str!("../../sdk/libnacl/math.c")),
 ];
 
+/// The text of libnacl's file `name` (the PPAPI host of region targets is built with its
+/// atomics: `translate::host`).
+pub fn libnacl_source(name: &str) -> Option<&'static str> {
+    LIBNACL.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+}
+
 /// How C is compiled for pexes: clang-14's le32 target against these headers, without
 /// the vectorizers (whose vectors the ABI mostly lacks), as the SDK's driver did.
 pub const TARGET_FLAGS: &[&str] = &[

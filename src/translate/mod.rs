@@ -2,6 +2,7 @@
 //! cores, linked with the runtime (`runtime/`): by ld.lld into a static ELF executable
 //! (x86-32, ARM), or by wasm-ld into a WebAssembly module with its hosts (`wasm`).
 
+pub mod host;
 pub mod js;
 pub mod serve;
 pub mod site;
@@ -205,7 +206,14 @@ pub struct Options {
     pub progress: Progress,
 }
 
-fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Result<Vec<u8>, Error> {
+/// Compiles partition `part` of `m` (or all of it); `ppapi_host`: `m` carries the PPAPI
+/// host (`host::with_host`).
+fn compile_one(
+    m: &Module,
+    opts: &Options,
+    part: Option<(u32, &[u32])>,
+    ppapi_host: bool,
+) -> Result<Vec<u8>, Error> {
     let timing = std::env::var_os("PNACL_TIME").is_some();
     let t0 = std::time::Instant::now();
     let since_start = t0.duration_since(*PROCESS_START.get_or_init(std::time::Instant::now));
@@ -216,6 +224,7 @@ fn compile_one(m: &Module, opts: &Options, part: Option<(u32, &[u32])>) -> Resul
         ssa_checked: opts.ssa_checked,
         // What `codegen::optimize` inlines at -O2 must be in the partition.
         inline_copies: opts.opt == OptLevel::O2,
+        ppapi_host,
     };
     let llmod = export(&ctx, m, &eo).map_err(|e| err("conversion", e.to_string()))?;
     let t1 = std::time::Instant::now();
@@ -311,7 +320,7 @@ static PROCESS_START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceL
 /// partition in its own LLVM context, on `opts.threads` threads taking the partitions
 /// from one queue, largest first (see `partition`).
 pub fn compile(m: &Module, opts: &Options) -> Result<Vec<Vec<u8>>, Error> {
-    compile_planned(m, opts, plan(m, opts))
+    compile_planned(m, opts, plan(m, opts), false)
 }
 
 /// How `compile` cuts `m` (`partition`): each function's partition and each
@@ -331,11 +340,16 @@ fn object_count(plan: &Plan) -> usize {
     plan.as_ref().map_or(1, |p| p.1.len())
 }
 
-fn compile_planned(m: &Module, opts: &Options, plan: Plan) -> Result<Vec<Vec<u8>>, Error> {
+fn compile_planned(
+    m: &Module,
+    opts: &Options,
+    plan: Plan,
+    ppapi_host: bool,
+) -> Result<Vec<Vec<u8>>, Error> {
     PROCESS_START.get_or_init(std::time::Instant::now);
     let Some((owners, size)) = plan else {
         opts.progress.say("generating code");
-        return Ok(vec![compile_one(m, opts, None)?]);
+        return Ok(vec![compile_one(m, opts, None, ppapi_host)?]);
     };
     let parts = size.len();
     let finished = std::sync::atomic::AtomicUsize::new(0);
@@ -352,7 +366,7 @@ fn compile_planned(m: &Module, opts: &Options, plan: Plan) -> Result<Vec<Vec<u8>
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(&k) = order.get(i) else { break };
-                let r = compile_one(m, opts, Some((k, &owners)));
+                let r = compile_one(m, opts, Some((k, &owners)), ppapi_host);
                 let n = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 opts.progress
                     .say(&format!("generating code: {n} of {parts} parts"));
@@ -392,6 +406,17 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
     if opts.target.spec().runs == Runner::Wasm {
         return wasm::translate(m, opts, out);
     }
+    // Where the pexe is isolated in its region, a plugin's PPAPI host is pexe code too.
+    let joined;
+    let ppapi_host =
+        opts.target.spec().memory == crate::target::Memory::Region && host::is_plugin(m);
+    let m = if ppapi_host {
+        opts.progress.say("joining the PPAPI host");
+        joined = host::with_host(m)?;
+        &joined
+    } else {
+        m
+    };
     let t0 = std::time::Instant::now();
     let runtime = runtime_objects(opts.target)?;
     let lld = tool(crate::tools::LD_LLD, "lld-14")?;
@@ -414,7 +439,7 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
         Linker::start(&lld, tmp.temp_path(), objpaths, &runtime, opts.target, &log)
     };
     let linker = if piped { Some(link(&objpaths)?) } else { None };
-    let objs = compile_planned(m, opts, plan)?;
+    let objs = compile_planned(m, opts, plan, ppapi_host)?;
     opts.progress.say("linking");
     let t1 = std::time::Instant::now();
     let mut linker = match linker {

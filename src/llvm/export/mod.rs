@@ -94,6 +94,9 @@ pub struct ExportOptions<'a> {
     /// bodies of the small functions its own call (`INLINE_COPY_MAX` instructions at
     /// most, and theirs, transitively) that other partitions define.
     pub inline_copies: bool,
+    /// On a region target: the module carries the PPAPI host (`translate::host`), to which
+    /// the runtime hands the host's settings (`__pnacl_ppapi_host`, 1).
+    pub ppapi_host: bool,
 }
 
 /// The largest body (in instructions) `ExportOptions::inline_copies` copies.
@@ -107,6 +110,7 @@ impl<'a> ExportOptions<'a> {
             partition: None,
             ssa_checked: false,
             inline_copies: false,
+            ppapi_host: false,
         }
     }
 }
@@ -129,6 +133,7 @@ pub fn export<'ctx>(
     x.partition = opts.partition.map(|(k, o)| (k, o.to_vec()));
     x.inline_copies = opts.inline_copies;
     x.ssa_checked = opts.ssa_checked;
+    x.ppapi_host = opts.ppapi_host;
     x.run()?;
     drop(builder);
     Ok(module)
@@ -269,6 +274,7 @@ struct Exporter<'m> {
     /// Room for the SSA check of each body (`ir::dom`), unless `ssa_checked`.
     ssa: crate::ir::dom::Scratch,
     ssa_checked: bool,
+    ppapi_host: bool,
     /// The region's layout, on a target that isolates the pexe in one
     /// (`target::Memory::Region`).
     region: Option<region::Layout>,
@@ -308,6 +314,7 @@ impl<'m> Exporter<'m> {
                 decls: HashMap::new(),
                 partition: None,
                 inline_copies: false,
+                ppapi_host: false,
                 ssa: Default::default(),
                 ssa_checked: false,
                 region: None,
@@ -1423,6 +1430,12 @@ impl<'m> Exporter<'m> {
                 LLVMSetTailCall(c, tail as i32);
                 LLVMSetInstructionCallConv(c, LLVMGetFunctionCallConv(llfn));
                 c
+            } else if self.region.is_some()
+                && callee < nf
+                && self.intrinsic[callee as usize].is_none()
+            {
+                // Through a function's own address: no pointer to check.
+                return Ok(self.region_known_call(st, body, callee, &args, inst.ty, tail));
             } else if self.region.is_some() {
                 return self.region_indirect_call(st, body, callee, &args, inst.ty, tail);
             } else {

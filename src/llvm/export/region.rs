@@ -387,6 +387,8 @@ impl Exporter<'_> {
             define(self, "__pnacl_functions", table);
             let len = self.layout().table_len();
             define(self, "__pnacl_function_count", int(self, len));
+            let host = int(self, self.ppapi_host as u32);
+            define(self, "__pnacl_ppapi_host", host);
         }
         Ok(())
     }
@@ -679,6 +681,77 @@ impl Exporter<'_> {
             let sp = self.stack_pointer();
             // SAFETY: handles of the exporter's live context and module (see the module's note).
             unsafe { LLVMBuildStore(self.b, st.sp0, sp) };
+        }
+    }
+
+    /// A call through the address of function `callee` itself (a pexe may call a function
+    /// as another type: newlib's `_start` calls a `main` of no parameters with three): the
+    /// function is called directly, as its own type, each argument it takes given as the
+    /// caller's (converted where the types differ: an integer's width, the bits of a float
+    /// of the same size) or zero, and the result the caller expects made of its result
+    /// the same way (zero if it has none). Natively the extra arguments were ignored and
+    /// the missing ones whatever the registers held; here nothing is read that the caller
+    /// did not pass.
+    pub(super) fn region_known_call(
+        &mut self,
+        st: &mut Fn,
+        body: &Body,
+        callee: ValueId,
+        args: &[ValueId],
+        ret: ValueType,
+        tail: bool,
+    ) -> LLVMValueRef {
+        let llfn = self.fn_value(callee as usize);
+        let fty = self.fn_types[callee as usize];
+        let own = self.m.fn_type(callee).clone();
+        let mut vs = Vec::with_capacity(own.params.len());
+        for (k, &p) in own.params.iter().enumerate() {
+            let v = match args.get(k) {
+                Some(&a) => {
+                    let from = self.m.value_type_in(body, a).unwrap_or(p);
+                    let v = self.value(st, a);
+                    self.convert(v, from, p)
+                }
+                // SAFETY: a type of the exporter's live context.
+                None => unsafe { LLVMConstNull(self.ty(p)) },
+            };
+            vs.push(v);
+        }
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            let c = LLVMBuildCall2(self.b, fty, llfn, vs.as_mut_ptr(), vs.len() as u32, EMPTY);
+            LLVMSetInstructionCallConv(c, LLVMGetFunctionCallConv(llfn));
+            let same = own.ret == ret && own.params.len() == args.len();
+            LLVMSetTailCall(c, (tail && same) as i32);
+            if ret.is_void() {
+                c
+            } else if own.ret.is_void() {
+                LLVMConstNull(self.ty(ret))
+            } else {
+                self.convert(c, own.ret, ret)
+            }
+        }
+    }
+
+    /// `v` of type `from` as a value of type `to`: itself, its integer widened (zero) or
+    /// narrowed, its bits where both are the same size, or else zero.
+    fn convert(&mut self, v: LLVMValueRef, from: ValueType, to: ValueType) -> LLVMValueRef {
+        if from == to {
+            return v;
+        }
+        let t = self.ty(to);
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            let (fi, ti) = (from.is_int(), to.is_int());
+            if fi && ti && from.bits() < to.bits() {
+                LLVMBuildZExt(self.b, v, t, EMPTY)
+            } else if fi && ti {
+                LLVMBuildTrunc(self.b, v, t, EMPTY)
+            } else if from.bits() == to.bits() && from.bits() > 0 {
+                LLVMBuildBitCast(self.b, v, t, EMPTY)
+            } else {
+                LLVMConstNull(t)
+            }
         }
     }
 
