@@ -91,6 +91,7 @@ struct thread {
     volatile int tid_word;  /* cleared by the kernel when the thread exits */
     void (*start)(void);
     void *region;
+    u32 id;                 /* 1 the main thread, another its slot's + 2 (irt_thread_id) */
 #if PNACL_REGION
     u32 pexe_sp;            /* the pexe's stack pointer it starts with, and its lowest */
     u32 pexe_sp_limit;
@@ -228,6 +229,7 @@ static int host_thread_create(void (*start)(void), void *stack, void *thread_ptr
         return NACL_ENOMEM;
     }
     t->tp = (u32)(uptr)thread_ptr;
+    t->id = (u32)slot + 2;
     t->start = start;
     t->tid_word = 1;
     threads[slot] = t;
@@ -378,6 +380,14 @@ static int irt_tls_init(void *thread_ptr) {
 }
 
 static void *irt_tls_get(void) { return (void *)(uptr)self()->tp; }
+#if PNACL_REGION
+/* Which thread calls: a number no living thread shares (the thread pointer is the
+   pexe's to set, and may be the same for all). */
+static int irt_thread_id(u32 *id) {
+    *id = self()->id;
+    return 0;
+}
+#endif
 
 /* ----------------------------------------------------------------------------------- */
 /* Memory                                                                              */
@@ -936,6 +946,7 @@ void __pnacl_main(long *sp) {
     if (!t) fatal("cannot map the main thread's stack");
 #endif
     t->tp = 0;
+    t->id = 1;
     t->tid_word = 1;
     __pnacl_switch_stack((u8 *)t->region + STACK_SIZE, main_thread, info);
 }

@@ -66,6 +66,9 @@ static const fnptr futex[] = {F(irt_futex_wait_abs), F(irt_futex_wake)};
 static const fnptr clock_get[] = {F(irt_clock_getres), F(irt_clock_gettime)};
 static const fnptr getpid[] = {F(irt_getpid)};
 static const fnptr random[] = {F(irt_get_random_bytes)};
+#if IRT_REGION
+static const fnptr thread_id[] = {F(irt_thread_id)};
+#endif
 
 static const struct {
     const char *name;
@@ -90,6 +93,9 @@ static const struct {
     {"nacl-irt-clock-0.1", clock_get, sizeof clock_get},
     {"nacl-irt-dev-getpid-0.1", getpid, sizeof getpid},
     {"nacl-irt-random-0.1", random, sizeof random},
+#if IRT_REGION
+    {"pnacl-irt-thread-id-0.1", thread_id, sizeof thread_id},
+#endif
 };
 
 static size_t irt_query(const char *name, void *table, size_t tablesize) {

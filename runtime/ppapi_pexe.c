@@ -57,11 +57,6 @@ static struct {
 } memory;
 
 static struct {
-    int (*tls_init)(void *thread_ptr);
-    void *(*tls_get)(void);
-} tls;
-
-static struct {
     int (*thread_create)(void (*start)(void), void *stack, void *thread_ptr);
     void (*thread_exit)(i32 *stack_flag);
     int (*thread_nice)(const int nice);
@@ -76,6 +71,11 @@ static struct {
     int (*getres)(u32 clk, struct nacl_timespec *res);
     int (*gettime)(u32 clk, struct nacl_timespec *tp);
 } clock;
+
+/* pnacl-irt-thread-id-0.1 (the region runtime's own). */
+static struct {
+    int (*thread_id)(u32 *id);
+} thread_id;
 
 typedef size_t (*query_fn)(const char *name, void *table, size_t size);
 static query_fn irt_query;
@@ -137,10 +137,8 @@ static int irt_futex_wake(volatile int *addr, int nwake, int *count) { return fu
 static int irt_thread_create(void (*start)(void), void *stack, void *thread_ptr) {
     return thread.thread_create(start, stack, thread_ptr);
 }
-/* A thread of the host's own: its thread pointer (which host_thread_id tells threads
-   apart by) is its stack's top, no other thread's. */
 static int host_thread_create(void (*start)(void), void *stack, void *thread_ptr) {
-    return thread.thread_create(start, stack, thread_ptr ? thread_ptr : stack);
+    return thread.thread_create(start, stack, thread_ptr);
 }
 static void irt_thread_exit(i32 *stack_flag) { thread.thread_exit(stack_flag); }
 static int irt_clock_gettime(u32 clk, struct nacl_timespec *tp) { return clock.gettime(clk, tp); }
@@ -151,7 +149,11 @@ static void *host_pages(size_t len) {
     return memory.mmap(&p, len, 3, 0x22, -1, 0) ? NULL : p;
 }
 
-static uptr host_thread_id(void) { return (uptr)tls.tls_get(); }
+static uptr host_thread_id(void) {
+    u32 id = 0;
+    thread_id.thread_id(&id);
+    return id;
+}
 static void ppapi_ready(void) {}
 /* No page here: no channel to one. */
 static int host_channel_write(const void *p, u32 n) { (void)p, (void)n; return -1; }
@@ -263,10 +265,10 @@ void _start(u32 *info) {
     need("nacl-irt-basic-0.1", &basic, sizeof basic);
     need("nacl-irt-dev-fdio-0.3", &fdio, sizeof fdio);
     need("nacl-irt-memory-0.3", &memory, sizeof memory);
-    need("nacl-irt-tls-0.1", &tls, sizeof tls);
     need("nacl-irt-thread-0.1", &thread, sizeof thread);
     need("nacl-irt-futex-0.1", &futex, sizeof futex);
     need("nacl-irt-clock_get-0.1", &clock, sizeof clock);
+    need("pnacl-irt-thread-id-0.1", &thread_id, sizeof thread_id);
     *slot = (u32)(uptr)host_query;
     start_argc = (int)argc;
     start_argv = argv;

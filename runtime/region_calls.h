@@ -162,6 +162,10 @@ void __pnacl_irt_thread_exit(u32 stack_flag) {
     irt_thread_exit(G(stack_flag));
 }
 u32 __pnacl_irt_thread_nice(u32 nice) { return irt_thread_nice((int)nice); }
+u32 __pnacl_irt_thread_id(u32 id) {
+    NEED(id, 4);
+    return irt_thread_id(G(id));
+}
 
 /* nacl-irt-futex: the word is the pexe's, aligned. */
 u32 __pnacl_irt_futex_wait_abs(u32 addr, u32 value, u32 abstime) {

@@ -22,9 +22,9 @@ target triple = "le32-unknown-nacl"
 
 ; The image from 0x10000: @counter (4 bytes of 7); @huge, 3 GiB of zeros, which the image
 ; leaves out; @last (42) and @table (8-aligned) in one segment: the address of @counter
-; (0x10000), of @twice (function 2: index 54, after the null one and runtime/irt.def's 51
+; (0x10000), of @twice (function 2: index 55, after the null one and runtime/irt.def's 52
 ; IRT functions), and 0x10004 (@counter + 4).
-; CHECK: @__pnacl_image = hidden constant [20 x i8] c"\07\00\00\00*\00\00\00\00\00\01\006\00\00\00\04\00\01\00"
+; CHECK: @__pnacl_image = hidden constant [20 x i8] c"\07\00\00\00*\00\00\00\00\00\01\007\00\00\00\04\00\01\00"
 ; CHECK: @__pnacl_image_segments = hidden constant [2 x { i32, i32 }] [{ i32, i32 } { i32 65536, i32 4 }, { i32, i32 } { i32 -1073676284, i32 16 }]
 ; CHECK: @__pnacl_image_segment_count = hidden constant i32 2
 ; CHECK: @__pnacl_image_base = hidden constant i32 65536
@@ -33,8 +33,11 @@ target triple = "le32-unknown-nacl"
 ; signatures, whose ids come first: the query's i32(i32, i32, i32) is 5), then the
 ; functions whose address can be taken, with their signatures' ids (twice's i32(i32) is
 ; irt.def's 3); a function only ever called directly has no entry.
-; CHECK: @__pnacl_functions = hidden constant [60 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32, i32, i32)* @__pnacl_irt_query to i8*), i32 5 }, { i8*, i32 } { i8* bitcast (void (i32)* @__pnacl_irt_exit to i8*), i32 1 },
+; CHECK: @__pnacl_functions = hidden constant [63 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32, i32, i32)* @__pnacl_irt_query to i8*), i32 5 }, { i8*, i32 } { i8* bitcast (void (i32)* @__pnacl_irt_exit to i8*), i32 1 },
 ; CHECK-SAME: { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32)* @__pexe_f2.twice to i8*), i32 3 },
+; The runtime hands the PPAPI host's settings only to a pexe that carries the host
+; (pnacl-translate joins it to a plugin; translate::host).
+; CHECK: @__pnacl_ppapi_host = hidden constant i32 0
 ; CHECK: @__pnacl_sp = external hidden thread_local(localexec) global i32
 ; CHECK: @__pnacl_sp_limit = external hidden thread_local(localexec) global i32
 
@@ -66,10 +69,10 @@ define internal i32 @twice(i32 %x) {
 ; An indirect call: the index is checked against the table's length, the entry's
 ; signature against the call's, else the program traps.
 ; CHECK-LABEL: define {{.*}}through
-; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 60
+; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 63
 ; CHECK: br i1 [[I]], label %{{[0-9]+}}, label %[[NOTFN:[0-9]+]]
 ; CHECK: call void @__pnacl_trap(i32 0)
-; CHECK: getelementptr inbounds [60 x { i8*, i32 }], [60 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 %{{[0-9]+}}, i32 1
+; CHECK: getelementptr inbounds [63 x { i8*, i32 }], [63 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 %{{[0-9]+}}, i32 1
 ; CHECK: icmp eq i32 %{{[0-9]+}}, 3
 ; CHECK: call void @__pnacl_trap(i32 1)
 ; CHECK: call i32 %{{[0-9]+}}(i32 %1)
@@ -90,6 +93,28 @@ define internal double @odd(i32 %f, double %x) {
   %s = fadd double %r, 1.0
   ret double %s
 }
+
+; A call through a function's own address as another type (newlib's _start calls a main
+; of no parameters with three) calls the function directly, as its own type: what it takes
+; is given (the i64 cut to its i32, the missing double zero), its result made the caller's
+; (widened, with zeros); no argument it was not given is read, nothing is checked.
+; CHECK-LABEL: define {{.*}}as_other
+; CHECK-NOT: __pnacl_trap
+; CHECK: [[A:%[0-9]+]] = trunc i64 %0 to i32
+; CHECK: [[R:%[0-9]+]] = call {{.*}}i32 @__pexe_f{{[0-9]+}}.mixed(i32 [[A]], double 0.000000e+00)
+; CHECK: zext i32 [[R]] to i64
+define internal i64 @as_other(i64 %x) {
+  %p = bitcast i32 (i32, double)* @mixed to i64 (i64)*
+  %r = call i64 %p(i64 %x)
+  ret i64 %r
+}
+
+define internal i32 @mixed(i32 %a, double %d) {
+  %c = fptosi double %d to i32
+  %s = add i32 %a, %c
+  ret i32 %s
+}
+
 
 ; Allocas take room on the pexe's stack below __pnacl_sp, checked against its limit
 ; (a stack overflow traps), and the function gives it back when it returns: the entry
@@ -132,6 +157,8 @@ define void @_start(i32 %info) {
   %r = call i32 @through(i32 %t, i32 %info)
   %s = call i32 @frame(i32 %r)
   %d = call double @odd(i32 %s, double 2.0)
+  %w = zext i32 %s to i64
+  %o = call i64 @as_other(i64 %w)
   %l = load i32, i32* @last, align 4
   %z = icmp eq i32 %l, 0
   br i1 %z, label %no, label %yes
