@@ -2,6 +2,11 @@
 
     python3 ppapi_bench.py search RUNS COMMAND...   nodes per second of `go depth 18` from
                                                      the start position, one thread (median)
+    python3 ppapi_bench.py search-pair RUNS NAME1 COMMAND1 NAME2 COMMAND2
+                                                     the same for two programs (each COMMAND
+                                                     one string, split at spaces), their
+                                                     runs taken in turn; each one's median
+                                                     and the first's ratio to the second's
     python3 ppapi_bench.py roundtrips N COMMAND...  N isready -> readyok round trips, per
                                                      second
     python3 ppapi_bench.py start RUNS COMMAND...     the time from starting the program to
@@ -96,7 +101,17 @@ def frames(seconds, command):
 
 def main():
     what, count, command = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-    if what == "search":
+    if what == "search-pair":
+        (n1, c1, n2, c2) = command
+        got = {n1: [], n2: []}
+        for _ in range(count):
+            for name, c in ((n1, c1), (n2, c2)):
+                got[name] += search(1, c.split())
+        for name in (n1, n2):
+            print(f"  {name:>8}: median {statistics.median(got[name]):>10,.0f} nodes/s   best {max(got[name]):>10,}")
+        ratio = statistics.median(got[n1]) / statistics.median(got[n2])
+        print(f"  {n1} / {n2}: {ratio:.3f}x the nodes per second ({count} runs each, in turn)")
+    elif what == "search":
         nps = search(count, command)
         print(f"  median {statistics.median(nps):>10,.0f} nodes/s   best {max(nps):>10,} ({count} runs)")
     elif what == "frames":
