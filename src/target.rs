@@ -258,11 +258,15 @@ impl Target {
         self.spec().runs != Runner::Nothing
     }
 
-    /// The native target of the machine the tools run on, in its 32-bit form: ARM on ARM
-    /// hosts, x86-32 on the others (what `llc-14` compiles a module for by its triple, and
-    /// what runs here).
+    /// The native target of the machine the tools run on: x86-64 and AArch64 on 64-bit
+    /// hosts (the pexe isolated in its region, and what runs where 32-bit code cannot),
+    /// 32-bit ARM and x86-32 on the others.
     pub fn host() -> Target {
-        if cfg!(any(target_arch = "arm", target_arch = "aarch64")) {
+        if cfg!(target_arch = "x86_64") {
+            Target::X86_64
+        } else if cfg!(target_arch = "aarch64") {
+            Target::Aarch64
+        } else if cfg!(target_arch = "arm") {
             Target::Arm
         } else {
             Target::X86_32

@@ -9,8 +9,9 @@ use pnacl::cli::{self, Output};
 use pnacl::llvm::{self, ExportOptions, Target};
 
 /// Convert a PNaCl pexe into an LLVM 14 module: by default one ready for native code
-/// generation on this machine's family (x86-32 here; `pnacl-llvm X.pexe | llc-14
-/// -filetype=obj -o X.o`, then `pnacl-translate X.o -o X` links it), with the PNaCl
+/// generation on this machine (`pnacl-llvm X.pexe | llc-14 -relocation-model=pic
+/// -filetype=obj -o X.o`, then `pnacl-translate X.o -o X` links it; x86-64 and aarch64
+/// programs are linked high, so their code is position-independent), with the PNaCl
 /// intrinsics lowered; with `--target le32` the neutral module, which pnacl-freeze turns
 /// back into the same pexe.
 #[derive(Parser)]
@@ -49,10 +50,26 @@ fn main() -> ExitCode {
     let Some(module) = cli::read_checked(TOOL, &name, &data, !args.no_abi_check) else {
         return ExitCode::from(1);
     };
+    // Where the pexe is isolated in its region, a plugin's PPAPI host is pexe code joined
+    // to it, as pnacl-translate joins it (translate::host).
+    let ppapi_host = args.target.spec().memory == pnacl::target::Memory::Region
+        && pnacl::translate::host::is_plugin(&module);
+    let module = if ppapi_host {
+        match pnacl::translate::host::with_host(&module) {
+            Ok(m) => m,
+            Err(e) => {
+                cli::report_msg(TOOL, format!("{name}: {e}"));
+                return ExitCode::from(1);
+            }
+        }
+    } else {
+        module
+    };
     let ctx = Context::create();
     let opts = ExportOptions {
         // `read_checked` ran `abi::check_all` unless told not to.
         ssa_checked: !args.no_abi_check,
+        ppapi_host,
         ..ExportOptions::whole(args.target)
     };
     let llmod = match llvm::export(&ctx, &module, &opts) {

@@ -42,7 +42,8 @@ struct Args {
     /// stockfish_2017 does).
     #[arg(long, requires = "site")]
     stdout_messages: bool,
-    /// x86-32, arm or wasm32 (default: this machine's family; an object's own).
+    /// x86-32, arm, wasm32, x86-64 or aarch64 (default: this machine's, x86-64 or aarch64
+    /// on 64-bit hosts; an object's own).
     #[arg(long, value_parser = runnable_target)]
     arch: Option<Target>,
     /// Serve the pages in DIR on 127.0.0.1 with the headers their threads need
@@ -390,7 +391,15 @@ fn link_object(
     match translate::link_object(obj, target, output) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            cli::report_msg(TOOL, format!("{name}: {e}"));
+            // A region target's program is linked high: its code must be position-
+            // independent, which llc makes only when told.
+            let region = target.spec().memory == pnacl::target::Memory::Region;
+            let hint = if region && e.msg.contains("out of range") {
+                format!("\n{name}: compiled without -relocation-model=pic? {target} programs are linked high: llc-14 -relocation-model=pic")
+            } else {
+                String::new()
+            };
+            cli::report_msg(TOOL, format!("{name}: {e}{hint}"));
             ExitCode::from(1)
         }
     }
