@@ -124,7 +124,8 @@ fn a_linker_that_stops_early_is_a_link_error() {
         let out = dir.path().join("pt");
         let a = Command::cargo_bin("pnacl-translate")
             .unwrap()
-            .args(["-O0", "--threads", "2"])
+            // (x86-32: the linker's arguments as the scripts above count them.)
+            .args(["-O0", "--threads", "2", "--arch", "x86-32"])
             .arg(&p)
             .arg("-o")
             .arg(&out)

@@ -29,7 +29,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     (
         "translate",
-        &["llvm", "ir", "output", "target", "tools", "error", "sdk"],
+        &[
+            "llvm", "ir", "output", "target", "tools", "error", "sdk", "bitcode",
+        ],
     ),
     (
         "cli",
