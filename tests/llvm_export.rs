@@ -123,6 +123,7 @@ fn partitions_declare_only_what_they_use() {
                 ssa_checked: false,
                 inline_copies: copies,
                 ppapi_host: false,
+                portable: false,
             };
             let llmod = export(&ctx, &m, &opts).unwrap();
             let what = format!("{} partition {k} (copies: {copies})", p.display());

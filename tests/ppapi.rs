@@ -697,3 +697,48 @@ fn the_mouse_cursor_is_set_as_chrome_allowed() {
         );
     }
 }
+
+/// On x86-64 the PPAPI host is pexe code joined before the plugin, and its partition's
+/// object is cached: its code must be the same whatever plugin follows it (a plugin's
+/// functions, globals, signatures and table length must not reach it). The object made
+/// for one plugin is byte for byte the one made for another, and each program runs.
+#[test]
+fn the_host_s_cached_code_is_the_same_for_every_plugin() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let mut objects = Vec::new();
+    for name in ["hello_tutorial", "path_tracer"] {
+        let _ = std::fs::remove_dir_all(&cache);
+        let pexe = common::pexes_dir().join(format!("parse/{name}.pexe"));
+        let out = dir.path().join(name);
+        let o = Command::new(cargo_bin("pnacl-translate"))
+            .args(["-O2", "--arch", "x86-64"])
+            .arg(&pexe)
+            .arg("-o")
+            .arg(&out)
+            .env("PNACL_CACHE_DIR", &cache)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let kept: Vec<PathBuf> = std::fs::read_dir(&cache)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                let n = p.file_name().unwrap().to_string_lossy().to_string();
+                n.starts_with("ppapi-host-x86-64-") && n.ends_with(".o")
+            })
+            .collect();
+        assert_eq!(kept.len(), 1, "{name}: {kept:?}");
+        objects.push(std::fs::read(&kept[0]).unwrap());
+        let o = run(&[out.to_str().unwrap().to_string()], b"", &[]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", describe(&o));
+    }
+    assert!(
+        objects[0] == objects[1],
+        "the host's object differs between plugins"
+    );
+}

@@ -56,7 +56,7 @@ fn main() -> ExitCode {
         && pnacl::translate::host::is_plugin(&module);
     let module = if ppapi_host {
         match pnacl::translate::host::with_host(&module) {
-            Ok(m) => m,
+            Ok(w) => w.module,
             Err(e) => {
                 cli::report_msg(TOOL, format!("{name}: {e}"));
                 return ExitCode::from(1);

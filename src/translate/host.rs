@@ -31,38 +31,45 @@ pub fn is_plugin(m: &Module) -> bool {
     asks_hook || !super::ppapi_interfaces(m).is_empty()
 }
 
-/// The plugin `m` with the host joined to it: the host's `_start` is the pexe's entry and
-/// calls the plugin's. Fails when `m` has no `_start` to call.
-pub fn with_host(m: &Module) -> Result<Module, Error> {
-    let host = host_module()?;
+/// A plugin with the host joined to it.
+pub struct WithHost {
+    pub module: Module,
+    /// The host's functions, the module's first (its code is the same whatever plugin
+    /// follows: `ExportOptions::portable`).
+    pub host_functions: u32,
+    /// What the host's code is made of (its sources, flags and compiler).
+    pub key: u64,
+}
+
+/// The plugin `m` with the host joined before it: the host's `_start` is the pexe's
+/// entry and calls the plugin's. Fails when `m` has no `_start` to call.
+pub fn with_host(m: &Module) -> Result<WithHost, Error> {
+    let (host, key) = host_module()?;
     let Some(plugin_start) = m.function_named("_start") else {
         return Err(err("PPAPI host", "the plugin has no _start"));
     };
-    let joined = crate::ir::join::join(m, &host);
+    let joined = crate::ir::join::join(&host, m);
     let mut out = joined.module;
     // The plugin's _start is the host's to call; every name of the host's (but the
-    // intrinsics') is dropped, so that none meets one of the plugin's.
-    let first_host = m.functions.len();
+    // intrinsics' and its _start) is dropped, so that none meets one of the plugin's.
+    let plugin_start = joined.b_functions[plugin_start as usize];
     let start = &mut out.functions[plugin_start as usize];
     start.name = None;
     start.linkage = Linkage::Internal;
-    let nf = out.functions.len() as u32;
-    let mut slot = None;
-    for (k, g) in host.globals.iter().enumerate() {
-        if g.name.as_deref() == Some(PLUGIN_START) {
-            slot = Some(joined.b_globals[k] - nf);
-        }
-    }
-    let Some(slot) = slot else {
+    let Some(slot) = host
+        .globals
+        .iter()
+        .position(|g| g.name.as_deref() == Some(PLUGIN_START))
+    else {
         return Err(err("PPAPI host", "the host has no __pnacl_plugin_start"));
     };
-    let g = &mut out.globals[slot as usize];
+    let g = &mut out.globals[slot];
     g.inits = vec![Init::Reloc {
         target: plugin_start,
         addend: 0,
     }];
     g.compound = false;
-    for f in &mut out.functions[first_host..] {
+    for f in &mut out.functions[..host.functions.len()] {
         let keep = f
             .name
             .as_deref()
@@ -72,11 +79,15 @@ pub fn with_host(m: &Module) -> Result<Module, Error> {
             f.linkage = Linkage::Internal;
         }
     }
-    for g in &mut out.globals[m.globals.len()..] {
+    for g in &mut out.globals[..host.globals.len()] {
         g.name = None;
     }
     out.symbol_order.clear();
-    Ok(out)
+    Ok(WithHost {
+        module: out,
+        host_functions: host.functions.len() as u32,
+        key,
+    })
 }
 
 /// The flags the host's units are compiled with (beyond pnacl-clang's target flags).
@@ -93,9 +104,9 @@ const HOST_FLAGS: &[&str] = &[
     "-emit-llvm",
 ];
 
-/// The host's pexe, from the cache or built into it (keyed by its sources, the flags and
-/// the compiler).
-pub fn host_module() -> Result<Module, Error> {
+/// The host's pexe, from the cache or built into it, and its key (its sources, the flags
+/// and the compiler).
+pub fn host_module() -> Result<(Module, u64), Error> {
     let clang = tool(crate::tools::CLANG, "clang-14")?;
     let atomics = crate::sdk::libc::libnacl_source("atomic.c")
         .ok_or_else(|| err("PPAPI host", "libnacl has no atomic.c"))?;
@@ -108,11 +119,12 @@ pub fn host_module() -> Result<Module, Error> {
     HOST_FLAGS.hash(&mut h);
     crate::sdk::libc::TARGET_FLAGS.hash(&mut h);
     clang_version(&clang)?.hash(&mut h);
+    let key = h.finish();
     let dir = crate::tools::cache_dir();
-    let path = dir.join(format!("ppapi-host-{:016x}.pexe", h.finish()));
+    let path = dir.join(format!("ppapi-host-{key:016x}.pexe"));
     if let Ok(bytes) = std::fs::read(&path) {
         if let Ok(m) = crate::bitcode::read(&bytes) {
-            return Ok(m);
+            return Ok((m, key));
         }
     }
     std::fs::create_dir_all(&dir)
@@ -155,5 +167,57 @@ pub fn host_module() -> Result<Module, Error> {
     std::fs::write(&tmp, &bytes).map_err(|e| err("PPAPI host", e.to_string()))?;
     std::fs::rename(&tmp, &path).map_err(|e| err("PPAPI host", e.to_string()))?;
     // Read back, as a cached one is: the model the reader makes of the file.
-    crate::bitcode::read(&bytes).map_err(|e| err("PPAPI host", e.to_string()))
+    let m = crate::bitcode::read(&bytes).map_err(|e| err("PPAPI host", e.to_string()))?;
+    Ok((m, key))
+}
+
+/// The host's partition of a translation, whose object is cached: its code is the same
+/// for every plugin (`ExportOptions::portable`), so it is generated once for each target
+/// and level, by each build of the tools.
+pub struct Part {
+    /// Its number in the translation's plan.
+    pub partition: u32,
+    key: u64,
+}
+
+impl Part {
+    pub fn new(w: &WithHost, partition: u32) -> Part {
+        Part {
+            partition,
+            key: w.key,
+        }
+    }
+
+    /// Where its object for `opts` is kept: keyed by the host, the target, the level and
+    /// this program itself (its conversion and code generation).
+    pub fn object_path(&self, opts: &super::Options) -> Result<std::path::PathBuf, Error> {
+        let mut h = DefaultHasher::new();
+        self.key.hash(&mut h);
+        let exe = std::env::current_exe().map_err(|e| err("PPAPI host", e.to_string()))?;
+        let meta = std::fs::metadata(&exe).map_err(|e| err("PPAPI host", e.to_string()))?;
+        (exe, meta.len(), meta.modified().ok()).hash(&mut h);
+        let name = format!(
+            "ppapi-host-{}-{:?}-{:016x}.o",
+            opts.target.name(),
+            opts.opt,
+            h.finish()
+        );
+        Ok(crate::tools::cache_dir().join(name))
+    }
+
+    /// Keeps `obj` at `path` (whole or not at all; a cache that cannot be written is only
+    /// slower).
+    pub fn keep(path: &std::path::Path, obj: &[u8]) {
+        let Some(dir) = path.parent() else {
+            return;
+        };
+        if std::fs::create_dir_all(dir).is_err() {
+            return;
+        }
+        if let Ok(mut t) = tempfile::NamedTempFile::new_in(dir) {
+            if std::io::Write::write_all(&mut t, obj).is_ok() {
+                let _ = t.persist(path);
+            }
+        }
+    }
 }

@@ -206,13 +206,35 @@ pub struct Options {
     pub progress: Progress,
 }
 
-/// Compiles partition `part` of `m` (or all of it); `ppapi_host`: `m` carries the PPAPI
-/// host (`host::with_host`).
+/// Compiles partition `part` of `m` (or all of it); `host`: `m` carries the PPAPI host
+/// (`host::with_host`), whose partition's object comes from the cache when it is there.
 fn compile_one(
     m: &Module,
     opts: &Options,
     part: Option<(u32, &[u32])>,
+    host: Option<&host::Part>,
+) -> Result<Vec<u8>, Error> {
+    let portable = matches!((part, host), (Some((k, _)), Some(h)) if k == h.partition);
+    let cached = match host {
+        Some(h) if portable => Some(h.object_path(opts)?),
+        _ => None,
+    };
+    if let Some(Ok(obj)) = cached.as_ref().map(std::fs::read) {
+        return Ok(obj);
+    }
+    let obj = compile_export(m, opts, part, host.is_some(), portable)?;
+    if let Some(path) = cached {
+        host::Part::keep(&path, &obj);
+    }
+    Ok(obj)
+}
+
+fn compile_export(
+    m: &Module,
+    opts: &Options,
+    part: Option<(u32, &[u32])>,
     ppapi_host: bool,
+    portable: bool,
 ) -> Result<Vec<u8>, Error> {
     let timing = std::env::var_os("PNACL_TIME").is_some();
     let t0 = std::time::Instant::now();
@@ -225,6 +247,7 @@ fn compile_one(
         // What `codegen::optimize` inlines at -O2 must be in the partition.
         inline_copies: opts.opt == OptLevel::O2,
         ppapi_host,
+        portable,
     };
     let llmod = export(&ctx, m, &eo).map_err(|e| err("conversion", e.to_string()))?;
     let t1 = std::time::Instant::now();
@@ -283,12 +306,18 @@ fn compile_one(
 /// ones, so they finish close together although code generation time is far from
 /// proportional to a function's size. Partition 0 is the largest.
 pub fn partition(m: &Module, threads: usize) -> (Vec<u32>, Vec<usize>) {
+    partition_from(m, threads, 0)
+}
+
+/// `partition` of the functions from `first` on (those before it are partition 0's).
+fn partition_from(m: &Module, threads: usize, first: usize) -> (Vec<u32>, Vec<usize>) {
     let threads = threads.max(1);
     let mut owners = vec![0u32; m.functions.len()];
     let mut sizes: Vec<(usize, u32)> = m
         .functions
         .iter()
         .enumerate()
+        .skip(first)
         .filter_map(|(i, f)| {
             f.body
                 .as_ref()
@@ -320,7 +349,7 @@ static PROCESS_START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceL
 /// partition in its own LLVM context, on `opts.threads` threads taking the partitions
 /// from one queue, largest first (see `partition`).
 pub fn compile(m: &Module, opts: &Options) -> Result<Vec<Vec<u8>>, Error> {
-    compile_planned(m, opts, plan(m, opts), false)
+    compile_planned(m, opts, plan(m, opts), None)
 }
 
 /// How `compile` cuts `m` (`partition`): each function's partition and each
@@ -335,6 +364,23 @@ fn plan(m: &Module, opts: &Options) -> Plan {
     (sizes.len() > 1).then_some((owners, sizes))
 }
 
+/// A plan for a module whose first `host` functions are the PPAPI host's: the others cut
+/// as `partition` cuts them (partition 0 holds the globals), the host's one partition
+/// more, the last, whose number is returned too.
+fn plan_with_host(m: &Module, opts: &Options, host: u32) -> (Vec<u32>, Vec<usize>, u32) {
+    let (mut owners, mut sizes) = partition_from(m, opts.threads, host as usize);
+    let part = sizes.len() as u32;
+    let mut size = 0;
+    for (f, o) in owners.iter_mut().enumerate().take(host as usize) {
+        if let Some(b) = &m.functions[f].body {
+            *o = part;
+            size += b.end.insts - b.start.insts + 16;
+        }
+    }
+    sizes.push(size);
+    (owners, sizes, part)
+}
+
 /// The number of objects `compile_planned` makes from `plan`.
 fn object_count(plan: &Plan) -> usize {
     plan.as_ref().map_or(1, |p| p.1.len())
@@ -344,12 +390,12 @@ fn compile_planned(
     m: &Module,
     opts: &Options,
     plan: Plan,
-    ppapi_host: bool,
+    host: Option<&host::Part>,
 ) -> Result<Vec<Vec<u8>>, Error> {
     PROCESS_START.get_or_init(std::time::Instant::now);
     let Some((owners, size)) = plan else {
         opts.progress.say("generating code");
-        return Ok(vec![compile_one(m, opts, None, ppapi_host)?]);
+        return Ok(vec![compile_one(m, opts, None, host)?]);
     };
     let parts = size.len();
     let finished = std::sync::atomic::AtomicUsize::new(0);
@@ -366,7 +412,7 @@ fn compile_planned(
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(&k) = order.get(i) else { break };
-                let r = compile_one(m, opts, Some((k, &owners)), ppapi_host);
+                let r = compile_one(m, opts, Some((k, &owners)), host);
                 let n = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 opts.progress
                     .say(&format!("generating code: {n} of {parts} parts"));
@@ -406,23 +452,29 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
     if opts.target.spec().runs == Runner::Wasm {
         return wasm::translate(m, opts, out);
     }
-    // Where the pexe is isolated in its region, a plugin's PPAPI host is pexe code too.
-    let joined;
-    let ppapi_host =
-        opts.target.spec().memory == crate::target::Memory::Region && host::is_plugin(m);
-    let m = if ppapi_host {
-        opts.progress.say("joining the PPAPI host");
-        joined = host::with_host(m)?;
-        &joined
-    } else {
-        m
-    };
+    // Where the pexe is isolated in its region, a plugin's PPAPI host is pexe code too,
+    // joined before it: its functions a partition of their own, whose object is cached.
+    let with_host =
+        match opts.target.spec().memory == crate::target::Memory::Region && host::is_plugin(m) {
+            true => {
+                opts.progress.say("joining the PPAPI host");
+                Some(host::with_host(m)?)
+            }
+            false => None,
+        };
+    let m = with_host.as_ref().map_or(m, |w| &w.module);
     let t0 = std::time::Instant::now();
     let runtime = runtime_objects(opts.target)?;
     let lld = tool(crate::tools::LD_LLD, "lld-14")?;
     let work = tempfile::tempdir().map_err(|e| err("link", e.to_string()))?;
     let tmp = crate::output::PendingFile::create(out, true).map_err(|e| err("output", e))?;
-    let plan = plan(m, opts);
+    let (plan, host) = match &with_host {
+        Some(w) => {
+            let (owners, sizes, part) = plan_with_host(m, opts, w.host_functions);
+            (Some((owners, sizes)), Some(host::Part::new(w, part)))
+        }
+        None => (plan(m, opts), None),
+    };
     let objpaths: Vec<PathBuf> = (0..object_count(&plan))
         .map(|k| work.path().join(format!("pexe{k}.o")))
         .collect();
@@ -439,7 +491,7 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
         Linker::start(&lld, tmp.temp_path(), objpaths, &runtime, opts.target, &log)
     };
     let linker = if piped { Some(link(&objpaths)?) } else { None };
-    let objs = compile_planned(m, opts, plan, ppapi_host)?;
+    let objs = compile_planned(m, opts, plan, host.as_ref())?;
     opts.progress.say("linking");
     let t1 = std::time::Instant::now();
     let mut linker = match linker {

@@ -97,6 +97,11 @@ pub struct ExportOptions<'a> {
     /// On a region target: the module carries the PPAPI host (`translate::host`), to which
     /// the runtime hands the host's settings (`__pnacl_ppapi_host`, 1).
     pub ppapi_host: bool,
+    /// On a region target, for a partition: its code depends on nothing of the module
+    /// beyond its own functions, the globals before the first not its own and their
+    /// signatures (the table's length is read, not known), so that it is the same for
+    /// every module that begins with the same functions (the PPAPI host's, cached).
+    pub portable: bool,
 }
 
 /// The largest body (in instructions) `ExportOptions::inline_copies` copies.
@@ -111,6 +116,7 @@ impl<'a> ExportOptions<'a> {
             ssa_checked: false,
             inline_copies: false,
             ppapi_host: false,
+            portable: false,
         }
     }
 }
@@ -134,6 +140,7 @@ pub fn export<'ctx>(
     x.inline_copies = opts.inline_copies;
     x.ssa_checked = opts.ssa_checked;
     x.ppapi_host = opts.ppapi_host;
+    x.portable = opts.portable;
     x.run()?;
     drop(builder);
     Ok(module)
@@ -275,6 +282,7 @@ struct Exporter<'m> {
     ssa: crate::ir::dom::Scratch,
     ssa_checked: bool,
     ppapi_host: bool,
+    portable: bool,
     /// The region's layout, on a target that isolates the pexe in one
     /// (`target::Memory::Region`).
     region: Option<region::Layout>,
@@ -315,6 +323,7 @@ impl<'m> Exporter<'m> {
                 partition: None,
                 inline_copies: false,
                 ppapi_host: false,
+                portable: false,
                 ssa: Default::default(),
                 ssa_checked: false,
                 region: None,

@@ -123,8 +123,10 @@ pub struct Layout {
     pub image_end: u32,
     /// Each function's signature id (`None` for an intrinsic, which has no address).
     pub sig_id: Vec<Option<u32>>,
-    /// The id of each signature a function has.
+    /// The id of each signature a function has or an indirect call asks for.
     pub sig_ids: HashMap<FnType, u32>,
+    /// Whether some function has signature id k (the runtime's all have theirs).
+    pub held: Vec<bool>,
 }
 
 impl Layout {
@@ -157,19 +159,58 @@ impl Layout {
         for (k, s) in runtime_calls().sigs.iter().enumerate() {
             sig_ids.insert(s.clone(), k as u32);
         }
-        let sig_id = (0..m.functions.len())
-            .map(|f| {
-                (!is_intrinsic(f)).then(|| {
-                    let next = sig_ids.len() as u32;
-                    *sig_ids.entry(m.fn_type(f as u32).clone()).or_insert(next)
-                })
-            })
-            .collect();
+        // Numbered in the module's order, each function's own and then those its indirect
+        // calls ask for: a module's first functions (the PPAPI host, joined first) number
+        // theirs alike whatever follows them, so that their code is the same.
+        let mut sig_id = Vec::with_capacity(m.functions.len());
+        for f in 0..m.functions.len() {
+            let own = (!is_intrinsic(f)).then(|| {
+                let next = sig_ids.len() as u32;
+                *sig_ids.entry(m.fn_type(f as u32).clone()).or_insert(next)
+            });
+            sig_id.push(own);
+            let Some(body) = m.body(f as u32) else {
+                continue;
+            };
+            for inst in body.insts {
+                if let InstKind::Call {
+                    callee,
+                    args,
+                    indirect: true,
+                    ..
+                } = inst.kind
+                {
+                    if (callee as usize) < m.functions.len() {
+                        continue;
+                    }
+                    let params: Option<Vec<ValueType>> = body
+                        .span(args)
+                        .iter()
+                        .map(|&a| m.value_type_in(&body, a))
+                        .collect();
+                    if let Some(params) = params {
+                        let next = sig_ids.len() as u32;
+                        let sig = FnType {
+                            ret: inst.ty,
+                            params,
+                            vararg: false,
+                        };
+                        sig_ids.entry(sig).or_insert(next);
+                    }
+                }
+            }
+        }
+        let mut held = vec![false; sig_ids.len()];
+        held[..runtime_calls().sigs.len()].fill(true);
+        for &id in sig_id.iter().flatten() {
+            held[id as usize] = true;
+        }
         Ok(Layout {
             global_addr,
             image_end: at as u32,
             sig_id,
             sig_ids,
+            held,
         })
     }
 
@@ -293,13 +334,19 @@ impl Exporter<'_> {
     }
 
     /// The table's type: (function, signature id) for the null address, the runtime's
-    /// functions and the pexe's.
+    /// functions and the pexe's (of no length in a portable partition, which knows no
+    /// module's length: `ExportOptions::portable`).
     fn table_ty(&self) -> LLVMTypeRef {
+        let len = if self.portable {
+            0
+        } else {
+            self.layout().table_len()
+        };
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             let mut f = [self.i8p, self.i32];
             let entry = LLVMStructTypeInContext(self.ctx, f.as_mut_ptr(), 2, 0);
-            LLVMArrayType(entry, self.layout().table_len())
+            LLVMArrayType(entry, len)
         }
     }
 
@@ -767,7 +814,6 @@ impl Exporter<'_> {
         ret: ValueType,
         tail: bool,
     ) -> R<LLVMValueRef> {
-        let len = self.layout().table_len() as u64;
         let params: Option<Vec<ValueType>> = args
             .iter()
             .map(|&a| self.m.value_type_in(body, a))
@@ -780,7 +826,9 @@ impl Exporter<'_> {
         let mut vs: Vec<LLVMValueRef> = args.iter().map(|&a| self.value(st, a)).collect();
         let id = sig
             .as_ref()
-            .and_then(|s| self.layout().sig_ids.get(s).copied());
+            .and_then(|s| self.layout().sig_ids.get(s).copied())
+            // (A portable partition cannot know that no other function has it.)
+            .filter(|&id| self.portable || self.layout().held[id as usize]);
         let (Some(sig), Some(id)) = (sig, id) else {
             // No function has this signature: the call can only trap. (Inline, without a
             // branch: what follows is dead but stays where the block's values are
@@ -801,16 +849,29 @@ impl Exporter<'_> {
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             use LLVMIntPredicate::*;
-            let inside = LLVMBuildICmp(b, LLVMIntULT, idx, LLVMConstInt(self.i32, len, 0), EMPTY);
+            // A portable partition knows no table's length: it reads it.
+            let len = if self.portable {
+                let count = self.region_global("__pnacl_function_count", self.i32, false);
+                LLVMBuildLoad2(b, self.i32, count, EMPTY)
+            } else {
+                LLVMConstInt(self.i32, self.layout().table_len() as u64, 0)
+            };
+            let inside = LLVMBuildICmp(b, LLVMIntULT, idx, len, EMPTY);
             self.check(st, inside, Trap::NotAFunction);
             let i64t = LLVMInt64TypeInContext(self.ctx);
             let wide = LLVMBuildZExt(self.b, idx, i64t, EMPTY);
             let zero = LLVMConstInt(self.i32, 0, 0);
             let ty = self.table_ty();
             let mut at = [LLVMConstInt(i64t, 0, 0), wide, zero];
+            // (Not `inbounds` where the table is declared of no length.)
+            let gep = if self.portable {
+                LLVMBuildGEP2
+            } else {
+                LLVMBuildInBoundsGEP2
+            };
             let sig_at = {
                 at[2] = LLVMConstInt(self.i32, 1, 0);
-                LLVMBuildInBoundsGEP2(self.b, ty, table, at.as_mut_ptr(), 3, EMPTY)
+                gep(self.b, ty, table, at.as_mut_ptr(), 3, EMPTY)
             };
             let got = LLVMBuildLoad2(self.b, self.i32, sig_at, EMPTY);
             let same = LLVMBuildICmp(
@@ -822,7 +883,7 @@ impl Exporter<'_> {
             );
             self.check(st, same, Trap::WrongSignature);
             at[2] = zero;
-            let fn_at = LLVMBuildInBoundsGEP2(self.b, ty, table, at.as_mut_ptr(), 3, EMPTY);
+            let fn_at = gep(self.b, ty, table, at.as_mut_ptr(), 3, EMPTY);
             let fp = LLVMBuildLoad2(self.b, self.i8p, fn_at, EMPTY);
             let fty = self.fn_ty(&sig);
             let p = LLVMBuildBitCast(self.b, fp, LLVMPointerType(fty, 0), EMPTY);
