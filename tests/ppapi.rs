@@ -565,7 +565,7 @@ fn messages_reach_a_registered_handler_on_its_loop() {
 fn glbench_mounts_its_file_system_headless() {
     let dir = tempfile::tempdir().unwrap();
     let pexe = common::pexes_dir().join("plugins/glbench.pexe");
-    for arch in ["x86-32", "wasm32", "x86-64"] {
+    for arch in TARGETS {
         let command = translate(&pexe, arch, dir.path());
         let o = run(&command, b"", &[("PNACL_MESSAGES", "json")]);
         let text = String::from_utf8_lossy(&o.stdout);
