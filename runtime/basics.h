@@ -29,7 +29,7 @@ __attribute__((noreturn)) static void fatal(const char *msg) {
 }
 
 /* The value of environment entry `e` if it is `key` (ending in '='), else NULL. */
-static const char *env_value(const char *e, const char *key) {
+__attribute__((unused)) static const char *env_value(const char *e, const char *key) {
     while (*key && *e == *key) e++, key++;
     return *key ? NULL : e;
 }

@@ -99,17 +99,10 @@ static const struct {
 };
 
 static size_t irt_query(const char *name, void *table, size_t tablesize) {
-    /* A browser plugin asks for the PPAPI start-up hook: the host of ppapi.h (not yet
-       on a region target, whose host must take pexe addresses). */
-    if (streq(name, "nacl-irt-ppapihook-0.1") && !IRT_REGION) {
-        if (tablesize < sizeof ppapi_hook) return 0;
-        if (!ppapi_plugin) {
-            ppapi_plugin = 1;
-            ppapi_set_args(start_argc, start_argv);
-        }
-        copy(table, ppapi_hook, sizeof ppapi_hook);
-        return sizeof ppapi_hook;
-    }
+    /* A browser plugin asks for the PPAPI start-up hook: the host of ppapi.h (on a
+       region target the host is the pexe's own code, ppapi_pexe.c, which answers it). */
+    if (streq(name, "nacl-irt-ppapihook-0.1") && !IRT_REGION)
+        return ppapi_hook_query(table, tablesize, start_argc, start_argv);
     for (size_t i = 0; i < sizeof interfaces / sizeof interfaces[0]; i++) {
         if (streq(name, interfaces[i].name)) {
             size_t n = interfaces[i].size;

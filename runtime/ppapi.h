@@ -374,6 +374,19 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
 
 static const pa_fn ppapi_hook[] = {PF(ppapi_start), PF(ppapi_register_thread_creator)};
 
+/* The answer to a query for nacl-irt-ppapihook-0.1: the hook, copied into `table` (its
+   bytes, or 0 where it does not fit). The first makes the program a plugin, its
+   attributes taken from the arguments. (The backend declares ppapi_plugin.) */
+static size_t ppapi_hook_query(void *table, size_t size, int argc, char **argv) {
+    if (size < sizeof ppapi_hook) return 0;
+    if (!ppapi_plugin) {
+        ppapi_plugin = 1;
+        ppapi_set_args(argc, argv);
+    }
+    copy(table, ppapi_hook, sizeof ppapi_hook);
+    return sizeof ppapi_hook;
+}
+
 /* The value of environment entry `e` if it is `key` (ending in '='), else NULL. */
 static const char *pa_setting_value(const char *e, const char *key) {
     while (*key && *e == *key) e++, key++;

@@ -111,24 +111,23 @@ static void write_str(int fd, const char *s) {
     }
 }
 
-static int is_terminal(int fd) {
+/* The backend's for outbuf.h and the IRT, which the host does not use. */
+__attribute__((unused)) static int is_terminal(int fd) {
     int yes = 0;
-    return fdio.isatty && !fdio.isatty(fd, &yes) && yes;
+    return !fdio.isatty(fd, &yes) && yes;
 }
-
-static long raw_read(int fd, void *buf, size_t n) {
+__attribute__((unused)) static long raw_read(int fd, void *buf, size_t n) {
     size_t got = 0;
     int e = fdio.read(fd, buf, n, &got);
     return e ? -e : (long)got;
 }
-
-static int raw_close(int fd) { return fdio.close(fd); }
-static int irt_read(int fd, void *buf, size_t count, size_t *nread) { return fdio.read(fd, buf, count, nread); }
-
-static int online_cpus(void) {
+__attribute__((unused)) static int raw_close(int fd) { return fdio.close(fd); }
+__attribute__((unused)) static int online_cpus(void) {
     int n = 1;
     return basic.sysconf(1, &n) || n < 1 ? 1 : n; /* _SC_NPROCESSORS_ONLN */
 }
+
+static int irt_read(int fd, void *buf, size_t count, size_t *nread) { return fdio.read(fd, buf, count, nread); }
 
 static int irt_futex_wait_abs(volatile int *addr, int value, const struct nacl_timespec *abstime) {
     return futex.wait_abs(addr, value, abstime);
@@ -216,15 +215,7 @@ static char **start_argv;
 
 static size_t host_query(const char *name, void *table, size_t size) {
     if (!name) return 0;
-    if (streq(name, "nacl-irt-ppapihook-0.1")) {
-        if (size < sizeof ppapi_hook) return 0;
-        if (!ppapi_plugin) {
-            ppapi_plugin = 1;
-            ppapi_set_args(start_argc, start_argv);
-        }
-        copy(table, ppapi_hook, sizeof ppapi_hook);
-        return sizeof ppapi_hook;
-    }
+    if (streq(name, "nacl-irt-ppapihook-0.1")) return ppapi_hook_query(table, size, start_argc, start_argv);
     size_t n = irt_query(name, table, size);
     int is_fdio = streq(name, "nacl-irt-fdio-0.1") || streq(name, "nacl-irt-dev-fdio-0.1") ||
                   streq(name, "nacl-irt-dev-fdio-0.2") || streq(name, "nacl-irt-dev-fdio-0.3");
