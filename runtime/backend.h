@@ -54,6 +54,9 @@ static int irt_clock_gettime(u32 clk, struct nacl_timespec *tp);
    the instance is made (where a page fires `load`), and the channel to a page (whole
    records; used only with PNACL_PAGE=1). */
 static void *host_pages(size_t len);
+/* Whether the program is a browser plugin: it asked for the PPAPI hook (ppapi.h's
+   ppapi_hook_query sets it; the backends' fd 1 is then the host's). */
+static int ppapi_plugin;
 static uptr host_thread_id(void);
 static void ppapi_ready(void);
 static int host_channel_write(const void *p, u32 n);

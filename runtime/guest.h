@@ -88,7 +88,6 @@ static void forbid(int fd) {
    so what it writes there itself goes to standard error, or with PNACL_STDOUT=messages
    becomes messages (ppapi.h). Fd 1 stays the host's: the plugin's close of it only closes
    it for the plugin, and a dup of it is a dup of fd 2. */
-static int ppapi_plugin;
 static int pa_stdout_messages;
 static int ppapi_stdout_write(const void *buf, size_t count, size_t *nwrote);
 static void ppapi_stdout_flush(void);

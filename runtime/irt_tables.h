@@ -2,7 +2,7 @@
  * The NaCl IRT interfaces the runtime offers and the query function that hands them out
  * (runtime.md §2), the same for every backend: irt.c (Linux system calls) and wasi.c
  * (WASI) each define the irt_* functions, `fatal`, `streq`, `copy` and `has_root` (whether
- * the program was given a root directory), `ppapi_plugin`, `start_argc` and `start_argv`,
+ * the program was given a root directory), `start_argc` and `start_argv`,
  * include the PPAPI host (ppapi.h), then include this.
  */
 

@@ -376,7 +376,7 @@ static const pa_fn ppapi_hook[] = {PF(ppapi_start), PF(ppapi_register_thread_cre
 
 /* The answer to a query for nacl-irt-ppapihook-0.1: the hook, copied into `table` (its
    bytes, or 0 where it does not fit). The first makes the program a plugin, its
-   attributes taken from the arguments. (The backend declares ppapi_plugin.) */
+   attributes taken from the arguments. */
 static size_t ppapi_hook_query(void *table, size_t size, int argc, char **argv) {
     if (size < sizeof ppapi_hook) return 0;
     if (!ppapi_plugin) {

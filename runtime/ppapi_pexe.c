@@ -166,7 +166,6 @@ int memcmp(const void *a, const void *b, size_t n) {
     return 0;
 }
 
-static int ppapi_plugin;
 #include "ppapi.h"
 
 /* ----------------------------------------------------------------------------------- */
