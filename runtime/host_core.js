@@ -299,9 +299,10 @@ export function webIo(post) {
   const none = () => { const e = new Error('NOTCAPABLE'); e.code = 'NOTCAPABLE'; throw e; };
   return {
     errno: (e) => ERRNO[e && e.code] ?? ERRNO.EIO,
-    clock: (id) => (id === 0
-      ? BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6))
-      : BigInt(Math.round(performance.now() * 1e6))),
+    // Both on the one timeline every worker shares (its origin plus its own count): a
+    // worker's performance.now() alone counts from the worker's start, and a plugin's
+    // threads are workers (stockfish divided by an elapsed time of 0 across two).
+    clock: () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6)),
     close: () => {},
     filetype: () => ({ filetype: FILETYPE.CHAR, seekable: false }),
     fstat: () => ({ dev: 0, ino: 0, nlink: 1, size: 0, atim: 0, mtim: 0, ctim: 0, filetype: FILETYPE.CHAR }),

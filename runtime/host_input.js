@@ -33,7 +33,7 @@ export function pluginInput(el, screen, toHostWith, state) {
     if (e.type === 'mousedown') focusScreen();
     const r = screen().getBoundingClientRect();
     const mouse = cls === 1;
-    const time = new Float64Array([performance.now() / 1000]);
+    const time = new Float64Array([(performance.timeOrigin + performance.now()) / 1000]);
     const tw = new Uint32Array(time.buffer);
     const scale = e.deltaMode === 1 ? 40 : 1;
     const words = [FROM_INPUT, type >>> 0, modifiers(e),
@@ -85,7 +85,7 @@ export function pluginInput(el, screen, toHostWith, state) {
   const sendIme = (e) => {
     if (!(classes & 16)) return;
     const text = enc8(e.data).slice(0, 1024);
-    const time = new Float64Array([performance.now() / 1000]);
+    const time = new Float64Array([(performance.timeOrigin + performance.now()) / 1000]);
     const tw = new Uint32Array(time.buffer);
     // type, modifiers, -, -, selection start and end (bytes), ..., time; the text
     const send = (type, bytes) => {
