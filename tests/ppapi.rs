@@ -30,7 +30,6 @@ fn translate(pexe: &Path, arch: &str, dir: &Path) -> Vec<String> {
     let name = pexe.file_stem().unwrap().to_str().unwrap();
     let out = match arch {
         "wasm32" => dir.join(format!("{name}.mjs")),
-        "arm" | "aarch64" => dir.join(format!("{name}.{arch}")),
         _ => dir.join(format!("{name}.{arch}")),
     };
     let o = Command::new(cargo_bin("pnacl-translate"))
