@@ -124,6 +124,7 @@ fn partitions_declare_only_what_they_use() {
                 inline_copies: copies,
                 ppapi_host: false,
                 portable: false,
+                layout: None,
             };
             let llmod = export(&ctx, &m, &opts).unwrap();
             let what = format!("{} partition {k} (copies: {copies})", p.display());

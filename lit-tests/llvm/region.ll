@@ -66,15 +66,21 @@ define internal i32 @twice(i32 %x) {
   ret i32 %y
 }
 
-; An indirect call: the index is checked against the table's length, the entry's
-; signature against the call's, else the program traps.
+; An indirect call: an index past the table's length reads entry 0 (no function, no
+; signature), the entry's signature is checked against the call's, one branch, else the
+; program traps, saying which check failed (0: no function, 1: another signature).
 ; CHECK-LABEL: define {{.*}}through
 ; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 63
-; CHECK: br i1 [[I]], label %{{[0-9]+}}, label %[[NOTFN:[0-9]+]]
-; CHECK: call void @__pnacl_trap(i32 0)
-; CHECK: getelementptr inbounds [63 x { i8*, i32 }], [63 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 %{{[0-9]+}}, i32 1
-; CHECK: icmp eq i32 %{{[0-9]+}}, 3
-; CHECK: call void @__pnacl_trap(i32 1)
+; CHECK-NEXT: [[IDX:%[0-9]+]] = select i1 [[I]], i32 %0, i32 0
+; CHECK-NEXT: [[W:%[0-9]+]] = zext i32 [[IDX]] to i64
+; CHECK-NEXT: getelementptr inbounds [63 x { i8*, i32 }], [63 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 [[W]], i32 1
+; CHECK: [[SAME:%[0-9]+]] = icmp eq i32 %{{[0-9]+}}, 3
+; CHECK-NEXT: br i1 [[SAME]], label %[[CALL:[0-9]+]], label %[[TRAP:[0-9]+]]
+; CHECK: [[TRAP]]:
+; CHECK-NEXT: [[IN:%[0-9]+]] = phi i1 [ [[I]], %{{[0-9]+}} ]
+; CHECK-NEXT: [[WHY:%[0-9]+]] = select i1 [[IN]], i32 1, i32 0
+; CHECK-NEXT: call void @__pnacl_trap(i32 [[WHY]])
+; CHECK: [[CALL]]:
 ; CHECK: call i32 %{{[0-9]+}}(i32 %1)
 define internal i32 @through(i32 %f, i32 %x) {
   %p = inttoptr i32 %f to i32 (i32)*
@@ -132,8 +138,7 @@ define internal i32 @mixed(i32 %a, double %d) {
 ; CHECK: call void @__pnacl_trap(i32 2)
 ; CHECK: [[FRAME:%[0-9]+]] = trunc i64 [[LOW]] to i32
 ; CHECK-NEXT: store i32 [[FRAME]], i32* @__pnacl_sp
-; CHECK: [[W:%[0-9]+]] = zext i32 [[FRAME]] to i64
-; CHECK-NEXT: [[P:%[0-9]+]] = inttoptr i64 [[W]] to i8*
+; CHECK: [[P:%[0-9]+]] = inttoptr i32 [[FRAME]] to i8*
 ; CHECK-NEXT: getelementptr i8, i8* [[P]], i64 4
 ; CHECK: [[VLOW:%[0-9]+]] = sub i64 %{{[0-9]+}}, %{{[0-9]+}}
 ; CHECK-NEXT: [[VAT:%[0-9]+]] = and i64 [[VLOW]], -16

@@ -52,8 +52,7 @@ fn main() -> ExitCode {
     };
     // Where the pexe is isolated in its region, a plugin's PPAPI host is pexe code joined
     // to it, as pnacl-translate joins it (translate::host).
-    let ppapi_host = args.target.spec().memory == pnacl::target::Memory::Region
-        && pnacl::translate::host::is_plugin(&module);
+    let ppapi_host = pnacl::translate::host::joins(&module, args.target);
     let module = if ppapi_host {
         match pnacl::translate::host::with_host(&module) {
             Ok(w) => w.module,

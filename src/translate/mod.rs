@@ -17,6 +17,7 @@ use inkwell::context::Context;
 
 use crate::ir::Module;
 use crate::llvm::codegen::{self, OptLevel};
+use crate::llvm::export::{region_layout, Layout};
 use crate::llvm::{export, ExportOptions, Target};
 use crate::target::Runner;
 
@@ -213,6 +214,7 @@ fn compile_one(
     opts: &Options,
     part: Option<(u32, &[u32])>,
     host: Option<&host::Part>,
+    layout: Option<&Layout>,
 ) -> Result<Vec<u8>, Error> {
     let portable = matches!((part, host), (Some((k, _)), Some(h)) if k == h.partition);
     let cached = match host {
@@ -222,7 +224,7 @@ fn compile_one(
     if let Some(Ok(obj)) = cached.as_ref().map(std::fs::read) {
         return Ok(obj);
     }
-    let obj = compile_export(m, opts, part, host.is_some(), portable)?;
+    let obj = compile_export(m, opts, part, host.is_some(), portable, layout)?;
     if let Some(path) = cached {
         host::Part::keep(&path, &obj);
     }
@@ -235,6 +237,7 @@ fn compile_export(
     part: Option<(u32, &[u32])>,
     ppapi_host: bool,
     portable: bool,
+    layout: Option<&Layout>,
 ) -> Result<Vec<u8>, Error> {
     let timing = std::env::var_os("PNACL_TIME").is_some();
     let t0 = std::time::Instant::now();
@@ -248,6 +251,7 @@ fn compile_export(
         inline_copies: opts.opt == OptLevel::O2,
         ppapi_host,
         portable,
+        layout,
     };
     let llmod = export(&ctx, m, &eo).map_err(|e| err("conversion", e.to_string()))?;
     let t1 = std::time::Instant::now();
@@ -269,6 +273,7 @@ fn compile_export(
     if opts.target.spec().memory == crate::target::Memory::Region {
         codegen::trap_unreachables(&llmod);
     }
+    let t_opt = std::time::Instant::now();
     // Not at -O0, whose instruction selection (FastISel) makes no tail calls.
     if opts.target == Target::Wasm32 && opts.opt != OptLevel::O0 {
         codegen::resume_points(&tm, &llmod);
@@ -283,13 +288,14 @@ fn compile_export(
     drop(ctx);
     if timing {
         eprintln!(
-            "partition {:?} on {:?} from {:?}: export {:?}, verify {:?}, codegen {:?}, drop {:?}",
+            "partition {:?} on {:?} from {:?}: export {:?}, verify {:?}, optimize {:?}, codegen {:?}, drop {:?}",
             part.map(|p| p.0),
             std::thread::current().id(),
             since_start,
             t1 - t0,
             t2 - t1,
-            t3 - t2,
+            t_opt - t2,
+            t3 - t_opt,
             t3.elapsed()
         );
     }
@@ -395,7 +401,14 @@ fn compile_planned(
     PROCESS_START.get_or_init(std::time::Instant::now);
     let Some((owners, size)) = plan else {
         opts.progress.say("generating code");
-        return Ok(vec![compile_one(m, opts, None, host)?]);
+        return Ok(vec![compile_one(m, opts, None, host, None)?]);
+    };
+    // A region's layout is the same in every partition: computed once here.
+    let layout = match opts.target.spec().memory {
+        crate::target::Memory::Region => {
+            Some(region_layout(m).map_err(|e| err("conversion", e.to_string()))?)
+        }
+        _ => None,
     };
     let parts = size.len();
     let finished = std::sync::atomic::AtomicUsize::new(0);
@@ -412,7 +425,7 @@ fn compile_planned(
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(&k) = order.get(i) else { break };
-                let r = compile_one(m, opts, Some((k, &owners)), host);
+                let r = compile_one(m, opts, Some((k, &owners)), host, layout.as_ref());
                 let n = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 opts.progress
                     .say(&format!("generating code: {n} of {parts} parts"));
@@ -454,14 +467,13 @@ pub fn translate(m: &Module, opts: &Options, out: &Path) -> Result<(), Error> {
     }
     // Where the pexe is isolated in its region, a plugin's PPAPI host is pexe code too,
     // joined before it: its functions a partition of their own, whose object is cached.
-    let with_host =
-        match opts.target.spec().memory == crate::target::Memory::Region && host::is_plugin(m) {
-            true => {
-                opts.progress.say("joining the PPAPI host");
-                Some(host::with_host(m)?)
-            }
-            false => None,
-        };
+    let with_host = match host::joins(m, opts.target) {
+        true => {
+            opts.progress.say("joining the PPAPI host");
+            Some(host::with_host(m)?)
+        }
+        false => None,
+    };
     let m = with_host.as_ref().map_or(m, |w| &w.module);
     let t0 = std::time::Instant::now();
     let runtime = runtime_objects(opts.target)?;
@@ -533,14 +545,10 @@ pub fn object_target(obj: &[u8]) -> Result<Target, String> {
             return Ok(t);
         }
     }
-    match class {
-        Some(2) => Err(
-            "a 64-bit object: translated pexes are 32-bit (compile pnacl-llvm's \
-             module as it is: its triple says i686 or armv7)"
-                .into(),
-        ),
-        _ => Err("an object for an architecture other than x86-32 and 32-bit ARM".into()),
-    }
+    Err(format!(
+        "an object for an architecture these tools do not link ({})",
+        crate::target::listed(Target::ALL.into_iter().filter(|t| t.spec().elf.is_some()))
+    ))
 }
 
 /// Links `obj`, an object made by llc from `pnacl-llvm`'s native module, with the runtime

@@ -102,6 +102,9 @@ pub struct ExportOptions<'a> {
     /// signatures (the table's length is read, not known), so that it is the same for
     /// every module that begins with the same functions (the PPAPI host's, cached).
     pub portable: bool,
+    /// On a region target: the module's layout (`region_layout`), computed once for all
+    /// of its partitions; `None`: the export computes it.
+    pub layout: Option<&'a Layout>,
 }
 
 /// The largest body (in instructions) `ExportOptions::inline_copies` copies.
@@ -117,15 +120,31 @@ impl<'a> ExportOptions<'a> {
             inline_copies: false,
             ppapi_host: false,
             portable: false,
+            layout: None,
         }
     }
 }
 
+pub use region::Layout;
+
+/// The region's layout of `m` (addresses of its globals, signature ids of its functions),
+/// the same in every partition (`ExportOptions::layout`).
+pub fn region_layout(m: &Module) -> Result<Layout, ExportError> {
+    region::Layout::of(m, |f| {
+        m.functions[f]
+            .name
+            .as_deref()
+            .and_then(intrinsics::lookup)
+            .is_some()
+    })
+    .or_else(|e| err(None, e))
+}
+
 /// Builds the LLVM module for `m` in `ctx`.
-pub fn export<'ctx>(
+pub fn export<'ctx, 'm>(
     ctx: &'ctx Context,
-    m: &Module,
-    opts: &ExportOptions,
+    m: &'m Module,
+    opts: &ExportOptions<'m>,
 ) -> R<inkwell::module::Module<'ctx>> {
     let module = ctx.create_module("pexe");
     let builder = ctx.create_builder();
@@ -141,6 +160,7 @@ pub fn export<'ctx>(
     x.ssa_checked = opts.ssa_checked;
     x.ppapi_host = opts.ppapi_host;
     x.portable = opts.portable;
+    x.given_layout = opts.layout;
     x.run()?;
     drop(builder);
     Ok(module)
@@ -225,6 +245,9 @@ struct Fn {
     placeholders: Vec<(usize, LLVMValueRef)>,
     /// Pointer casts made in a block, reused there: (block, value id, pointee) → pointer.
     casts: HashMap<(u32, ValueId, LLVMTypeRef), LLVMValueRef, BuildHasherDefault<IdHasher>>,
+    /// Region targets: the base pointers of `region::constant_offset`'s addresses made in
+    /// a block, reused there: (block, the base's one or two terms) → pointer.
+    region_bases: HashMap<(u32, usize, usize), LLVMValueRef>,
     cur_block: u32,
     /// The local index of the next value an instruction defines.
     next_value: usize,
@@ -237,9 +260,12 @@ struct Fn {
     /// The LLVM block each pexe block ends in (its own, unless a check split it): the
     /// predecessor its successors' phis name.
     exits: Vec<LLVMBasicBlockRef>,
-    /// Region targets: the function's trap blocks, by `region::Trap`, the pexe stack
-    /// pointer at its entry (null if it has no alloca), and whether it calls setjmp.
+    /// Region targets: the function's trap blocks, by `region::Trap` (an indirect call's
+    /// one, `NotAFunction`'s slot, with its phi of whether the index was in the table),
+    /// the pexe stack pointer at its entry (null if it has no alloca), and whether it
+    /// calls setjmp.
     traps: [LLVMBasicBlockRef; 3],
+    call_trap_inside: LLVMValueRef,
     sp0: LLVMValueRef,
     setjmp: bool,
     /// Region targets: the entry block's allocas of constant size, one frame taken at
@@ -285,7 +311,9 @@ struct Exporter<'m> {
     portable: bool,
     /// The region's layout, on a target that isolates the pexe in one
     /// (`target::Memory::Region`).
-    region: Option<region::Layout>,
+    region: Option<std::borrow::Cow<'m, region::Layout>>,
+    /// The layout the caller computed (`ExportOptions::layout`).
+    given_layout: Option<&'m region::Layout>,
 }
 
 impl<'m> Exporter<'m> {
@@ -327,6 +355,7 @@ impl<'m> Exporter<'m> {
                 ssa: Default::default(),
                 ssa_checked: false,
                 region: None,
+                given_layout: None,
             }
         }
     }
@@ -400,7 +429,10 @@ impl<'m> Exporter<'m> {
             self.fast = called_only_directly(self.m);
         }
         if self.target.spec().memory == crate::target::Memory::Region {
-            self.region = Some(region::layout(self.m, &self.intrinsic)?);
+            self.region = Some(match self.given_layout {
+                Some(l) => std::borrow::Cow::Borrowed(l),
+                None => std::borrow::Cow::Owned(region_layout(self.m)?),
+            });
         }
         let nf = self.m.functions.len();
         let ng = self.m.globals.len();
@@ -883,6 +915,7 @@ impl<'m> Exporter<'m> {
             holder: std::ptr::null_mut(),
             placeholders: Vec::new(),
             casts: HashMap::default(),
+            region_bases: HashMap::new(),
             cur_block: 0,
             next_value: 0,
             const_holders: Vec::new(),
@@ -898,6 +931,7 @@ impl<'m> Exporter<'m> {
             },
             exits: Vec::with_capacity(body.num_blocks as usize),
             traps: [std::ptr::null_mut(); 3],
+            call_trap_inside: std::ptr::null_mut(),
             sp0: std::ptr::null_mut(),
             setjmp: false,
             frame: std::ptr::null_mut(),

@@ -34,7 +34,7 @@ use llvm_sys::{LLVMIntPredicate, LLVMLinkage, LLVMThreadLocalMode, LLVMVisibilit
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::{cstr, err, Exporter, Fn, EMPTY, R};
+use super::{cstr, Exporter, Fn, EMPTY, R};
 use crate::ir::intrinsics::Kind;
 use crate::ir::{Body, FnType, Init, InstKind, Module, ValueId, ValueType};
 use crate::llvm::target::runtime::SETJMP_LEAVE;
@@ -116,6 +116,7 @@ pub enum Trap {
 }
 
 /// The region's layout of a module, the same in every partition.
+#[derive(Clone, Debug)]
 pub struct Layout {
     /// Each global's address.
     pub global_addr: Vec<u32>,
@@ -302,7 +303,7 @@ impl Image {
 
 impl Exporter<'_> {
     fn layout(&self) -> &Layout {
-        self.region.as_ref().expect("a region target")
+        self.region.as_deref().expect("a region target")
     }
 
     /// The i32 address of function or global `id` in the region.
@@ -510,6 +511,46 @@ impl Exporter<'_> {
         }
     }
 
+    /// Continues in a new block if an indirect call's signature check `ok` holds, else
+    /// traps: for `NotAFunction` where `inside` (the index was in the table) is false,
+    /// else for `WrongSignature`. All of a function's indirect calls share the trap block,
+    /// whose phi takes each one's `inside`.
+    fn check_call(&mut self, st: &mut Fn, ok: LLVMValueRef, inside: LLVMValueRef) {
+        let slot = Trap::NotAFunction as usize;
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            if st.traps[slot].is_null() {
+                let bb = LLVMAppendBasicBlockInContext(self.ctx, st.llfn, EMPTY);
+                let here = LLVMGetInsertBlock(self.b);
+                LLVMPositionBuilderAtEnd(self.b, bb);
+                let i1 = LLVMInt1TypeInContext(self.ctx);
+                let phi = LLVMBuildPhi(self.b, i1, EMPTY);
+                let (f, fty) = self.trap_fn();
+                let why = LLVMBuildSelect(
+                    self.b,
+                    phi,
+                    LLVMConstInt(self.i32, Trap::WrongSignature as u64, 0),
+                    LLVMConstInt(self.i32, Trap::NotAFunction as u64, 0),
+                    EMPTY,
+                );
+                let mut a = [why];
+                let c = LLVMBuildCall2(self.b, fty, f, a.as_mut_ptr(), 1, EMPTY);
+                LLVMAddCallSiteAttribute(c, u32::MAX, self.enum_attr("noreturn", 0));
+                LLVMBuildUnreachable(self.b);
+                LLVMPositionBuilderAtEnd(self.b, here);
+                st.traps[slot] = bb;
+                st.call_trap_inside = phi;
+            }
+            let here = LLVMGetInsertBlock(self.b);
+            let mut v = [inside];
+            let mut from = [here];
+            LLVMAddIncoming(st.call_trap_inside, v.as_mut_ptr(), from.as_mut_ptr(), 1);
+            let next = LLVMAppendBasicBlockInContext(self.ctx, st.llfn, EMPTY);
+            LLVMBuildCondBr(self.b, ok, next, st.traps[slot]);
+            LLVMPositionBuilderAtEnd(self.b, next);
+        }
+    }
+
     /// A pointer of type `pty` for pexe address `id` if the pexe computes it as a sum with
     /// constant terms (`(x + C1) + C2`, `x + (y + C)`, in any order, a few adds deep): the
     /// zero-extended rest of the sum (at most two terms, added in 32 bits) plus the sum of
@@ -530,15 +571,27 @@ impl Exporter<'_> {
         if constant == 0 || terms.is_empty() || i32::try_from(constant).is_err() {
             return None;
         }
+        let key = (
+            st.cur_block,
+            terms[0] as usize,
+            terms.get(1).map_or(0, |&t| t as usize),
+        );
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
-            let mut base = terms[0];
-            for &t in &terms[1..] {
-                base = LLVMBuildAdd(self.b, base, t, EMPTY);
-            }
+            let p = match st.region_bases.get(&key) {
+                Some(&p) => p,
+                None => {
+                    let mut base = terms[0];
+                    for &t in &terms[1..] {
+                        base = LLVMBuildAdd(self.b, base, t, EMPTY);
+                    }
+                    // inttoptr zero-extends an integer narrower than a pointer.
+                    let p = LLVMBuildIntToPtr(self.b, base, self.i8p, EMPTY);
+                    st.region_bases.insert(key, p);
+                    p
+                }
+            };
             let i64t = LLVMInt64TypeInContext(self.ctx);
-            let wide = LLVMBuildZExt(self.b, base, i64t, EMPTY);
-            let p = LLVMBuildIntToPtr(self.b, wide, self.i8p, EMPTY);
             let mut off = [LLVMConstInt(i64t, constant as u64, 1)];
             let at = LLVMBuildGEP2(self.b, self.i8, p, off.as_mut_ptr(), 1, EMPTY);
             Some(LLVMBuildBitCast(self.b, at, pty, EMPTY))
@@ -856,11 +909,13 @@ impl Exporter<'_> {
             } else {
                 LLVMConstInt(self.i32, self.layout().table_len() as u64, 0)
             };
+            // One branch: an index outside the table reads entry 0, no function's (its
+            // signature id none), and the trap says which check failed.
             let inside = LLVMBuildICmp(b, LLVMIntULT, idx, len, EMPTY);
-            self.check(st, inside, Trap::NotAFunction);
+            let zero = LLVMConstInt(self.i32, 0, 0);
+            let idx = LLVMBuildSelect(b, inside, idx, zero, EMPTY);
             let i64t = LLVMInt64TypeInContext(self.ctx);
             let wide = LLVMBuildZExt(self.b, idx, i64t, EMPTY);
-            let zero = LLVMConstInt(self.i32, 0, 0);
             let ty = self.table_ty();
             let mut at = [LLVMConstInt(i64t, 0, 0), wide, zero];
             // (Not `inbounds` where the table is declared of no length.)
@@ -881,7 +936,7 @@ impl Exporter<'_> {
                 LLVMConstInt(self.i32, id as u64, 0),
                 EMPTY,
             );
-            self.check(st, same, Trap::WrongSignature);
+            self.check_call(st, same, inside);
             at[2] = zero;
             let fn_at = gep(self.b, ty, table, at.as_mut_ptr(), 3, EMPTY);
             let fp = LLVMBuildLoad2(self.b, self.i8p, fn_at, EMPTY);
@@ -892,12 +947,4 @@ impl Exporter<'_> {
             Ok(c)
         }
     }
-}
-
-/// The region's layout for an exporter of `m` (whose lowered intrinsics have no address).
-pub(super) fn layout(
-    m: &Module,
-    intrinsic: &[Option<&'static crate::ir::intrinsics::Intrinsic>],
-) -> R<Layout> {
-    Layout::of(m, |f| intrinsic[f].is_some()).or_else(|e| err(None, e))
 }
