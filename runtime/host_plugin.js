@@ -1,8 +1,8 @@
 // The page's part of the host for browser plugins (a module: what it takes from the others
 // it imports; src/translate/js.rs assembles them): `pnacl.js`, the
 // one script a Chrome-era NaCl page needs to run in today's browsers. In the page it
-// turns each `<embed>` or `<object>` of type application/x-pnacl (those in the page, and
-// those added later) into a working plugin with the element API Chrome gave it:
+// turns each `<embed>` or `<object>` of type application/x-pnacl or application/x-nacl
+// (those in the page, and those added later, by its scripts too) into a working plugin with the element API Chrome gave it:
 // `postMessage`, `message` events whose `data` is converted as Chrome converted vars,
 // `loadstart`/`progress`/`load`/`error`/`loadend`/`crash` events, `readyState`,
 // `lastError`, `exitStatus`. The element's manifest (.nmf) names the pexe; the script runs
@@ -32,7 +32,11 @@ import { PAGE_SLICE_MS, pluginLimits, doneWith, textRoom, textGate, messageGate,
 import { TO_AUDIO_START, TO_AUDIO_STOP, TO_BIND, TO_CONSOLE, TO_CURSOR, TO_FLUSH, TO_INPUT, TO_URL_CLOSE, TO_URL_OPEN, TO_WS_CLOSE, TO_WS_OPEN, TO_WS_SEND } from './host_channel.js';
 
 const PNACL_TYPE = 'application/x-pnacl';
+// Chrome ran a manifest's portable program in an element of either type.
+const NACL_TYPE = 'application/x-nacl';
 const RING_BYTES = 1 << 20;
+// How lately a plugin must have printed for its line to be shown when it crashes.
+const RECENT_MS = 2000;
 // The ring's control words: [0] bytes written, [1] bytes read (both counting on, modulo
 // 2^32), [2] whether the page waits for room.
 const RING_WRITTEN = 0, RING_READ = 1, RING_WAITING = 2;
@@ -114,29 +118,63 @@ const fromJson = (line) => JSON.parse(line, (_k, v) => {
 
 if (typeof document !== 'undefined') {
   // Pages ask whether the browser has NaCl before they make the element (the SDK's
-  // common.js: navigator.mimeTypes['application/x-pnacl'] !== undefined): now it has.
+  // common.js: navigator.mimeTypes['application/x-pnacl'] !== undefined; others
+  // application/x-nacl, or navigator.plugins['Native Client']): now it has, listed as
+  // Chrome listed its built-in plugin, by name, by index and by namedItem.
   (() => {
-    const real = Object.getOwnPropertyDescriptor(Navigator.prototype, 'mimeTypes');
-    if (!real || !real.get) return;
-    const plugin = { name: 'Native Client', filename: 'pnacl.js', description: 'Portable Native Client', length: 1 };
-    const mime = { type: PNACL_TYPE, suffixes: 'pexe', description: 'Portable Native Client Executable', enabledPlugin: plugin };
-    plugin[0] = mime;
-    Object.defineProperty(Navigator.prototype, 'mimeTypes', {
-      configurable: true,
-      enumerable: true,
-      get() {
-        const types = real.get.call(this);
-        return new Proxy(types, {
-          get(t, p) {
-            if (p === PNACL_TYPE) return mime;
-            if (p === 'namedItem') return (n) => (n === PNACL_TYPE ? mime : t.namedItem(n));
-            const v = Reflect.get(t, p, t);
-            return typeof v === 'function' ? v.bind(t) : v;
-          },
-          has: (t, p) => p === PNACL_TYPE || Reflect.has(t, p),
-        });
-      },
-    });
+    const plugin = { name: 'Native Client', filename: 'internal-nacl-plugin', description: '' };
+    const mimes = [
+      { type: NACL_TYPE, suffixes: '', description: 'Native Client Executable', enabledPlugin: plugin },
+      { type: PNACL_TYPE, suffixes: '', description: 'Portable Native Client Executable', enabledPlugin: plugin },
+    ];
+    mimes.forEach((m, i) => { plugin[i] = m; plugin[m.type] = m; });
+    plugin.length = mimes.length;
+    plugin.item = (i) => mimes[i] || null;
+    plugin.namedItem = (n) => mimes.find((m) => m.type === n) || null;
+    // The browser's own list (a live, array-like object) with `extra` after its entries,
+    // each also by its `key`.
+    const extend = (name, extra, key) => {
+      const real = Object.getOwnPropertyDescriptor(Navigator.prototype, name);
+      if (!real || !real.get) return;
+      const named = (t, n) => (t.namedItem(n) || extra.find((x) => x[key] === n) || null);
+      const at = (t, i) => (i < t.length ? t.item(i) : extra[i - t.length] || null);
+      Object.defineProperty(Navigator.prototype, name, {
+        configurable: true,
+        enumerable: true,
+        get() {
+          const list = real.get.call(this);
+          const own = (t, p) => extra.some((x) => x[key] === p) && !t.namedItem(p);
+          return new Proxy(list, {
+            get(t, p) {
+              if (p === 'length') return t.length + extra.length;
+              if (p === 'item') return (i) => at(t, i >>> 0);
+              if (p === 'namedItem') return (n) => named(t, String(n));
+              if (p === Symbol.iterator) return function* () { for (let i = 0; i < t.length + extra.length; i++) yield at(t, i); };
+              if (typeof p === 'string' && /^(0|[1-9][0-9]*)$/.test(p)) return at(t, Number(p)) || undefined;
+              if (typeof p === 'string' && own(t, p)) return named(t, p);
+              const v = Reflect.get(t, p, t);
+              return typeof v === 'function' ? v.bind(t) : v;
+            },
+            has: (t, p) => (typeof p === 'string' && (own(t, p)
+              || (/^(0|[1-9][0-9]*)$/.test(p) && Number(p) < t.length + extra.length)))
+              || Reflect.has(t, p),
+            ownKeys: (t) => {
+              const n = t.length + extra.length;
+              const keys = Array.from({ length: n }, (_, i) => String(i));
+              return keys.concat(Reflect.ownKeys(t).filter((k) => !keys.includes(k)));
+            },
+            getOwnPropertyDescriptor: (t, p) => {
+              if (typeof p === 'string' && /^(0|[1-9][0-9]*)$/.test(p) && Number(p) < t.length + extra.length) {
+                return { value: at(t, Number(p)), enumerable: true, configurable: true, writable: false };
+              }
+              return Reflect.getOwnPropertyDescriptor(t, p);
+            },
+          });
+        },
+      });
+    };
+    extend('mimeTypes', mimes, 'type');
+    extend('plugins', [plugin], 'name');
   })();
 
   const scriptUrl = document.currentScript ? document.currentScript.src : new URL('pnacl.js', location.href).href;
@@ -206,7 +244,7 @@ if (typeof document !== 'undefined') {
 
   const attach = (el) => {
     if (plugins.has(el)) return;
-    const state = { workers: [], ended: false, loaded: false, queue: [], ring: null, lastLine: '' };
+    const state = { workers: [], ended: false, loaded: false, queue: [], ring: null, lastLine: '', lastAt: 0 };
     plugins.set(el, state);
     let readyState = 0, lastError = '', exitStatus = -1;
     Object.defineProperty(el, 'readyState', { configurable: true, get: () => readyState });
@@ -271,7 +309,12 @@ if (typeof document !== 'undefined') {
       stop();
       exitStatus = status;
       lastError = why ? `NaCl module crashed: ${why}` : 'NaCl module crashed';
-      if (state.lastLine) console.error(`NaCl module: its last words: ${state.lastLine}`);
+      // What it printed last, if lately, and said to be that (not why it crashed): a line
+      // from long before would read as the cause.
+      const ago = Math.round(performance.now() - state.lastAt);
+      if (state.lastLine && ago <= RECENT_MS) {
+        console.error(`NaCl module: the last line it printed, ${ago} ms before it crashed: ${state.lastLine}`);
+      }
       fire(el, 'crash');
     };
     state.stop = stop;
@@ -298,7 +341,7 @@ if (typeof document !== 'undefined') {
     // The host's own words (a trap, a limit reached): short, and few.
     const hostText = new TextDecoder();
     const say = (line) => {
-      if (line) state.lastLine = line;
+      if (line) { state.lastLine = line; state.lastAt = performance.now(); }
       console.log(line);
     };
 
@@ -504,7 +547,7 @@ if (typeof document !== 'undefined') {
   const scan = (root) => {
     if (root.nodeType !== 1) return;
     const is = (el) => (el.localName === 'embed' || el.localName === 'object')
-      && (el.getAttribute('type') || '').toLowerCase() === PNACL_TYPE;
+      && [PNACL_TYPE, NACL_TYPE].includes((el.getAttribute('type') || '').toLowerCase());
     if (is(root)) attach(root);
     for (const el of root.querySelectorAll('embed, object')) if (is(el)) attach(el);
   };

@@ -276,9 +276,10 @@ static int irt_thread_nice(int nice) {
 /* Time                                                                                */
 
 
-/* The system clocks and the process's and the calling thread's own CPU clocks (0-7),
-   never another process's (the sandbox refuses those too). */
-#define MAX_CLOCK 7
+/* The NaCl ABI's clocks: REALTIME 0, MONOTONIC 1, the process's and the calling thread's
+   CPU time 2 and 3, numbered as Linux numbers them; any other is EINVAL, as NaCl's, on
+   every target (Linux's further clocks are host facts; never another process's). */
+#define MAX_CLOCK 3
 
 static int irt_clock_gettime(u32 clk, struct nacl_timespec *tp) {
     if (clk > MAX_CLOCK) return NACL_EINVAL;

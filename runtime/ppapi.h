@@ -297,6 +297,13 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
     u32 quiet_mark = 0;
     i64 quiet_since = 0;
     for (;;) {
+        if (ending) {
+            /* The end of input: a plugin that has posted nothing for 2 s is destroyed,
+               however busy it keeps itself (an animation's callbacks are its own). */
+            u32 posted = __atomic_load_n(&pa_posted, __ATOMIC_RELAXED);
+            if (posted != quiet_mark) quiet_mark = posted, quiet_since = pa_now_ns(1);
+            if (pa_now_ns(1) - quiet_since > 2000000000LL) break;
+        }
         lock(&pa_queue_lock);
         i64 wait;
         struct pa_event *e = pa_take_due(&pa_head, &pa_tail, pa_now_ns(1), &wait);
@@ -349,20 +356,22 @@ static int ppapi_start(const struct PP_StartFunctions *funcs) {
                 }
             } else if (e->kind == EV_CALLBACK) {
                 e->cb.func(e->cb.user_data, e->result);
-            } else {
+            } else if (!ending) {
                 ending = 1;
+                quiet_mark = __atomic_load_n(&pa_posted, __ATOMIC_RELAXED);
+                quiet_since = pa_now_ns(1);
             }
             pa_release_block(e);
             continue;
         }
         if (ending) {
-            /* The end of input: once the plugin is idle, or quiet for 2 s, it is destroyed. */
+            /* The end of input: once the plugin is idle it is destroyed (the quiet rule
+               above bounds the rest). A timed event due waits no longer than the rule. */
             if (wait < 0) {
-                u32 act = __atomic_load_n(&pa_activity, __ATOMIC_RELAXED);
-                if (act != quiet_mark) quiet_mark = act, quiet_since = pa_now_ns(1);
-                if (pa_idle(200) || pa_now_ns(1) - quiet_since > 2000000000LL) break;
+                if (pa_idle(200)) break;
                 continue;
             }
+            if (wait > 200000000LL) wait = 200000000LL;
         }
         pa_wait_word(&pa_queue_signal, seen, wait);
     }

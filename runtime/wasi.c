@@ -392,7 +392,11 @@ void __wasm_longjmp(void *env, int val) {
 
 static int now(u32 clk, u64 *ns) { return nacl_errno(wasi_clock_time_get(clk, 1, ns)); }
 
+/* The NaCl ABI's clocks, 0 to 3, are WASI's ids too; any other is EINVAL, as NaCl's. */
+#define MAX_CLOCK 3
+
 static int irt_clock_gettime(u32 clk, struct nacl_timespec *tp) {
+    if (clk > MAX_CLOCK) return NACL_EINVAL;
     u64 ns;
     int e = now(clk, &ns);
     if (e) return e;
@@ -402,6 +406,7 @@ static int irt_clock_gettime(u32 clk, struct nacl_timespec *tp) {
 }
 
 static int irt_clock_getres(u32 clk, struct nacl_timespec *res) {
+    if (clk > MAX_CLOCK) return NACL_EINVAL;
     u64 ns;
     int e = nacl_errno(wasi_clock_res_get(clk, &ns));
     if (e) return e;

@@ -258,3 +258,63 @@ fn the_benchmarks_c_prints_what_the_real_pexes_print() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// pnacl-clang's C library names the NaCl ABI's clocks as the IRT takes them (REALTIME 0,
+/// MONOTONIC 1, PROCESS_CPUTIME 2, THREAD_CPUTIME 3: newlib's own ids were 1 and 4, so a
+/// pexe's real time was the monotonic clock, and its monotonic clock under node the CPU
+/// time, which stood still through a sleep), and every target refuses a clock the ABI
+/// lacks (tests/programs/clock-ids.c): on x86-32, x86-64 and WebAssembly the real time is
+/// gettimeofday's and the host's, a sleep of 200 ms takes 200 ms on the monotonic clock,
+/// and clock 4 is an error.
+#[test]
+fn the_clocks_are_the_nacl_abi_s_on_every_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = dir.path().join("clock-ids.pexe");
+    run_ok(
+        Command::new(cargo_bin("pnacl-clang"))
+            .arg("-O2")
+            .arg(programs().join("clock-ids.c"))
+            .arg("-o")
+            .arg(&pexe),
+        "pnacl-clang",
+    );
+    for (arch, out) in [
+        ("x86-32", "clock-ids.x86"),
+        ("x86-64", "clock-ids.x86-64"),
+        ("wasm32", "clock-ids.mjs"),
+    ] {
+        let exe = dir.path().join(out);
+        run_ok(
+            Command::new(cargo_bin("pnacl-translate"))
+                .args(["--arch", arch])
+                .arg(&pexe)
+                .arg("-o")
+                .arg(&exe),
+            "pnacl-translate",
+        );
+        let mut cmd = match arch {
+            "wasm32" => {
+                let mut c = Command::new(pnacl::tools::NODE);
+                c.arg(&exe);
+                c
+            }
+            _ => Command::new(&exe),
+        };
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{arch}: {o:?}");
+        let text = String::from_utf8_lossy(&o.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[..4],
+            ["0 1 2 3", lines[1], "1", "-1"],
+            "{arch}: {text}"
+        );
+        assert!(["0", "1"].contains(&lines[1]), "{arch}: {text}");
+        let host = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs() as i64;
+        let real: i64 = lines[4].parse().unwrap();
+        assert!((host - real).abs() < 60, "{arch}: {real} against {host}");
+    }
+}

@@ -697,6 +697,75 @@ fn the_mouse_cursor_is_set_as_chrome_allowed() {
     }
 }
 
+/// One monotonic clock for all of a plugin's threads (tests/programs/clocks.c): a thread
+/// started 500 ms after the main thread read the clock reads it 500 ms later.
+#[test]
+fn the_clock_is_one_for_every_thread() {
+    for (arch, o) in headless_c_plugin("clocks") {
+        let text = String::from_utf8_lossy(&o.stdout);
+        let ms: i64 = text
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{arch}: {}", describe(&o)));
+        assert!((500..1000).contains(&ms), "{arch}: {}", describe(&o));
+    }
+}
+
+/// At the end of its input a plugin that has posted nothing for 2 s ends (README), even
+/// one that keeps itself busy: tests/programs/animate.c schedules a frame every 16 ms for
+/// ever and posts once. On every target it ends with status 0, after its 2 s of quiet
+/// (it once ran for ever: its own callbacks counted as activity).
+#[test]
+fn an_animating_plugin_ends_after_its_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = dir.path().join("animate.pexe");
+    let o = Command::new(cargo_bin("pnacl-clang"))
+        .args(["-O2", "-w"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/animate.c"))
+        .arg("-o")
+        .arg(&pexe)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for arch in TARGETS {
+        let command = translate(&pexe, arch, dir.path());
+        let started = std::time::Instant::now();
+        let mut child = Command::new(&command[0])
+            .args(&command[1..])
+            .env_clear()
+            .env("PNACL_GRAPHICS", "headless")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break Some(s);
+            }
+            if started.elapsed() > std::time::Duration::from_secs(40) {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let took = started.elapsed();
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+        assert_eq!(
+            status.and_then(|s| s.code()),
+            Some(0),
+            "{arch}: still running after {took:?}"
+        );
+        assert_eq!(out, "1\n", "{arch}");
+        assert!(
+            took >= std::time::Duration::from_secs(2),
+            "{arch}: {took:?}"
+        );
+    }
+}
+
 /// On x86-64 the PPAPI host is pexe code joined before the plugin, and its partition's
 /// object is cached: its code must be the same whatever plugin follows it (a plugin's
 /// functions, globals, signatures and table length must not reach it). The object made

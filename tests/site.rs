@@ -16,6 +16,15 @@
 //!   grows, are many colours each and differ; when the page resizes its element, the
 //!   plugin gets the new view and draws at the new size;
 //! - the page's test for NaCl (navigator.mimeTypes, as the SDK's common.js) says yes;
+//! - one monotonic clock for all of a plugin's threads (tests/programs/clocks.c: a thread
+//!   started 500 ms after the main thread read it reads 500 ms later, not its worker's
+//!   own count); stockfish's `go movetime 2000` answers within 2.3 s, no `info` line
+//!   reporting a negative time;
+//! - a page in the SDK's pattern (sdk_common: no element in the page; common.js, a script
+//!   of the app, tests navigator.mimeTypes and makes the <embed>) and a page whose own
+//!   script tests `navigator.mimeTypes['application/x-nacl']` and `navigator.plugins`
+//!   and makes the element (script_embed, path_tracer at 320 x 240): both given the
+//!   script and working as they are;
 //! - URL loading over fetch (tests/runtime/url-fetch.ll, as the SDK's url_loader was
 //!   used): a file the server has (status, then contents), a URL of another origin the
 //!   plugin did not allow (PP_ERROR_NOACCESS), a file the server lacks (404, its body);
@@ -61,14 +70,21 @@ fn apps() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/apps")
 }
 
-/// tests/browser/apps/`app` copied into `dir`/`app`, with `pexe` as `name`.
+/// tests/browser/apps/`app` copied into `dir`/`app`, with `pexe` as `name` (a path in it).
 fn app_with(dir: &Path, app: &str, pexe: &Path, name: &str) -> PathBuf {
-    let to = dir.join(app);
-    std::fs::create_dir_all(&to).unwrap();
-    for e in std::fs::read_dir(apps().join(app)).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    fn copy_tree(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                copy_tree(&e.path(), &to.join(e.file_name()));
+            } else {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
     }
+    let to = dir.join(app);
+    copy_tree(&apps().join(app), &to);
     std::fs::copy(pexe, to.join(name)).unwrap();
     to
 }
@@ -159,7 +175,29 @@ fn revived_apps_run_in_chromium() {
         dir.path(),
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/audio-tone.ll"),
     );
-    let cases: [(&str, PathBuf, &str, &[&str]); 14] = [
+    let clocks = dir.path().join("clocks.pexe");
+    let o = Command::new(cargo_bin("pnacl-clang"))
+        .args(["-O2", "-w"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/clocks.c"))
+        .arg("-o")
+        .arg(&clocks)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cases: [(&str, PathBuf, &str, &[&str]); 17] = [
+        ("clocks", clocks, "clocks.pexe", &[]),
+        (
+            "sdk_common",
+            shared.join("parse/hello_tutorial.pexe"),
+            "pnacl/Release/hello_tutorial.pexe",
+            &[],
+        ),
+        (
+            "script_embed",
+            shared.join("parse/path_tracer.pexe"),
+            "path_tracer.pexe",
+            &[],
+        ),
         (
             "stockfish",
             shared.join("parse/stockfish.pexe"),
@@ -215,6 +253,12 @@ fn revived_apps_run_in_chromium() {
             "{app} {pexe:?}: {}",
             String::from_utf8_lossy(&o.stderr)
         );
+        // Pages that make the element by script are given the script too, and said so.
+        let said = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            said.contains("page index.html loads pnacl.js"),
+            "{app}: {said}"
+        );
         let server = common::Server::start(&out);
         let click = match *app {
             "star" => Some("#sendToNative"),
@@ -231,9 +275,52 @@ fn revived_apps_run_in_chromium() {
         let (result, console) = driver(&url, 150, click, shots);
         drop(echo);
         match *app {
-            "stockfish" => assert!(
-                result.starts_with("bestmove ") && result.len() >= 13,
-                "{pexe:?}: {result}"
+            "stockfish" => {
+                assert!(
+                    result.starts_with("bestmove ") && result.len() >= 13,
+                    "{pexe:?}: {result}"
+                );
+                // One clock for all of the plugin's threads (workers): a search of 2000 ms
+                // answers within 2.3 s of `go`, and no `info` line reports a negative time
+                // or one past the search's.
+                let timed = result_of(&format!("{}?movetime", server.base), 150, None, None);
+                let r: serde_json::Value = serde_json::from_str(&timed)
+                    .unwrap_or_else(|e| panic!("{pexe:?}: movetime: {timed}: {e}"));
+                let ms = r["ms"].as_i64().unwrap();
+                assert!((1900..=2300).contains(&ms), "{pexe:?}: {timed}");
+                let times: Vec<i64> = r["times"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t.as_i64().unwrap())
+                    .collect();
+                assert!(!times.is_empty(), "{pexe:?}: {timed}");
+                assert!(
+                    times.iter().all(|&t| (0..=2300).contains(&t)),
+                    "{pexe:?}: {timed}"
+                );
+            }
+            // The clock a thread started 500 ms later reads, less the main thread's: one
+            // clock for both workers.
+            "clocks" => {
+                let ms: i64 = result
+                    .parse()
+                    .unwrap_or_else(|_| panic!("clocks: {result}"));
+                assert!((500..1000).contains(&ms), "{result}");
+            }
+            "sdk_common" => {
+                let r: serde_json::Value = serde_json::from_str(&result)
+                    .unwrap_or_else(|e| panic!("sdk_common: {result}: {e}"));
+                assert_eq!(r["greeting"], "C++ program online.", "{result}");
+                assert_eq!(r["status"], "RUNNING", "{result}");
+                let primes = r["primes"].as_array().unwrap();
+                assert!(!primes.is_empty() && primes[0] == 2, "{result}");
+            }
+            // Its own test for NaCl (the other type, navigator.plugins) passes, as Chrome's
+            // list answered it, and the plugin draws at the size the page gave it.
+            "script_embed" => assert_eq!(
+                result,
+                "true internal-nacl-plugin Native Client Executable 320x240"
             ),
             "hello_tutorial" => {
                 let r: serde_json::Value = serde_json::from_str(&result)
@@ -383,6 +470,12 @@ fn revived_apps_run_in_chromium() {
                 assert_eq!(r["exitStatus"], 7, "{result}");
                 assert_eq!(r["readyState"], 4, "{result}");
                 assert_eq!(r["pageStillRuns"], true, "{result}");
+                // What it printed last is shown as that, with how long before (not as
+                // the cause), and only when it is recent.
+                assert!(
+                    console.contains("ms before it crashed: <img src=x onerror"),
+                    "{console}"
+                );
             }
         }
     }
@@ -481,10 +574,49 @@ fn the_site_holds_the_app_its_modules_and_the_script() {
     )
     .unwrap();
     std::fs::write(app.join("style.css"), "body{}").unwrap();
+    // A page whose script (of the app) makes the element; one whose script does not; a
+    // script of another site; a manifest no page names.
+    std::fs::create_dir_all(app.join("js")).unwrap();
+    std::fs::write(
+        app.join("js/make.js"),
+        "var e = document.createElement('embed'); e.type = 'application/x-nacl'; e.src = 'sub/hello.nmf';",
+    )
+    .unwrap();
+    std::fs::write(app.join("js/other.js"), "console.log(1);").unwrap();
+    let scripted = "<html><head><script src='js/make.js?v=2'></script></head><body></body></html>";
+    std::fs::write(app.join("scripted.html"), scripted).unwrap();
+    let other = "<html><head><script src=js/other.js></script><script src=\"https://example.com/common.js\"></script></head></html>";
+    std::fs::write(app.join("other.html"), other).unwrap();
+    std::fs::copy(app.join("sub/hello.pexe"), app.join("lone.pexe")).unwrap();
+    std::fs::write(
+        app.join("lone.nmf"),
+        r#"{"program":{"portable":{"pnacl-translate":{"url":"lone.pexe"}}}}"#,
+    )
+    .unwrap();
     let out = dir.path().join("out");
     let o = revive(&app, &out, &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let said = String::from_utf8_lossy(&o.stdout);
+    let noted = String::from_utf8_lossy(&o.stderr);
+    assert!(said.contains("page scripted.html loads pnacl.js"), "{said}");
+    assert!(said.contains("page sub/page.html loads pnacl.js"), "{said}");
+    assert!(
+        !said.contains("other.html") && !said.contains("plain.html"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("other.html")).unwrap(),
+        other,
+        "a page that embeds no plugin is as it was"
+    );
+    assert!(std::fs::read_to_string(out.join("scripted.html"))
+        .unwrap()
+        .starts_with("<html><head><script src=\"pnacl.js\"></script>"),);
+    assert!(
+        noted.contains("lone.nmf: no page of the app names it"),
+        "{noted}"
+    );
+    assert!(!noted.contains("hello.nmf: no page"), "{noted}");
     assert!(said.contains("sub/hello.wasm"), "{said}");
     assert!(
         said.contains(&format!("--serve {}", out.display())),

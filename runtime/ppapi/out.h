@@ -45,6 +45,7 @@ static void pa_emit(int fd, const char *prefix, const struct PP_Var *v) {
 }
 
 static u32 pa_activity; /* bumped at each event delivered and message posted */
+static u32 pa_posted;   /* bumped at each message posted (the end of input's quiet rule) */
 
 /* PNACL_STDOUT=messages: what the plugin writes to its own standard output is posted, a
    message a line, as if it had called PostMessage with the line (without its newline). For
@@ -82,6 +83,7 @@ static void pa_post_bytes(const u8 *s, u32 n) {
         pa_release_block(fixed.p);
     }
     __atomic_add_fetch(&pa_activity, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&pa_posted, 1, __ATOMIC_RELAXED);
     pa_send_line(1, &t);
 }
 

@@ -12,9 +12,10 @@ use pnacl::llvm::codegen::OptLevel;
 use pnacl::llvm::Target;
 use pnacl::translate::{self, Options, Progress};
 
-/// Translate a PNaCl pexe into a static Linux executable for x86-32 or 32-bit ARM, or
-/// into WebAssembly (--arch wasm32), linked with the project's runtime (the NaCl IRT
-/// interfaces newlib needs), which confines it (README: Security). For wasm32 the output's
+/// Translate a PNaCl pexe into a static Linux executable (x86-64 and AArch64: the pexe
+/// isolated in its own 4 GiB region; x86-32, 32-bit ARM), or into WebAssembly (--arch
+/// wasm32), linked with the project's runtime (the NaCl IRT interfaces newlib needs),
+/// which confines it (README: Security). For wasm32 the output's
 /// extension says what to write: X.wasm the module, X.mjs a launcher (`node X.mjs ARGS`)
 /// with X.wasm beside it, X.html a page with X.js and X.wasm beside it. The input may also
 /// be an ELF object that llc made from pnacl-llvm's module (`pnacl-llvm X.pexe | llc-14
@@ -22,8 +23,8 @@ use pnacl::translate::{self, Options, Progress};
 ///
 /// With --site APPDIR -o OUTDIR, a Chrome-era NaCl web app is revived: its files are
 /// copied, every pexe its manifests (.nmf) name is translated to WebAssembly beside it,
-/// and each page that embeds application/x-pnacl loads pnacl.js, which makes the element
-/// a working plugin in today's browsers; serve OUTDIR with --serve.
+/// and each page that embeds a plugin (in its markup or by its scripts) loads pnacl.js,
+/// which makes the element a working plugin in today's browsers; serve OUTDIR with --serve.
 #[derive(Parser)]
 #[command(name = "pnacl-translate", version = pnacl::cli::VERSION)]
 struct Args {
@@ -221,6 +222,12 @@ fn site(args: &Args, app: &std::path::Path, out: &std::path::Path) -> ExitCode {
             }
             for page in &site.pages {
                 println!("page {} loads {}", page.display(), translate::site::SCRIPT);
+            }
+            for nmf in &site.unreached {
+                eprintln!(
+                    "{TOOL}: note: {}: no page of the app names it (its pexe is translated all the same)",
+                    nmf.display()
+                );
             }
             if site.pexes.is_empty() {
                 eprintln!(

@@ -105,6 +105,27 @@ const REMOVED_MEMBERS: &[&str] = &[
 /// newlib headers programs take from clang instead.
 const NEWLIB_HEADERS_DROPPED: &[&str] = &["stdatomic.h"];
 
+/// newlib's clock ids made the NaCl ABI's, which the IRT's clock_gettime takes (REALTIME
+/// 0, MONOTONIC 1, PROCESS_CPUTIME 2, THREAD_CPUTIME 3, as Linux numbers them; newlib's
+/// own are 1 and 4 for the first two), and its clocks the ABI lacks dropped: (what is in
+/// newlib's time.h, what replaces it).
+const TIME_H_CLOCKS: &[(&str, &str)] = &[
+    ("#define CLOCK_REALTIME_COARSE\t((clockid_t) 0)\n", ""),
+    (
+        "#define CLOCK_REALTIME\t\t((clockid_t) 1)\n",
+        "/* PNaCl: the NaCl ABI's clock ids. */\n#define CLOCK_REALTIME\t\t((clockid_t) 0)\n\
+         #define CLOCK_MONOTONIC\t\t((clockid_t) 1)\n\
+         #define CLOCK_PROCESS_CPUTIME_ID ((clockid_t) 2)\n\
+         #define CLOCK_THREAD_CPUTIME_ID\t((clockid_t) 3)\n",
+    ),
+    ("#define CLOCK_MONOTONIC\t\t((clockid_t) 4)\n", ""),
+    ("#define CLOCK_MONOTONIC_RAW\t((clockid_t) 5)\n", ""),
+    ("#define CLOCK_MONOTONIC_COARSE\t((clockid_t) 6)\n", ""),
+    ("#define CLOCK_BOOTTIME\t\t((clockid_t) 7)\n", ""),
+    ("#define CLOCK_REALTIME_ALARM\t((clockid_t) 8)\n", ""),
+    ("#define CLOCK_BOOTTIME_ALARM\t((clockid_t) 9)\n", ""),
+];
+
 /// What programs see of the POSIX options (newlib leaves them to each target).
 const NEWLIB_H_EXTRA: &str = "
 /* PNaCl: per-thread newlib state through __getreent (libnacl's). */
@@ -206,6 +227,7 @@ pub fn ensure(progress: &mut dyn FnMut(&str)) -> Result<Libc, String> {
     NEWLIB_HEADERS_DROPPED.hash(&mut h);
     REMOVED_MEMBERS.hash(&mut h);
     NEWLIB_H_EXTRA.hash(&mut h);
+    TIME_H_CLOCKS.hash(&mut h);
     let cache = crate::tools::cache_dir();
     let dir = cache.join(format!("libc-le32-{:016x}", h.finish()));
     let lib = Libc { dir: dir.clone() };
@@ -302,6 +324,9 @@ fn build(
         "_BEGIN_STD_C\n\n#if defined(__le32__)\n/* PNaCl: llvm.nacl.setjmp's buffer, 1024 bytes \
          aligned to 8. */\n#define _JBLEN 128\n#define _JBTYPE long long\n#endif\n",
     )?;
+    for (from, to) in TIME_H_CLOCKS {
+        patch(&top.join("newlib/libc/include/time.h"), from, to)?;
+    }
     // Our headers, laid over newlib's (the pthread types among them, which newlib's own
     // sources see too).
     let overlay = work.join("overlay");

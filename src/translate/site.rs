@@ -1,8 +1,10 @@
 //! A Chrome-era NaCl web app, revived (`pnacl-translate --site APPDIR -o OUTDIR`): the
 //! app's files copied; every pexe a manifest (`.nmf`) names translated to WebAssembly
-//! beside it (`X.pexe` → `X.wasm`); each page that embeds `application/x-pnacl` given one
-//! script, `pnacl.js` (runtime/host_plugin.js and the modules it imports), which turns the
-//! element into a working plugin. The output folder is written whole or not at all.
+//! beside it (`X.pexe` → `X.wasm`); each page that embeds a plugin (an element of type
+//! `application/x-pnacl` or `application/x-nacl`, in its markup or made by a script of the
+//! app it loads, as the SDK's common.js made it) given one script, `pnacl.js`
+//! (runtime/host_plugin.js and the modules it imports), which turns the element into a
+//! working plugin. The output folder is written whole or not at all.
 
 use std::path::{Path, PathBuf};
 
@@ -55,6 +57,9 @@ pub struct Site {
     pub pages: Vec<PathBuf>,
     /// Manifests whose program could not be found or read: (manifest, why).
     pub problems: Vec<(PathBuf, String)>,
+    /// Manifests no page given the script refers to (by name, in the page or in a script
+    /// of the app it loads): their pexes were translated, but nothing seems to load them.
+    pub unreached: Vec<PathBuf>,
 }
 
 /// Revives `app` into `out` (which must not exist, or be an empty folder). `translate`
@@ -127,6 +132,9 @@ pub fn revive(
         }
     }
     let pexes: Vec<&PathBuf> = site.pexes.iter().map(|(p, _)| p).collect();
+    // What the pages given the script say, and the scripts they load (lower case): where
+    // a manifest must be named for a page to load it.
+    let mut seen_text = Vec::new();
     for rel in &files {
         let from = app.join(rel);
         let to = work.path().join(rel);
@@ -138,18 +146,35 @@ pub fn revive(
         }
         let data =
             std::fs::read(&from).map_err(|e| err("site", format!("{}: {e}", from.display())))?;
-        let data = if has_ext(rel, &["html", "htm"]) {
-            match with_script(&data, rel) {
-                Some(page) => {
+        let data = match has_ext(rel, &["html", "htm"]) {
+            true => match plugin_page(&app, rel, &data) {
+                Some(seen) => {
                     site.pages.push(rel.clone());
-                    page
+                    seen_text.extend_from_slice(&seen);
+                    with_script(&data, rel)
                 }
                 None => data,
-            }
-        } else {
-            data
+            },
+            false => data,
         };
         std::fs::write(&to, data).map_err(|e| err("site", format!("{}: {e}", to.display())))?;
+    }
+    for (_, by) in &site.pexes {
+        for nmf in by {
+            let name = nmf
+                .file_name()
+                .map(|n| n.to_string_lossy().to_ascii_lowercase());
+            let stem = nmf
+                .file_stem()
+                .map(|n| n.to_string_lossy().to_ascii_lowercase());
+            let named = [name, stem]
+                .into_iter()
+                .flatten()
+                .any(|n| find(&seen_text, n.as_bytes(), 0).is_some());
+            if !named {
+                site.unreached.push(nmf.clone());
+            }
+        }
     }
     for pexe in &pexes {
         translate(
@@ -235,11 +260,91 @@ fn program_of(app: &Path, nmf: &Path) -> Result<PathBuf, String> {
     Ok(p)
 }
 
-/// Page `data` (at `rel`) with `<script src=".../pnacl.js">` first in its head, if it
-/// embeds application/x-pnacl; else None.
-fn with_script(data: &[u8], rel: &Path) -> Option<Vec<u8>> {
+/// What marks a plugin: the types of its element (Chrome ran a pexe in either).
+const MARKS: [&[u8]; 2] = [b"application/x-pnacl", b"application/x-nacl"];
+
+/// Whether page `data` (at `rel` in `app`) embeds a plugin, in its markup or by script:
+/// a plugin's type in the page, or in a script of the app the page loads (the SDK's
+/// common.js makes the element). If so, the page's text and its scripts' (lower case).
+fn plugin_page(app: &Path, rel: &Path, data: &[u8]) -> Option<Vec<u8>> {
+    let mut text = data.to_ascii_lowercase();
+    let dir = rel.parent().unwrap_or(Path::new(""));
+    for src in script_sources(&text.clone()) {
+        let Some(file) = app_file(dir, &src) else {
+            continue;
+        };
+        // Within the app only (the walk's rule: no way out through a link).
+        let Ok(real) = app.join(&file).canonicalize() else {
+            continue;
+        };
+        if real.starts_with(app) && real.is_file() {
+            if let Ok(js) = std::fs::read(&real) {
+                text.push(b'\n');
+                text.extend_from_slice(&js.to_ascii_lowercase());
+            }
+        }
+    }
+    MARKS
+        .iter()
+        .any(|m| find(&text, m, 0).is_some())
+        .then_some(text)
+}
+
+/// The `src` of each `<script>` of lower-cased page `page`.
+fn script_sources(page: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = find(page, b"<script", from) {
+        let end = find(page, b">", i).unwrap_or(page.len());
+        let tag = &page[i..end];
+        from = end;
+        let Some(at) = find(tag, b"src", 0) else {
+            continue;
+        };
+        let rest = &tag[at + 3..];
+        let rest = rest.trim_ascii_start();
+        let Some(rest) = rest.strip_prefix(b"=") else {
+            continue;
+        };
+        let rest = rest.trim_ascii_start();
+        let value = match rest.first() {
+            Some(&q @ (b'"' | b'\'')) => rest[1..].split(|&c| c == q).next().unwrap_or(b""),
+            _ => rest
+                .split(|c| c.is_ascii_whitespace() || *c == b'>')
+                .next()
+                .unwrap_or(b""),
+        };
+        out.push(String::from_utf8_lossy(value).into_owned());
+    }
+    out
+}
+
+/// The app's file that `url`, in a page in folder `dir`, names: a relative URL (or one
+/// from the app's top, `/…`) without query or fragment; None for another site's.
+fn app_file(dir: &Path, url: &str) -> Option<PathBuf> {
+    let path = url.split(['?', '#']).next().unwrap_or("");
+    if path.contains("://") || path.starts_with("//") || path.is_empty() {
+        return None;
+    }
+    let mut p = match path.strip_prefix('/') {
+        Some(_) => PathBuf::new(),
+        None => dir.to_path_buf(),
+    };
+    for c in path.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                p.pop();
+            }
+            c => p.push(c),
+        }
+    }
+    Some(p)
+}
+
+/// Page `data` (at `rel`) with `<script src=".../pnacl.js">` first in its head.
+fn with_script(data: &[u8], rel: &Path) -> Vec<u8> {
     let lower = data.to_ascii_lowercase();
-    find(&lower, b"application/x-pnacl", 0)?;
     let depth = rel.components().count().saturating_sub(1);
     let tag = format!("<script src=\"{}{SCRIPT}\"></script>", "../".repeat(depth));
     // After `<head ...>`, else after `<html ...>`, else after the doctype, else first.
@@ -262,7 +367,7 @@ fn with_script(data: &[u8], rel: &Path) -> Option<Vec<u8>> {
     out.extend_from_slice(&data[..at]);
     out.extend_from_slice(tag.as_bytes());
     out.extend_from_slice(&data[at..]);
-    Some(out)
+    out
 }
 
 fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {

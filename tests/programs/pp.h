@@ -26,9 +26,18 @@ struct PP_ImageDataDesc {
     struct PP_Size size;
     int32_t stride;
 };
+struct PP_CompletionCallback {
+    void (*func)(void *user_data, int32_t result);
+    void *user_data;
+    int32_t flags;
+};
 struct PPB_Core {
     void (*AddRefResource)(PP_Resource);
     void (*ReleaseResource)(PP_Resource);
+    double (*GetTime)(void);
+    double (*GetTimeTicks)(void);
+    void (*CallOnMainThread)(int32_t delay_ms, struct PP_CompletionCallback, int32_t result);
+    int32_t (*IsMainThread)(void);
 };
 struct PPB_ImageData {
     int32_t (*GetNativeImageDataFormat)(void);
