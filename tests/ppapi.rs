@@ -648,15 +648,7 @@ fn a_plugin_draws_headless_with_pnacl_graphics() {
 /// 2-D graphics, on each target.
 fn headless_c_plugin(name: &str) -> Vec<(&'static str, std::process::Output)> {
     let dir = tempfile::tempdir().unwrap();
-    let pexe = dir.path().join(format!("{name}.pexe"));
-    let o = Command::new(cargo_bin("pnacl-clang"))
-        .args(["-O2", "-w"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/programs/{name}.c")))
-        .arg("-o")
-        .arg(&pexe)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let pexe = common::c_program_pexe(dir.path(), name);
     TARGETS
         .iter()
         .map(|&arch| {
@@ -718,15 +710,7 @@ fn the_clock_is_one_for_every_thread() {
 #[test]
 fn an_animating_plugin_ends_after_its_input() {
     let dir = tempfile::tempdir().unwrap();
-    let pexe = dir.path().join("animate.pexe");
-    let o = Command::new(cargo_bin("pnacl-clang"))
-        .args(["-O2", "-w"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/animate.c"))
-        .arg("-o")
-        .arg(&pexe)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let pexe = common::c_program_pexe(dir.path(), "animate");
     for arch in TARGETS {
         let command = translate(&pexe, arch, dir.path());
         let started = std::time::Instant::now();

@@ -175,15 +175,7 @@ fn revived_apps_run_in_chromium() {
         dir.path(),
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/audio-tone.ll"),
     );
-    let clocks = dir.path().join("clocks.pexe");
-    let o = Command::new(cargo_bin("pnacl-clang"))
-        .args(["-O2", "-w"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/clocks.c"))
-        .arg("-o")
-        .arg(&clocks)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let clocks = common::c_program_pexe(dir.path(), "clocks");
     let cases: [(&str, PathBuf, &str, &[&str]); 17] = [
         ("clocks", clocks, "clocks.pexe", &[]),
         (

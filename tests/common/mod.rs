@@ -205,6 +205,28 @@ pub fn attack_pexe(dir: &std::path::Path, name: &str) -> PathBuf {
     prelude_pexe(dir, &attacks_dir().join(format!("{name}.ll")))
 }
 
+/// The C program tests/programs/`name`.c built by pnacl-clang -O2 into a pexe in `dir`.
+pub fn c_program_pexe(dir: &std::path::Path, name: &str) -> PathBuf {
+    use assert_cmd::cargo::cargo_bin;
+    let pexe = dir.join(format!("{name}.pexe"));
+    let o = std::process::Command::new(cargo_bin("pnacl-clang"))
+        .args(["-O2", "-w"])
+        .arg(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("tests/programs/{name}.c")),
+        )
+        .arg("-o")
+        .arg(&pexe)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    pexe
+}
+
 /// The program `part` (LLVM text using the helpers of tests/attacks/prelude.ll) with the
 /// prelude, finalized into a pexe in `dir`, which pnacl-abicheck must call clean.
 pub fn prelude_pexe(dir: &std::path::Path, part: &std::path::Path) -> PathBuf {
