@@ -703,6 +703,91 @@ fn the_clock_is_one_for_every_thread() {
     }
 }
 
+/// The le32 module of `pexe` as LLVM text (pnacl-llvm --target le32 -S): its own code and
+/// constants as the file holds them, before any target's conversion.
+fn le32_text(pexe: &Path) -> String {
+    let o = Command::new(cargo_bin("pnacl-llvm"))
+        .args(["--target", "le32", "-S"])
+        .arg(pexe)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// Two development builds of the lichess stockfish plugin fail where the builds around
+/// them play (../shared/pexes/README.md); the fault is the files' own, as built:
+///
+/// - stockfish_20161002 answers `Unknown command: uci` (and `isready`): its code has no
+///   answer to either. The file holds none of the words the answers are made of
+///   (`uciok`, `readyok`, `id name `, the command `isready` itself), which the build of
+///   the day before holds, while the words of the commands it does answer are there
+///   (`ucinewgame`, `Unknown command: `). Translated, it says so itself, and plays from
+///   `position`/`go`.
+/// - stockfish_20161001 fails on `position startpos` (natively a fault, under WebAssembly
+///   an empty board): its UCI handler, where the token is `startpos`, reads the next token
+///   and calls Position::set with the FEN string it never filled (the start FEN constant is
+///   not used there). So `position startpos` is, on every target, exactly `position fen`
+///   with an empty FEN (the same output and status), while `position fen` with the start
+///   position's FEN plays.
+#[test]
+fn the_two_broken_stockfish_builds_are_broken_as_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = common::pexes_dir().join("plugins");
+    let (day1, day2) = (
+        plugins.join("stockfish_20161001.pexe"),
+        plugins.join("stockfish_20161002.pexe"),
+    );
+    let (text1, text2) = (le32_text(&day1), le32_text(&day2));
+    for word in ["uciok", "readyok", "isready", "id name "] {
+        assert!(text1.contains(word), "20161001 lacks {word}");
+        assert!(!text2.contains(word), "20161002 holds {word}");
+    }
+    for word in [r#"c"ucinewgame\00""#, r#"c"Unknown command: \00""#] {
+        assert!(text2.contains(word), "20161002 lacks {word}");
+    }
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for arch in ["x86-32", "x86-64", "wasm32"] {
+        let command = translate(&day2, arch, dir.path());
+        let o = run(
+            &command,
+            b"uci\nisready\nposition startpos\ngo depth 3\n",
+            &[],
+        );
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains("Unknown command: uci\n"),
+            "{arch}: {}",
+            describe(&o)
+        );
+        assert!(
+            out.contains("Unknown command: isready\n"),
+            "{arch}: {}",
+            describe(&o)
+        );
+        assert!(out.contains("\nbestmove "), "{arch}: {}", describe(&o));
+
+        let command = translate(&day1, arch, dir.path());
+        let outcome = |position: &str| {
+            let o = run(
+                &command,
+                format!("uci\n{position}\ngo depth 3\n").as_bytes(),
+                &[],
+            );
+            (o.status, String::from_utf8_lossy(&o.stdout).into_owned())
+        };
+        let start = outcome("position startpos");
+        assert_eq!(start, outcome("position fen"), "{arch}");
+        let given = outcome(&format!("position fen {START}"));
+        assert_eq!(given.0.code(), Some(0), "{arch}: {given:?}");
+        assert!(
+            given.1.contains("\nbestmove ") && !given.1.contains("bestmove (none)"),
+            "{arch}: {given:?}"
+        );
+        assert_ne!(start, given, "{arch}");
+    }
+}
+
 /// At the end of its input a plugin that has posted nothing for 2 s ends (README), even
 /// one that keeps itself busy: tests/programs/animate.c schedules a frame every 16 ms for
 /// ever and posts once. On every target it ends with status 0, after its 2 s of quiet
