@@ -33,7 +33,7 @@ target triple = "le32-unknown-nacl"
 ; signatures, whose ids come first: the query's i32(i32, i32, i32) is 5), then the
 ; functions whose address can be taken, with their signatures' ids (twice's i32(i32) is
 ; irt.def's 3); a function only ever called directly has no entry.
-; CHECK: @__pnacl_functions = hidden constant [63 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32, i32, i32)* @__pnacl_irt_query to i8*), i32 5 }, { i8*, i32 } { i8* bitcast (void (i32)* @__pnacl_irt_exit to i8*), i32 1 },
+; CHECK: @__pnacl_functions = hidden constant [64 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32, i32, i32)* @__pnacl_irt_query to i8*), i32 5 }, { i8*, i32 } { i8* bitcast (void (i32)* @__pnacl_irt_exit to i8*), i32 1 },
 ; CHECK-SAME: { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32)* @__pexe_f2.twice to i8*), i32 3 },
 ; The runtime hands the PPAPI host's settings only to a pexe that carries the host
 ; (pnacl-translate joins it to a plugin; translate::host).
@@ -70,10 +70,10 @@ define internal i32 @twice(i32 %x) {
 ; signature), the entry's signature is checked against the call's, one branch, else the
 ; program traps, saying which check failed (0: no function, 1: another signature).
 ; CHECK-LABEL: define {{.*}}through
-; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 63
+; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 64
 ; CHECK-NEXT: [[IDX:%[0-9]+]] = select i1 [[I]], i32 %0, i32 0
 ; CHECK-NEXT: [[W:%[0-9]+]] = zext i32 [[IDX]] to i64
-; CHECK-NEXT: getelementptr inbounds [63 x { i8*, i32 }], [63 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 [[W]], i32 1
+; CHECK-NEXT: getelementptr inbounds [64 x { i8*, i32 }], [64 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 [[W]], i32 1
 ; CHECK: [[SAME:%[0-9]+]] = icmp eq i32 %{{[0-9]+}}, 3
 ; CHECK-NEXT: br i1 [[SAME]], label %[[CALL:[0-9]+]], label %[[TRAP:[0-9]+]]
 ; CHECK: [[TRAP]]:
@@ -156,11 +156,39 @@ define internal i32 @frame(i32 %n) {
   ret i32 %h
 }
 
+; A frame needed only on a rare path is taken there: the entry only reads the stack
+; pointer, to give it back at the return; the check and the new stack pointer are where a
+; local's address is first used (as free(NULL) and malloc's fast path need no frame).
+; CHECK-LABEL: define {{.*}}rare
+; CHECK: [[RSP:%[0-9]+]] = load i32, i32* @__pnacl_sp,
+; CHECK-NOT: __pnacl_sp_limit
+; CHECK: br i1
+; CHECK: load i32, i32* @__pnacl_sp_limit
+; CHECK: store i32 [[RSP]], i32* @__pnacl_sp
+; CHECK-NEXT: ret i32
+; CHECK: call void @__pnacl_trap(i32 2)
+; CHECK: store i32 %{{[0-9]+}}, i32* @__pnacl_sp
+; CHECK-NEXT: call {{.*}}helper
+define internal i32 @rare(i32 %n) {
+entry:
+  %a = alloca i8, i32 8, align 4
+  %z = icmp eq i32 %n, 0
+  br i1 %z, label %use, label %out
+use:
+  %p = ptrtoint i8* %a to i32
+  %h = call i32 @helper(i32 %p)
+  br label %out
+out:
+  %r = phi i32 [ %h, %use ], [ %n, %entry ]
+  ret i32 %r
+}
+
 define void @_start(i32 %info) {
   call void @bump()
   %t = load i32, i32* getelementptr ([3 x i32], [3 x i32]* @table, i32 0, i32 1), align 4
   %r = call i32 @through(i32 %t, i32 %info)
-  %s = call i32 @frame(i32 %r)
+  %s0 = call i32 @frame(i32 %r)
+  %s = call i32 @rare(i32 %s0)
   %d = call double @odd(i32 %s, double 2.0)
   %w = zext i32 %s to i64
   %o = call i64 @as_other(i64 %w)

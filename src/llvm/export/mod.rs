@@ -268,10 +268,13 @@ struct Fn {
     call_trap_inside: LLVMValueRef,
     sp0: LLVMValueRef,
     setjmp: bool,
-    /// Region targets: the entry block's allocas of constant size, one frame taken at
-    /// the entry (its address), and each one's offset in it, by instruction.
+    /// Region targets: the entry block's allocas of constant size, one frame (its address,
+    /// the i32 and the 64-bit one the check compares), and each one's offset in it, by
+    /// instruction; the block that takes it (`region::frame_block`), if not the entry.
     frame: LLVMValueRef,
+    frame_low: LLVMValueRef,
     frame_offsets: HashMap<usize, u32>,
+    frame_block: Option<u32>,
 }
 
 struct Exporter<'m> {
@@ -935,7 +938,9 @@ impl<'m> Exporter<'m> {
             sp0: std::ptr::null_mut(),
             setjmp: false,
             frame: std::ptr::null_mut(),
+            frame_low: std::ptr::null_mut(),
             frame_offsets: HashMap::new(),
+            frame_block: None,
         };
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
@@ -971,6 +976,10 @@ impl<'m> Exporter<'m> {
             }
             for i in body.block_range(b) {
                 let inst = body.insts[i];
+                if st.frame_block == Some(b) && !matches!(inst.kind, InstKind::Phi { .. }) {
+                    st.frame_block = None;
+                    self.region_take_frame(&mut st);
+                }
                 let pos = body.inst_pos(i);
                 let v = self.inst(&mut st, body, i, pos)?;
                 if let InstKind::Phi { .. } = inst.kind {

@@ -678,7 +678,6 @@ impl Exporter<'_> {
         n: LLVMValueRef,
         align: Option<u32>,
     ) -> LLVMValueRef {
-        let sp = self.stack_pointer();
         let limit = self.region_global("__pnacl_sp_limit", self.i32, true);
         let b = self.b;
         // SAFETY: handles of the exporter's live context and module (see the module's note).
@@ -686,18 +685,60 @@ impl Exporter<'_> {
             let i64t = LLVMInt64TypeInContext(self.ctx);
             let lim = LLVMBuildLoad2(b, self.i32, limit, EMPTY);
             let lim = LLVMBuildZExt(b, lim, i64t, EMPTY);
+            let at = self.stack_below(cur, n, align);
+            self.commit_stack(st, at, lim)
+        }
+    }
+
+    /// `n` bytes below stack pointer `cur`, rounded down to `align`, as a 64-bit number
+    /// (negative if `n` is above `cur`): arithmetic alone, nothing taken.
+    fn stack_below(
+        &mut self,
+        cur: LLVMValueRef,
+        n: LLVMValueRef,
+        align: Option<u32>,
+    ) -> LLVMValueRef {
+        let b = self.b;
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            let i64t = LLVMInt64TypeInContext(self.ctx);
             let wide_cur = LLVMBuildZExt(b, cur, i64t, EMPTY);
             let wide_n = LLVMBuildZExt(b, n, i64t, EMPTY);
             let low = LLVMBuildSub(b, wide_cur, wide_n, EMPTY);
-            let at = match align {
+            match align {
                 Some(a) => LLVMBuildAnd(b, low, LLVMConstInt(i64t, !(a as u64 - 1), 1), EMPTY),
                 None => low,
-            };
-            let ok = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntSGE, at, lim, EMPTY);
+            }
+        }
+    }
+
+    /// The stack pointer made `at` (from `stack_below`) if it is at or above the limit
+    /// `lim` (zero-extended), else a trap; the new stack pointer (i32).
+    fn commit_stack(&mut self, st: &mut Fn, at: LLVMValueRef, lim: LLVMValueRef) -> LLVMValueRef {
+        let sp = self.stack_pointer();
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            let ok = LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntSGE, at, lim, EMPTY);
             self.check(st, ok, Trap::StackOverflow);
             let at = LLVMBuildTrunc(self.b, at, self.i32, EMPTY);
             LLVMBuildStore(self.b, at, sp);
             at
+        }
+    }
+
+    /// Where a function takes its frame later than its entry (`frame_block`): the frame,
+    /// already computed from the entry's stack pointer, checked against the limit and made
+    /// the stack pointer, before the block's first instruction but its phis. Taken again
+    /// in a loop it is the same frame (no variable-sized alloca moves the stack pointer in
+    /// such a function).
+    pub(super) fn region_take_frame(&mut self, st: &mut Fn) {
+        let limit = self.region_global("__pnacl_sp_limit", self.i32, true);
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            let i64t = LLVMInt64TypeInContext(self.ctx);
+            let lim = LLVMBuildLoad2(self.b, self.i32, limit, EMPTY);
+            let lim = LLVMBuildZExt(self.b, lim, i64t, EMPTY);
+            self.commit_stack(st, st.frame_low, lim);
         }
     }
 
@@ -762,7 +803,122 @@ impl Exporter<'_> {
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         let n = unsafe { LLVMConstInt(self.i32, size, 0) };
         let round = (align > 16).then_some(align as u32);
-        st.frame = self.take_stack(st, st.sp0, n, round);
+        match self.frame_block(st, body) {
+            None => st.frame = self.take_stack(st, st.sp0, n, round),
+            Some(b) => {
+                // The frame's address now, taken where it is first needed.
+                st.frame_low = self.stack_below(st.sp0, n, round);
+                // SAFETY: handles of the exporter's live context and module (see the module's note).
+                st.frame = unsafe { LLVMBuildTrunc(self.b, st.frame_low, self.i32, EMPTY) };
+                st.frame_block = (b != u32::MAX).then_some(b);
+            }
+        }
+    }
+
+    /// The block other than the entry where the entry's frame is to be taken (u32::MAX:
+    /// nowhere, no memory is reached through it), or None for the entry: the nearest block
+    /// that dominates every load, store and call given a value computed from the frame's
+    /// allocas (followed through arithmetic, phis and call results), so that a path that
+    /// needs no frame (free(NULL), malloc's fast path, whose locals serve only a rare
+    /// call) takes none. Where the frame is taken, its memory is the function's from then
+    /// on; before, nothing has reached it. Only where nothing else moves the
+    /// stack pointer (no other alloca) and no setjmp context is made.
+    fn frame_block(&self, st: &Fn, body: &Body) -> Option<u32> {
+        if st.setjmp {
+            return None;
+        }
+        let allocas: Vec<usize> = (0..body.insts.len())
+            .filter(|&i| matches!(body.insts[i].kind, InstKind::Alloca { .. }))
+            .collect();
+        if allocas.iter().any(|i| !st.frame_offsets.contains_key(i)) {
+            return None;
+        }
+        let n = body.num_blocks as usize;
+        // Each instruction's value id (as the model numbers them), and its block.
+        let np = self.m.fn_type(st.func).params.len();
+        let first = self.m.num_global_values() as usize + np + body.consts.len();
+        let mut id = vec![u32::MAX; body.insts.len()];
+        let mut block = vec![0u32; body.insts.len()];
+        let mut next = first as u32;
+        for b in 0..n as u32 {
+            for i in body.block_range(b) {
+                block[i] = b;
+                if !body.insts[i].ty.is_void() {
+                    id[i] = next;
+                    next += 1;
+                }
+            }
+        }
+        let mut tainted: std::collections::HashSet<u32> = allocas.iter().map(|&i| id[i]).collect();
+        let mut used_in: Vec<bool> = vec![false; n];
+        loop {
+            let before = tainted.len();
+            for (i, inst) in body.insts.iter().enumerate() {
+                let mut hit = false;
+                if let InstKind::Phi { incoming } = inst.kind {
+                    // (A phi reaches no memory either: its value is followed.)
+                    hit = body
+                        .phi_pairs(incoming)
+                        .chunks(2)
+                        .any(|pair| tainted.contains(&pair[0]));
+                } else if body.any_operand(inst, |v| tainted.contains(&v)) {
+                    hit = true;
+                    // Arithmetic on an address, a choice of one, a comparison, a branch
+                    // or a return reaches no memory; a load, a store (of the address, or
+                    // at it) and a call (which may keep it) do, and need the frame.
+                    let reaches = !matches!(
+                        inst.kind,
+                        InstKind::Binop { .. }
+                            | InstKind::Cast { .. }
+                            | InstKind::Cmp { .. }
+                            | InstKind::Select { .. }
+                            | InstKind::ExtractElement { .. }
+                            | InstKind::InsertElement { .. }
+                            | InstKind::Ret { .. }
+                            | InstKind::Br { .. }
+                            | InstKind::CondBr { .. }
+                            | InstKind::Switch { .. }
+                    );
+                    used_in[block[i] as usize] |= reaches;
+                }
+                if hit && id[i] != u32::MAX {
+                    tainted.insert(id[i]);
+                }
+            }
+            if tainted.len() == before {
+                break;
+            }
+        }
+        let succs: Vec<Vec<u32>> = (0..n as u32)
+            .map(|b| {
+                let r = body.block_range(b);
+                match r.end.checked_sub(1).map(|i| body.insts[i].kind) {
+                    Some(InstKind::Br { target }) => vec![target],
+                    Some(InstKind::CondBr { t, f, .. }) => vec![t, f],
+                    Some(InstKind::Switch { default, cases, .. }) => std::iter::once(default)
+                        .chain(body.switch_cases(cases).iter().map(|c| c.target))
+                        .collect(),
+                    _ => Vec::new(),
+                }
+                .into_iter()
+                .filter(|&s| (s as usize) < n)
+                .collect()
+            })
+            .collect();
+        let dom = crate::ir::dom::Dominators::new(&succs);
+        let uses: Vec<usize> = (0..n).filter(|&b| used_in[b] && dom.reachable(b)).collect();
+        if uses.is_empty() {
+            return Some(u32::MAX);
+        }
+        // The deepest block dominating every use: among those that do, the one the others
+        // all dominate.
+        let over: Vec<usize> = (0..n)
+            .filter(|&c| uses.iter().all(|&u| dom.dominates(c, u)))
+            .collect();
+        let b = *over
+            .iter()
+            .find(|&&c| over.iter().all(|&o| dom.dominates(o, c)))?;
+        (b != 0).then_some(b as u32)
     }
 
     /// Before a return: the stack pointer as the function found it, and the end of the
