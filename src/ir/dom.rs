@@ -236,16 +236,7 @@ impl Scratch {
             // The block's values, all at once.
             block_of.resize(block_of.len() + (next - bstart) as usize, b);
             succs.next_block();
-            let to = &mut succs.to;
-            match r.end.checked_sub(1).map(|i| body.insts[i].kind) {
-                Some(InstKind::Br { target }) => to.push(target),
-                Some(InstKind::CondBr { t, f, .. }) => to.extend([t, f]),
-                Some(InstKind::Switch { default, cases, .. }) => {
-                    to.push(default);
-                    to.extend(body.switch_cases(cases).iter().map(|c| c.target));
-                }
-                _ => {}
-            }
+            body.each_successor(b, |t| succs.to.push(t));
         }
         vstart.push(next);
         succs.next_block();

@@ -334,6 +334,30 @@ impl<'m> Body<'m> {
         }
     }
 
+    /// Calls `f` with each block block `b`'s terminator may branch to, in its operands'
+    /// order (a switch's default first), an edge per target as listed; nothing for a block
+    /// that ends otherwise (or has no instruction).
+    pub fn each_successor(&self, b: BlockId, mut f: impl FnMut(BlockId)) {
+        let r = self.block_range(b);
+        let Some(last) = r.end.checked_sub(1).filter(|&i| i >= r.start) else {
+            return;
+        };
+        match self.insts[last].kind {
+            InstKind::Br { target } => f(target),
+            InstKind::CondBr { t, f: e, .. } => {
+                f(t);
+                f(e);
+            }
+            InstKind::Switch { default, cases, .. } => {
+                f(default);
+                for c in self.switch_cases(cases) {
+                    f(c.target);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Instruction index range of basic block `b`.
     pub fn block_range(&self, b: BlockId) -> std::ops::Range<usize> {
         let start = self.block_starts[b as usize] as usize;

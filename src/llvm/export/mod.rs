@@ -1664,27 +1664,12 @@ fn blocks_in_loops(body: &Body) -> Vec<bool> {
     let n = body.num_blocks as usize;
     let mut start = vec![usize::MAX; n];
     for (b, first) in start.iter_mut().enumerate() {
-        let last = body.block_range(b as u32).end - 1;
-        let mut back = |t: u32| {
+        body.each_successor(b as u32, |t| {
             let t = t as usize;
             if t <= b {
                 *first = (*first).min(t);
             }
-        };
-        match body.insts[last].kind {
-            InstKind::Br { target } => back(target),
-            InstKind::CondBr { t, f, .. } => {
-                back(t);
-                back(f);
-            }
-            InstKind::Switch { default, cases, .. } => {
-                back(default);
-                for c in body.switch_cases(cases) {
-                    back(c.target);
-                }
-            }
-            _ => {}
-        }
+        });
     }
     let mut in_loop = vec![false; n];
     for (b, &s) in start.iter().enumerate() {
@@ -1712,24 +1697,7 @@ pub fn predecessors(body: &Body) -> Vec<Vec<(u32, u32)>> {
         }
     };
     for b in 0..body.num_blocks {
-        let r = body.block_range(b);
-        let Some(last) = body.insts.get(r.end.wrapping_sub(1)) else {
-            continue;
-        };
-        match last.kind {
-            InstKind::Br { target } => add(b, target),
-            InstKind::CondBr { t, f, .. } => {
-                add(b, t);
-                add(b, f);
-            }
-            InstKind::Switch { default, cases, .. } => {
-                add(b, default);
-                for c in body.switch_cases(cases) {
-                    add(b, c.target);
-                }
-            }
-            _ => {}
-        }
+        body.each_successor(b, |to| add(b, to));
     }
     preds
 }

@@ -115,6 +115,16 @@ pub enum Trap {
     StackOverflow = 2,
 }
 
+/// Where a function takes the frame of its entry's allocas (`Exporter::frame_block`).
+#[derive(Clone, Copy, PartialEq)]
+enum FrameAt {
+    Entry,
+    /// At the start of this block (after its phis).
+    Block(u32),
+    /// Nowhere: no memory is reached through it.
+    Nowhere,
+}
+
 /// The region's layout of a module, the same in every partition.
 #[derive(Clone, Debug)]
 pub struct Layout {
@@ -480,10 +490,17 @@ impl Exporter<'_> {
 
     /// A call of `__pnacl_trap` for `why` where the builder is.
     fn trap_here(&mut self, why: Trap) {
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        let why = unsafe { LLVMConstInt(self.i32, why as u64, 0) };
+        self.trap_call(why);
+    }
+
+    /// A call of `__pnacl_trap` for the i32 reason `why` where the builder is.
+    fn trap_call(&mut self, why: LLVMValueRef) {
         let (f, fty) = self.trap_fn();
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
-            let mut a = [LLVMConstInt(self.i32, why as u64, 0)];
+            let mut a = [why];
             let c = LLVMBuildCall2(self.b, fty, f, a.as_mut_ptr(), 1, EMPTY);
             LLVMAddCallSiteAttribute(c, u32::MAX, self.enum_attr("noreturn", 0));
         }
@@ -503,6 +520,11 @@ impl Exporter<'_> {
     /// Continues in a new block if `ok`, else traps for `why`.
     fn check(&mut self, st: &mut Fn, ok: LLVMValueRef, why: Trap) {
         let trap = self.trap_block(st, why);
+        self.continue_if(st, ok, trap);
+    }
+
+    /// Continues in a new block if `ok`, else branches to `trap`.
+    fn continue_if(&mut self, st: &Fn, ok: LLVMValueRef, trap: LLVMBasicBlockRef) {
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
             let next = LLVMAppendBasicBlockInContext(self.ctx, st.llfn, EMPTY);
@@ -525,7 +547,6 @@ impl Exporter<'_> {
                 LLVMPositionBuilderAtEnd(self.b, bb);
                 let i1 = LLVMInt1TypeInContext(self.ctx);
                 let phi = LLVMBuildPhi(self.b, i1, EMPTY);
-                let (f, fty) = self.trap_fn();
                 let why = LLVMBuildSelect(
                     self.b,
                     phi,
@@ -533,22 +554,17 @@ impl Exporter<'_> {
                     LLVMConstInt(self.i32, Trap::NotAFunction as u64, 0),
                     EMPTY,
                 );
-                let mut a = [why];
-                let c = LLVMBuildCall2(self.b, fty, f, a.as_mut_ptr(), 1, EMPTY);
-                LLVMAddCallSiteAttribute(c, u32::MAX, self.enum_attr("noreturn", 0));
+                self.trap_call(why);
                 LLVMBuildUnreachable(self.b);
                 LLVMPositionBuilderAtEnd(self.b, here);
                 st.traps[slot] = bb;
                 st.call_trap_inside = phi;
             }
-            let here = LLVMGetInsertBlock(self.b);
             let mut v = [inside];
-            let mut from = [here];
+            let mut from = [LLVMGetInsertBlock(self.b)];
             LLVMAddIncoming(st.call_trap_inside, v.as_mut_ptr(), from.as_mut_ptr(), 1);
-            let next = LLVMAppendBasicBlockInContext(self.ctx, st.llfn, EMPTY);
-            LLVMBuildCondBr(self.b, ok, next, st.traps[slot]);
-            LLVMPositionBuilderAtEnd(self.b, next);
         }
+        self.continue_if(st, ok, st.traps[slot]);
     }
 
     /// A pointer of type `pty` for pexe address `id` if the pexe computes it as a sum with
@@ -678,15 +694,18 @@ impl Exporter<'_> {
         n: LLVMValueRef,
         align: Option<u32>,
     ) -> LLVMValueRef {
+        let lim = self.stack_limit();
+        let at = self.stack_below(cur, n, align);
+        self.commit_stack(st, at, lim)
+    }
+
+    /// The thread's stack limit (`__pnacl_sp_limit`), loaded and zero-extended to 64 bits.
+    fn stack_limit(&mut self) -> LLVMValueRef {
         let limit = self.region_global("__pnacl_sp_limit", self.i32, true);
-        let b = self.b;
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
-            let i64t = LLVMInt64TypeInContext(self.ctx);
-            let lim = LLVMBuildLoad2(b, self.i32, limit, EMPTY);
-            let lim = LLVMBuildZExt(b, lim, i64t, EMPTY);
-            let at = self.stack_below(cur, n, align);
-            self.commit_stack(st, at, lim)
+            let lim = LLVMBuildLoad2(self.b, self.i32, limit, EMPTY);
+            LLVMBuildZExt(self.b, lim, LLVMInt64TypeInContext(self.ctx), EMPTY)
         }
     }
 
@@ -732,14 +751,8 @@ impl Exporter<'_> {
     /// in a loop it is the same frame (no variable-sized alloca moves the stack pointer in
     /// such a function).
     pub(super) fn region_take_frame(&mut self, st: &mut Fn) {
-        let limit = self.region_global("__pnacl_sp_limit", self.i32, true);
-        // SAFETY: handles of the exporter's live context and module (see the module's note).
-        unsafe {
-            let i64t = LLVMInt64TypeInContext(self.ctx);
-            let lim = LLVMBuildLoad2(self.b, self.i32, limit, EMPTY);
-            let lim = LLVMBuildZExt(self.b, lim, i64t, EMPTY);
-            self.commit_stack(st, st.frame_low, lim);
-        }
+        let lim = self.stack_limit();
+        self.commit_stack(st, st.frame_low, lim);
     }
 
     /// At the function's entry, before its first instruction: the stack pointer its
@@ -804,34 +817,36 @@ impl Exporter<'_> {
         let n = unsafe { LLVMConstInt(self.i32, size, 0) };
         let round = (align > 16).then_some(align as u32);
         match self.frame_block(st, body) {
-            None => st.frame = self.take_stack(st, st.sp0, n, round),
-            Some(b) => {
-                // The frame's address now, taken where it is first needed.
+            FrameAt::Entry => st.frame = self.take_stack(st, st.sp0, n, round),
+            at => {
+                // The frame's address now, taken where it is first needed (if anywhere).
                 st.frame_low = self.stack_below(st.sp0, n, round);
                 // SAFETY: handles of the exporter's live context and module (see the module's note).
                 st.frame = unsafe { LLVMBuildTrunc(self.b, st.frame_low, self.i32, EMPTY) };
-                st.frame_block = (b != u32::MAX).then_some(b);
+                st.frame_block = match at {
+                    FrameAt::Block(b) => Some(b),
+                    _ => None,
+                };
             }
         }
     }
 
-    /// The block other than the entry where the entry's frame is to be taken (u32::MAX:
-    /// nowhere, no memory is reached through it), or None for the entry: the nearest block
-    /// that dominates every load, store and call given a value computed from the frame's
-    /// allocas (followed through arithmetic, phis and call results), so that a path that
-    /// needs no frame (free(NULL), malloc's fast path, whose locals serve only a rare
-    /// call) takes none. Where the frame is taken, its memory is the function's from then
-    /// on; before, nothing has reached it. Only where nothing else moves the
-    /// stack pointer (no other alloca) and no setjmp context is made.
-    fn frame_block(&self, st: &Fn, body: &Body) -> Option<u32> {
+    /// Where the entry's frame is to be taken: the nearest block that dominates every load,
+    /// store and call given a value computed from the frame's allocas (followed through
+    /// arithmetic, phis and call results), so that a path that needs no frame (free(NULL),
+    /// malloc's fast path, whose locals serve only a rare call) takes none. Where the frame
+    /// is taken, its memory is the function's from then on; before, nothing has reached
+    /// it. Only where nothing else moves the stack pointer (no other alloca) and no setjmp
+    /// context is made; elsewhere the entry.
+    fn frame_block(&self, st: &Fn, body: &Body) -> FrameAt {
         if st.setjmp {
-            return None;
+            return FrameAt::Entry;
         }
         let allocas: Vec<usize> = (0..body.insts.len())
             .filter(|&i| matches!(body.insts[i].kind, InstKind::Alloca { .. }))
             .collect();
         if allocas.iter().any(|i| !st.frame_offsets.contains_key(i)) {
-            return None;
+            return FrameAt::Entry;
         }
         let n = body.num_blocks as usize;
         // Each instruction's value id (as the model numbers them), and its block.
@@ -891,34 +906,32 @@ impl Exporter<'_> {
         }
         let succs: Vec<Vec<u32>> = (0..n as u32)
             .map(|b| {
-                let r = body.block_range(b);
-                match r.end.checked_sub(1).map(|i| body.insts[i].kind) {
-                    Some(InstKind::Br { target }) => vec![target],
-                    Some(InstKind::CondBr { t, f, .. }) => vec![t, f],
-                    Some(InstKind::Switch { default, cases, .. }) => std::iter::once(default)
-                        .chain(body.switch_cases(cases).iter().map(|c| c.target))
-                        .collect(),
-                    _ => Vec::new(),
-                }
-                .into_iter()
-                .filter(|&s| (s as usize) < n)
-                .collect()
+                let mut to = Vec::new();
+                body.each_successor(b, |s| {
+                    if (s as usize) < n {
+                        to.push(s)
+                    }
+                });
+                to
             })
             .collect();
         let dom = crate::ir::dom::Dominators::new(&succs);
         let uses: Vec<usize> = (0..n).filter(|&b| used_in[b] && dom.reachable(b)).collect();
         if uses.is_empty() {
-            return Some(u32::MAX);
+            return FrameAt::Nowhere;
         }
         // The deepest block dominating every use: among those that do, the one the others
         // all dominate.
         let over: Vec<usize> = (0..n)
             .filter(|&c| uses.iter().all(|&u| dom.dominates(c, u)))
             .collect();
-        let b = *over
+        match over
             .iter()
-            .find(|&&c| over.iter().all(|&o| dom.dominates(o, c)))?;
-        (b != 0).then_some(b as u32)
+            .find(|&&c| over.iter().all(|&o| dom.dominates(o, c)))
+        {
+            Some(&b) if b != 0 => FrameAt::Block(b as u32),
+            _ => FrameAt::Entry,
+        }
     }
 
     /// Before a return: the stack pointer as the function found it, and the end of the
