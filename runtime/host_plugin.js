@@ -2,8 +2,8 @@
 // it imports; src/translate/js.rs assembles them): `pnacl.js`, the
 // one script a Chrome-era NaCl page needs to run in today's browsers. In the page it
 // turns each `<embed>` or `<object>` of type application/x-pnacl or application/x-nacl
-// (those in the page, and those added later, by its scripts too) into a working plugin with the element API Chrome gave it:
-// `postMessage`, `message` events whose `data` is converted as Chrome converted vars,
+// (those in the page, and those added later, by its scripts too) into a working plugin
+// with the element API Chrome gave it: `postMessage`, `message` events whose `data` is converted as Chrome converted vars,
 // `loadstart`/`progress`/`load`/`error`/`loadend`/`crash` events, `readyState`,
 // `lastError`, `exitStatus`. The element's manifest (.nmf) names the pexe; the script runs
 // its WebAssembly translation (the same name, `.wasm`, which `pnacl-translate --site`
@@ -137,6 +137,9 @@ if (typeof document !== 'undefined') {
       const real = Object.getOwnPropertyDescriptor(Navigator.prototype, name);
       if (!real || !real.get) return;
       const named = (t, n) => (t.namedItem(n) || extra.find((x) => x[key] === n) || null);
+      // An index of the extended list (a property name of digits, within its length).
+      const index = (t, p) => typeof p === 'string' && /^(0|[1-9][0-9]*)$/.test(p)
+        && Number(p) < t.length + extra.length;
       const at = (t, i) => (i < t.length ? t.item(i) : extra[i - t.length] || null);
       Object.defineProperty(Navigator.prototype, name, {
         configurable: true,
@@ -150,23 +153,20 @@ if (typeof document !== 'undefined') {
               if (p === 'item') return (i) => at(t, i >>> 0);
               if (p === 'namedItem') return (n) => named(t, String(n));
               if (p === Symbol.iterator) return function* () { for (let i = 0; i < t.length + extra.length; i++) yield at(t, i); };
-              if (typeof p === 'string' && /^(0|[1-9][0-9]*)$/.test(p)) return at(t, Number(p)) || undefined;
+              if (index(t, p)) return at(t, Number(p));
+              if (typeof p === 'string' && /^(0|[1-9][0-9]*)$/.test(p)) return undefined;
               if (typeof p === 'string' && own(t, p)) return named(t, p);
               const v = Reflect.get(t, p, t);
               return typeof v === 'function' ? v.bind(t) : v;
             },
-            has: (t, p) => (typeof p === 'string' && (own(t, p)
-              || (/^(0|[1-9][0-9]*)$/.test(p) && Number(p) < t.length + extra.length)))
-              || Reflect.has(t, p),
+            has: (t, p) => (typeof p === 'string' && own(t, p)) || index(t, p) || Reflect.has(t, p),
             ownKeys: (t) => {
               const n = t.length + extra.length;
               const keys = Array.from({ length: n }, (_, i) => String(i));
               return keys.concat(Reflect.ownKeys(t).filter((k) => !keys.includes(k)));
             },
             getOwnPropertyDescriptor: (t, p) => {
-              if (typeof p === 'string' && /^(0|[1-9][0-9]*)$/.test(p) && Number(p) < t.length + extra.length) {
-                return { value: at(t, Number(p)), enumerable: true, configurable: true, writable: false };
-              }
+              if (index(t, p)) return { value: at(t, Number(p)), enumerable: true, configurable: true, writable: false };
               return Reflect.getOwnPropertyDescriptor(t, p);
             },
           });

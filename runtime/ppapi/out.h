@@ -47,6 +47,12 @@ static void pa_emit(int fd, const char *prefix, const struct PP_Var *v) {
 static u32 pa_activity; /* bumped at each event delivered and message posted */
 static u32 pa_posted;   /* bumped at each message posted (the end of input's quiet rule) */
 
+/* A message the plugin posts: activity, and what the end of input's quiet rule counts. */
+static void pa_note_post(void) {
+    __atomic_add_fetch(&pa_activity, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&pa_posted, 1, __ATOMIC_RELAXED);
+}
+
 /* PNACL_STDOUT=messages: what the plugin writes to its own standard output is posted, a
    message a line, as if it had called PostMessage with the line (without its newline). For
    plugins whose page never saw their output but whose users want it (stockfish_2017 writes
@@ -82,8 +88,7 @@ static void pa_post_bytes(const u8 *s, u32 n) {
         if (fixed.failed) t.failed = 1;
         pa_release_block(fixed.p);
     }
-    __atomic_add_fetch(&pa_activity, 1, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&pa_posted, 1, __ATOMIC_RELAXED);
+    pa_note_post();
     pa_send_line(1, &t);
 }
 

@@ -10,8 +10,7 @@
 
 static void messaging_post(i32 instance, const struct PP_Var *message) {
     if (instance != pa_instance || !message) return;
-    __atomic_add_fetch(&pa_activity, 1, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&pa_posted, 1, __ATOMIC_RELAXED);
+    pa_note_post();
     pa_emit(1, "", message);
 }
 

@@ -269,7 +269,8 @@ const MARKS: [&[u8]; 2] = [b"application/x-pnacl", b"application/x-nacl"];
 fn plugin_page(app: &Path, rel: &Path, data: &[u8]) -> Option<Vec<u8>> {
     let mut text = data.to_ascii_lowercase();
     let dir = rel.parent().unwrap_or(Path::new(""));
-    for src in script_sources(&text.clone()) {
+    let sources = script_sources(&text);
+    for src in sources {
         let Some(file) = app_file(dir, &src) else {
             continue;
         };
