@@ -9,6 +9,8 @@
 ; RUN: FileCheck %s --check-prefixes=CHECK,X8664 < %t.x86-64.ll
 ; RUN: FileCheck %s --check-prefix=NONE < %t.x86-64.ll
 ; RUN: llc -O2 -relocation-model=pic %t.x86-64.ll -o - | FileCheck %s --check-prefix=X8664-ASM
+; RUN: opt -passes='function(loop-simplify,lcssa,loop-vectorize)' -S %t.x86-64.ll | FileCheck %s --check-prefix=VEC
+; RUN: opt -passes=instcombine -S %t.x86-64.ll | FileCheck %s --check-prefix=ZERO
 ; RUN: pnacl-llvm -S --verify --target aarch64 %t.pexe -o %t.aarch64.ll
 ; RUN: FileCheck %s --check-prefixes=CHECK,AARCH64 < %t.aarch64.ll
 ; RUN: FileCheck %s --check-prefix=NONE < %t.aarch64.ll
@@ -33,7 +35,7 @@ target triple = "le32-unknown-nacl"
 ; signatures, whose ids come first: the query's i32(i32, i32, i32) is 5), then the
 ; functions whose address can be taken, with their signatures' ids (twice's i32(i32) is
 ; irt.def's 3); a function only ever called directly has no entry.
-; CHECK: @__pnacl_functions = hidden constant [64 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32, i32, i32)* @__pnacl_irt_query to i8*), i32 5 }, { i8*, i32 } { i8* bitcast (void (i32)* @__pnacl_irt_exit to i8*), i32 1 },
+; CHECK: @__pnacl_functions = hidden constant [66 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32, i32, i32)* @__pnacl_irt_query to i8*), i32 5 }, { i8*, i32 } { i8* bitcast (void (i32)* @__pnacl_irt_exit to i8*), i32 1 },
 ; CHECK-SAME: { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32)* @__pexe_f2.twice to i8*), i32 3 },
 ; The runtime hands the PPAPI host's settings only to a pexe that carries the host
 ; (pnacl-translate joins it to a plugin; translate::host).
@@ -70,10 +72,10 @@ define internal i32 @twice(i32 %x) {
 ; signature), the entry's signature is checked against the call's, one branch, else the
 ; program traps, saying which check failed (0: no function, 1: another signature).
 ; CHECK-LABEL: define {{.*}}through
-; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 64
+; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 66
 ; CHECK-NEXT: [[IDX:%[0-9]+]] = select i1 [[I]], i32 %0, i32 0
 ; CHECK-NEXT: [[W:%[0-9]+]] = zext i32 [[IDX]] to i64
-; CHECK-NEXT: getelementptr inbounds [64 x { i8*, i32 }], [64 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 [[W]], i32 1
+; CHECK-NEXT: getelementptr inbounds [66 x { i8*, i32 }], [66 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 [[W]], i32 1
 ; CHECK: [[SAME:%[0-9]+]] = icmp eq i32 %{{[0-9]+}}, 3
 ; CHECK-NEXT: br i1 [[SAME]], label %[[CALL:[0-9]+]], label %[[TRAP:[0-9]+]]
 ; CHECK: [[TRAP]]:
@@ -183,6 +185,49 @@ out:
   ret i32 %r
 }
 
+; An address the pexe computes is the region's address 0 (null) plus it zero-extended, a
+; getelementptr that LLVM's scalar evolution follows: a loop that steps through an array
+; is vectorized as it would be natively (fasta's counting loop), where an inttoptr of the
+; i32 hid the step.
+; CHECK-LABEL: define {{.*}}count
+; CHECK: [[Z:%[0-9]+]] = zext i32 %{{[0-9]+}} to i64
+; CHECK-NEXT: [[G:%[0-9]+]] = getelementptr i8, i8* null, i64 [[Z]]
+; CHECK-NEXT: bitcast i8* [[G]] to float*
+; VEC-LABEL: define {{.*}}count
+; VEC: load <4 x float>
+define internal i32 @count(i32 %base, i32 %n, float %x) {
+entry:
+  %none = icmp sle i32 %n, 0
+  br i1 %none, label %done, label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %c = phi i32 [ 0, %entry ], [ %c1, %loop ]
+  %off = mul i32 %i, 4
+  %a = add i32 %base, %off
+  %p = inttoptr i32 %a to float*
+  %v = load float, float* %p, align 4
+  %le = fcmp ole float %v, %x
+  %b = zext i1 %le to i32
+  %c1 = add i32 %c, %b
+  %i1 = add i32 %i, 1
+  %e = icmp eq i32 %i1, %n
+  br i1 %e, label %done, label %loop
+done:
+  %r = phi i32 [ 0, %entry ], [ %c1, %loop ]
+  ret i32 %r
+}
+
+; The region's address 0 is the pexe's to read (it faults, and the fault traps): LLVM
+; keeps the load rather than take it for undefined behaviour and drop what follows.
+; ZERO-LABEL: define {{.*}}at_zero
+; ZERO-NEXT: load i32, i32* null
+; ZERO-NEXT: ret i32
+define internal i32 @at_zero() {
+  %p = inttoptr i32 0 to i32*
+  %v = load i32, i32* %p, align 4
+  ret i32 %v
+}
+
 define void @_start(i32 %info) {
   call void @bump()
   %t = load i32, i32* getelementptr ([3 x i32], [3 x i32]* @table, i32 0, i32 1), align 4
@@ -192,6 +237,8 @@ define void @_start(i32 %info) {
   %d = call double @odd(i32 %s, double 2.0)
   %w = zext i32 %s to i64
   %o = call i64 @as_other(i64 %w)
+  %k = call i32 @count(i32 %info, i32 %s, float 2.0)
+  %k0 = call i32 @at_zero()
   %l = load i32, i32* @last, align 4
   %z = icmp eq i32 %l, 0
   br i1 %z, label %no, label %yes
@@ -211,7 +258,7 @@ yes:
 define internal void @never() {
   unreachable
 }
-; CHECK: attributes #0 = { nounwind "null-pointer-is-valid"="true" }
+; CHECK: attributes #0 = { nounwind null_pointer_is_valid }
 
 ; No native alloca, no pointer but from an i32, no getelementptr on the pexe's memory
 ; but by a constant.

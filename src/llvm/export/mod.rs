@@ -1259,6 +1259,9 @@ impl<'m> Exporter<'m> {
                 let mut offset = [self.value(st, offset)];
                 let p = LLVMBuildGEP2(self.b, self.i8, base, offset.as_mut_ptr(), 1, EMPTY);
                 LLVMBuildBitCast(self.b, p, pty, EMPTY)
+            } else if self.region.is_some() {
+                let v = self.value(st, id);
+                self.region_pointer(v, pty)
             } else {
                 let v = self.value(st, id);
                 LLVMBuildIntToPtr(self.b, v, pty, EMPTY)

@@ -453,20 +453,42 @@ impl Exporter<'_> {
 
     /// What every function in the region has: an access at address 0 is the pexe's
     /// (a fault there traps), not undefined behaviour LLVM may turn into code that falls
-    /// through into whatever follows.
+    /// through into whatever follows. (LLVM 14's attribute is the enum
+    /// `null_pointer_is_valid`; the string "null-pointer-is-valid" of LLVM 10 is upgraded
+    /// only when bitcode is read, and in a module built in memory it is ignored.)
     pub(super) fn region_function_attributes(&self, llfn: LLVMValueRef) {
-        let (k, v) = ("null-pointer-is-valid", "true");
+        let name = "null_pointer_is_valid";
         // SAFETY: handles of the exporter's live context and module (see the module's note);
-        // the strings outlive the call, which copies them.
+        // the name outlives the call, which only reads it.
         unsafe {
-            let a = LLVMCreateStringAttribute(
-                self.ctx,
-                k.as_ptr() as *const _,
-                k.len() as u32,
-                v.as_ptr() as *const _,
-                v.len() as u32,
-            );
+            let kind = LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len());
+            assert!(kind != 0, "LLVM 14 names the attribute {name}");
+            let a = LLVMCreateEnumAttribute(self.ctx, kind, 0);
             LLVMAddAttributeAtIndex(llfn, u32::MAX, a);
+        }
+    }
+
+    /// The pexe's address `v` (an i32) as a pointer of type `pty`: the region's address 0
+    /// (null) plus `v` zero-extended, a getelementptr of i8, not inbounds. It is the
+    /// address `inttoptr` would make, written so that LLVM's analyses (scalar evolution,
+    /// and with it the loop vectorizer and strength reduction) follow an address that
+    /// steps through memory, where an `inttoptr` hides it.
+    pub(super) fn region_pointer(&mut self, v: LLVMValueRef, pty: LLVMTypeRef) -> LLVMValueRef {
+        // SAFETY: handles of the exporter's live context and module (see the module's note).
+        unsafe {
+            // A constant address (a global's) is a constant: nothing steps through it.
+            if !LLVMIsAConstantInt(v).is_null() {
+                return LLVMConstIntToPtr(v, pty);
+            }
+            let i64t = LLVMInt64TypeInContext(self.ctx);
+            let mut off = [LLVMBuildZExt(self.b, v, i64t, EMPTY)];
+            let null = LLVMConstNull(self.i8p);
+            let at = LLVMBuildGEP2(self.b, self.i8, null, off.as_mut_ptr(), 1, EMPTY);
+            if pty == self.i8p {
+                at
+            } else {
+                LLVMBuildBitCast(self.b, at, pty, EMPTY)
+            }
         }
     }
 
@@ -601,7 +623,11 @@ impl Exporter<'_> {
                     for &t in &terms[1..] {
                         base = LLVMBuildAdd(self.b, base, t, EMPTY);
                     }
-                    // inttoptr zero-extends an integer narrower than a pointer.
+                    // inttoptr zero-extends an integer narrower than a pointer. (Not
+                    // `region_pointer`'s getelementptr of null: instcombine would fold
+                    // null plus the constant into a constant base, a different one for
+                    // each field, and the SLP vectorizer pairs only accesses it sees
+                    // share a base.)
                     let p = LLVMBuildIntToPtr(self.b, base, self.i8p, EMPTY);
                     st.region_bases.insert(key, p);
                     p
