@@ -2,7 +2,7 @@
  * The backend contract: what each backend of the runtime provides to the parts above it
  * (outbuf.h, ppapi.h and the PPAPI interfaces). The backends are irt.c (x86-32 and ARM,
  * over Linux's system calls), wasi.c (WebAssembly, over WASI) and the PPAPI host's fuzzer
- * (fuzz/ppapi/json.c, over libc). Each includes this file first and defines every function
+ * (fuzz/ppapi/host.h, over libc). Each includes this file first and defines every function
  * below; the compiler checks each definition against its declaration here.
  */
 #ifndef PNACL_RT_BACKEND_H
@@ -39,6 +39,18 @@ static long raw_read(int fd, void *buf, size_t n);
 static int raw_close(int fd);
 static int irt_read(int fd, void *buf, size_t count, size_t *nread);
 static int online_cpus(void);
+
+/* Files under the runtime's root (PNACL_FS_ROOT; root-relative names), as the IRT's file
+   interfaces give them (0 or a NaCl errno; none without a root): where the PPAPI host
+   keeps a plugin's local file systems between runs (ppapi/keep.h). */
+static int irt_open(const char *path, int oflag, u32 mode, int *newfd);
+static int irt_close(int fd);
+static int irt_write(int fd, const void *buf, size_t count, size_t *nwrote);
+static int irt_seek(int fd, i64 offset, int whence, i64 *new_offset);
+static int irt_getdents(int fd, void *buf, size_t count, size_t *nread);
+static int irt_mkdir(const char *path, u32 mode);
+static int irt_rmdir(const char *path);
+static int irt_unlink(const char *path);
 
 /* Futexes, threads and clocks, as the IRT's interfaces give them (0 or a NaCl errno): a
    thread that may run plugin code (irt_thread_create), one that runs only the host's

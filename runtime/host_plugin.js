@@ -29,7 +29,8 @@ import { pluginInput } from './host_input.js';
 import { pluginScreen } from './host_screen.js';
 import { glContexts, glImports } from './host_gl.js';
 import { PAGE_SLICE_MS, pluginLimits, doneWith, textRoom, textGate, messageGate, channelGate, L_MSG_DONE, L_MSG_POSTS, L_REC_DONE, L_REC_POSTS } from './host_bounds.js';
-import { TO_AUDIO_START, TO_AUDIO_STOP, TO_BIND, TO_CONSOLE, TO_CURSOR, TO_FLUSH, TO_INPUT, TO_URL_CLOSE, TO_URL_OPEN, TO_WS_CLOSE, TO_WS_OPEN, TO_WS_SEND } from './host_channel.js';
+import { answerQuotaRequests, keptFiles } from './host_files.js';
+import { TO_AUDIO_START, TO_AUDIO_STOP, TO_BIND, TO_CONSOLE, TO_CURSOR, TO_FLUSH, TO_FS_LOAD, TO_FS_MKDIR, TO_FS_REMOVE, TO_FS_RENAME, TO_FS_SIZE, TO_FS_SYNC, TO_FS_WRITE, TO_INPUT, TO_URL_CLOSE, TO_URL_OPEN, TO_WS_CLOSE, TO_WS_OPEN, TO_WS_SEND } from './host_channel.js';
 
 const PNACL_TYPE = 'application/x-pnacl';
 // Chrome ran a manifest's portable program in an element of either type.
@@ -176,6 +177,7 @@ if (typeof document !== 'undefined') {
     extend('mimeTypes', mimes, 'type');
     extend('plugins', [plugin], 'name');
   })();
+  answerQuotaRequests();
 
   const scriptUrl = document.currentScript ? document.currentScript.src : new URL('pnacl.js', location.href).href;
 
@@ -271,6 +273,8 @@ if (typeof document !== 'undefined') {
     // URL loading (host_fetch.js) and WebSockets (host_socket.js).
     const urls = urlLoads(toHostWith);
     const { open: openSocket, sockets } = webSockets(toHostWith);
+    // The local file systems kept in the origin's private file system (host_files.js).
+    const files = keptFiles(toHostWith, (line) => console.warn(`NaCl module: ${line}`));
     el.postMessage = (message) => {
       if (state.ended) return;
       let line;
@@ -462,6 +466,26 @@ if (typeof document !== 'undefined') {
         [TO_AUDIO_STOP]: (rec) => { if (rec.length >= 1) sounds.stop(rec[0]); },
         [TO_INPUT]: (rec) => { if (rec.length >= 2) listen(rec[0], rec[1]); },
         [TO_FLUSH]: (rec) => screen.flush(rec),
+        // The local file systems (ppapi/keep.h): a type, then as channel.def says; a
+        // path's bytes and a write's are copied out of the ring before they wait.
+        [TO_FS_LOAD]: (rec) => { if (rec.length >= 1) files.load(rec[0]); },
+        [TO_FS_SYNC]: (rec) => { if (rec.length >= 1) files.sync(rec[0]); },
+        [TO_FS_WRITE]: (rec, from) => {
+          const b = from(28);
+          if (rec.length >= 5 && rec[3] + rec[4] <= b.length) {
+            files.write(rec[0], b.slice(0, rec[3]), rec[2] * 2 ** 32 + rec[1], b.slice(rec[3], rec[3] + rec[4]));
+          }
+        },
+        [TO_FS_SIZE]: (rec, from) => {
+          const b = from(24);
+          if (rec.length >= 4 && rec[3] <= b.length) files.size(rec[0], b.slice(0, rec[3]), rec[2] * 2 ** 32 + rec[1]);
+        },
+        [TO_FS_MKDIR]: (rec, from) => { if (rec.length >= 2 && rec[1] <= from(16).length) files.mkdir(rec[0], from(16).slice(0, rec[1])); },
+        [TO_FS_REMOVE]: (rec, from) => { if (rec.length >= 2 && rec[1] <= from(16).length) files.remove(rec[0], from(16).slice(0, rec[1])); },
+        [TO_FS_RENAME]: (rec, from) => {
+          const b = from(20);
+          if (rec.length >= 3 && rec[1] + rec[2] <= b.length) files.rename(rec[0], b.slice(0, rec[1]), b.slice(rec[1], rec[1] + rec[2]));
+        },
       };
       const onHost = (bytes) => {
         const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);

@@ -82,6 +82,7 @@ static void pa_parts_init(void) {
     pa_view_init();
     pa_input_init();
     pa_url_loader_init();
+    pa_keep_init();
     pa_websocket_init();
 }
 

@@ -72,6 +72,18 @@ static struct {
     int (*gettime)(u32 clk, struct nacl_timespec *tp);
 } clock;
 
+/* nacl-irt-dev-filename-0.2 (open, stat, mkdir, rmdir, chdir, getcwd,
+   unlink). */
+static struct {
+    int (*open)(const char *path, int oflag, u32 mode, int *newfd);
+    int (*stat)(const char *path, void *st);
+    int (*mkdir)(const char *path, u32 mode);
+    int (*rmdir)(const char *path);
+    int (*chdir)(const char *path);
+    int (*getcwd)(char *path, size_t len);
+    int (*unlink)(const char *path);
+} filename;
+
 /* pnacl-irt-thread-id-0.1 (the region runtime's own). */
 static struct {
     int (*thread_id)(u32 *id);
@@ -128,6 +140,14 @@ __attribute__((unused)) static int online_cpus(void) {
 }
 
 static int irt_read(int fd, void *buf, size_t count, size_t *nread) { return fdio.read(fd, buf, count, nread); }
+static int irt_write(int fd, const void *buf, size_t count, size_t *nwrote) { return fdio.write(fd, buf, count, nwrote); }
+static int irt_close(int fd) { return fdio.close(fd); }
+static int irt_seek(int fd, i64 offset, int whence, i64 *new_offset) { return fdio.seek(fd, offset, whence, new_offset); }
+static int irt_getdents(int fd, void *buf, size_t count, size_t *nread) { return fdio.getdents(fd, buf, count, nread); }
+static int irt_open(const char *path, int oflag, u32 mode, int *newfd) { return filename.open(path, oflag, mode, newfd); }
+static int irt_mkdir(const char *path, u32 mode) { return filename.mkdir(path, mode); }
+static int irt_rmdir(const char *path) { return filename.rmdir(path); }
+static int irt_unlink(const char *path) { return filename.unlink(path); }
 
 static int irt_futex_wait_abs(volatile int *addr, int value, const struct nacl_timespec *abstime) {
     return futex.wait_abs(addr, value, abstime);
@@ -259,6 +279,7 @@ void _start(u32 *info) {
     need("nacl-irt-futex-0.1", &futex, sizeof futex);
     need("nacl-irt-clock_get-0.1", &clock, sizeof clock);
     need("pnacl-irt-thread-id-0.1", &thread_id, sizeof thread_id);
+    need("nacl-irt-dev-filename-0.2", &filename, sizeof filename);
     *slot = (u32)(uptr)host_query;
     start_argc = (int)argc;
     start_argv = argv;

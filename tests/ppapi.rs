@@ -476,17 +476,13 @@ fn impossible_sizes_give_null_vars() {
     }
 }
 
-/// The JSON message reader is fuzzed: fuzz/ppapi/json.c (runtime/ppapi.h's reader under
-/// libFuzzer with AddressSanitizer and UndefinedBehaviorSanitizer; every var it reads must
-/// write back as JSON that reads as the same var, numbers must read as the nearest double
-/// and write as the shortest text that reads back, no var may leak) runs 300,000 inputs
-/// grown from its seeds, with a fixed seed, so that a failure repeats.
-/// (`scripts/fuzz ppapi-json SECONDS` runs it for longer.)
-#[test]
-fn the_json_reader_is_fuzzed() {
+/// A libFuzzer target of fuzz/ppapi (the PPAPI host under AddressSanitizer and
+/// UndefinedBehaviorSanitizer, its own checks in it), built and run for `runs` inputs
+/// grown from `seeds`, with a fixed seed, so that a failure repeats.
+fn fuzz_target(source: &str, seeds: &str, runs: u32) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
-    let bin = dir.path().join("ppapi-json");
+    let bin = dir.path().join("target");
     let o = Command::new(pnacl::tools::CLANG)
         .args([
             "-g",
@@ -497,7 +493,7 @@ fn the_json_reader_is_fuzzed() {
             "-o",
         ])
         .arg(&bin)
-        .arg(root.join("fuzz/ppapi/json.c"))
+        .arg(root.join(source))
         .output()
         .unwrap();
     assert!(
@@ -509,9 +505,9 @@ fn the_json_reader_is_fuzzed() {
     std::fs::create_dir(&corpus).unwrap();
     let o = Command::new(&bin)
         .arg(&corpus)
-        .arg(root.join("fuzz/ppapi/seeds"))
+        .arg(root.join(seeds))
+        .arg(format!("-runs={runs}"))
         .args([
-            "-runs=300000",
             "-seed=1",
             "-max_len=4096",
             "-rss_limit_mb=2048",
@@ -526,7 +522,25 @@ fn the_json_reader_is_fuzzed() {
         "the fuzzer found a failure: {}",
         &err[err.len().saturating_sub(4000)..]
     );
-    assert!(err.contains("Done 300000 runs"), "{err}");
+    assert!(err.contains(&format!("Done {runs} runs")), "{err}");
+}
+
+/// The JSON message reader is fuzzed: fuzz/ppapi/json.c (runtime/ppapi.h's reader; every
+/// var it reads must write back as JSON that reads as the same var, numbers must read as
+/// the nearest double and write as the shortest text that reads back, no var may leak),
+/// 300,000 inputs. (`scripts/fuzz ppapi-json SECONDS` runs it for longer.)
+#[test]
+fn the_json_reader_is_fuzzed() {
+    fuzz_target("fuzz/ppapi/json.c", "fuzz/ppapi/seeds", 300_000);
+}
+
+/// The page's records of the kept file systems are fuzzed: fuzz/ppapi/records.c (FS_FILE,
+/// FS_LOADED, FS_SYNCED as a hostile page sends them while the file systems load; what
+/// they leave in memory must be what a plugin could have made, within the bounds, and all
+/// of it freed), 300,000 inputs. (`scripts/fuzz ppapi-records SECONDS` runs it for longer.)
+#[test]
+fn the_page_s_file_records_are_fuzzed() {
+    fuzz_target("fuzz/ppapi/records.c", "fuzz/ppapi/record-seeds", 300_000);
 }
 
 /// PPB_Messaging 1.2's RegisterMessageHandler, as Chrome had it: not on the main thread's
@@ -607,6 +621,84 @@ fn files_behave_as_chrome_s_on_every_target() {
         let text = String::from_utf8_lossy(&o.stdout);
         let got: Vec<&str> = text.lines().collect();
         assert_eq!(got.join(" "), want, "{arch}: {}", describe(&o));
+    }
+}
+
+/// A plugin's local file systems are kept between runs, headless in `ppapi-fs` under
+/// PNACL_FS_ROOT, on every target: tests/programs/keep.c's second run finds what its first
+/// wrote (a count, a file of 300,000 bytes written in two writes, a rename, a deletion,
+/// the temporary file system's file), the folder holds exactly those files, a file put
+/// there beforehand is the plugin's, and without a root nothing is kept (each run is a
+/// first) and standard error says so.
+#[test]
+fn the_local_file_systems_are_kept_between_runs_under_the_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::c_program_pexe(dir.path(), "keep");
+    let first = "0 0 0 65 0 0 99";
+    let second = "1 1 0 65 0 116 99";
+    let words = |o: &Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for arch in TARGETS {
+        let command = translate(&pexe, arch, dir.path());
+        let root = tempfile::tempdir().unwrap();
+        let root_env = root.path().to_str().unwrap();
+        let env = [("PNACL_MESSAGES", "json"), ("PNACL_FS_ROOT", root_env)];
+        let o = run(&command, b"", &env);
+        assert_eq!(words(&o), first, "{arch}: {}", describe(&o));
+        let o = run(&command, b"", &env);
+        assert_eq!(words(&o), second, "{arch}: {}", describe(&o));
+        assert!(o.stderr.is_empty(), "{arch}: {}", describe(&o));
+        let kept = root.path().join("ppapi-fs");
+        let mut files: Vec<String> = Vec::new();
+        let mut stack = vec![kept.clone()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else {
+                    files.push(p.strip_prefix(&kept).unwrap().display().to_string());
+                }
+            }
+        }
+        files.sort();
+        assert_eq!(
+            files,
+            [
+                "persistent/notes/b",
+                "persistent/notes/big",
+                "persistent/notes/count",
+                "temporary/t"
+            ],
+            "{arch}"
+        );
+        let count = kept.join("persistent/notes/count");
+        assert_eq!(std::fs::read_to_string(&count).unwrap(), "2", "{arch}");
+        assert_eq!(
+            std::fs::read(kept.join("persistent/notes/big"))
+                .unwrap()
+                .len(),
+            300_000
+        );
+        // Put there beforehand, by hand: the plugin's.
+        std::fs::write(&count, "41").unwrap();
+        let o = run(&command, b"", &env);
+        assert_eq!(words(&o), "41 1 0 65 0 116 99", "{arch}: {}", describe(&o));
+        assert_eq!(std::fs::read_to_string(&count).unwrap(), "42", "{arch}");
+        // No root: nothing kept, and said.
+        for _ in 0..2 {
+            let o = run(&command, b"", &[("PNACL_MESSAGES", "json")]);
+            assert_eq!(words(&o), first, "{arch}: {}", describe(&o));
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                err.contains("local file systems are not kept after this run (no PNACL_FS_ROOT"),
+                "{arch}: {err}"
+            );
+        }
     }
 }
 

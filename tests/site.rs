@@ -20,6 +20,9 @@
 //!   started 500 ms after the main thread read it reads 500 ms later, not its worker's
 //!   own count); stockfish's `go movetime 2000` answers within 2.3 s, no `info` line
 //!   reporting a negative time;
+//! - the local file systems kept (tests/programs/keep.c): the page asks for persistent
+//!   quota (granted, as Chrome granted an app's), runs the plugin, reloads, and the second
+//!   run finds in the origin's private file system what the first wrote;
 //! - a page in the SDK's pattern (sdk_common: no element in the page; common.js, a script
 //!   of the app, tests navigator.mimeTypes and makes the <embed>) and a page whose own
 //!   script tests `navigator.mimeTypes['application/x-nacl']` and `navigator.plugins`
@@ -176,7 +179,9 @@ fn revived_apps_run_in_chromium() {
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtime/audio-tone.ll"),
     );
     let clocks = common::c_program_pexe(dir.path(), "clocks");
-    let cases: [(&str, PathBuf, &str, &[&str]); 17] = [
+    let keep = common::c_program_pexe(dir.path(), "keep");
+    let cases: [(&str, PathBuf, &str, &[&str]); 18] = [
+        ("keep", keep, "keep.pexe", &[]),
         ("clocks", clocks, "clocks.pexe", &[]),
         (
             "sdk_common",
@@ -292,6 +297,11 @@ fn revived_apps_run_in_chromium() {
                     "{pexe:?}: {timed}"
                 );
             }
+            // The persistent and temporary file systems, kept in the origin's private file
+            // system: the page's second run finds what its first wrote (a count, 300,000
+            // bytes written in two writes, a rename, a deletion, the temporary file), and
+            // the quota asked for is granted.
+            "keep" => assert_eq!(result, "1048576 | 0 0 0 65 0 0 99 | 1 1 0 65 0 116 99"),
             // The clock a thread started 500 ms later reads, less the main thread's: one
             // clock for both workers.
             "clocks" => {

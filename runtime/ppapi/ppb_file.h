@@ -3,9 +3,11 @@
  * the HTML5 file systems Chrome gave a plugin (nacl_io's html5fs mounts one; glbench
  * reads its data from it).
  *
- * The host keeps the two local file systems (LOCALPERSISTENT, LOCALTEMPORARY) in its own
- * memory for the run: a page's plugin finds what it wrote earlier in the run, not what
- * an earlier run wrote. Paths are as Chrome took them: absolute ("/…"), no ".."
+ * The host holds the two local file systems (LOCALPERSISTENT, LOCALTEMPORARY) in its own
+ * memory, which is what the plugin reads, and keeps them between runs as Chrome kept an
+ * origin's (keep.h: in a page, in the origin's private file system; headless, in a
+ * folder under PNACL_FS_ROOT): the first Open of a type brings in what earlier runs
+ * kept, and each change is passed on as it is made. Paths are as Chrome took them: absolute ("/…"), no ".."
  * component, a trailing "/" dropped. A file a FileIO has open stays readable after it is
  * deleted or renamed, as an open file did. Sizes are bounded (PA_FS_MAX_BYTES for all
  * files, PA_FS_MAX_NODES files and folders): past them, PP_ERROR_NOSPACE.
@@ -57,6 +59,7 @@ struct PP_ArrayOutput {
 
 struct pa_fsnode {
     i32 fs, dir, refs; /* refs: the list's, and each open FileIO's */
+    i32 unlinked;      /* deleted or replaced: its open files' writes are kept no more */
     char *path;
     u32 plen;
     u8 *data;
@@ -145,6 +148,7 @@ static void pa_fs_unlink(struct pa_fsnode *e) {
         if (*at == e) {
             *at = e->next;
             pa_fs_count--;
+            e->unlinked = 1;
             pa_node_unref(e);
             return;
         }
@@ -191,6 +195,8 @@ static i32 pa_fs_resize(struct pa_fsnode *e, u64 size) {
     return PP_OK;
 }
 
+#include "keep.h"
+
 /* ---- PPB_FileSystem ---- */
 
 static i32 fs_create(i32 instance, i32 type) {
@@ -210,10 +216,15 @@ static i32 fs_open(i32 r, i64 expected_size, const struct PP_CompletionCallback 
     (void)expected_size; /* quota: the host's own bound */
     PA_START(struct pa_filesystem, f, r, RES_FILESYSTEM, 1, cb);
     lock(&pa_fs_lock);
-    i32 result = f->opened ? PP_ERROR_FAILED : PP_OK;
+    if (f->opened) {
+        unlock(&pa_fs_lock);
+        return pa_fs_done(cb, PP_ERROR_FAILED);
+    }
     f->opened = 1;
+    /* What earlier runs kept comes in first (from a page, the Open waits for it). */
+    i32 result = pa_keep_load(f->type, cb);
     unlock(&pa_fs_lock);
-    return pa_fs_done(cb, result);
+    return result == PP_OK_COMPLETIONPENDING ? result : pa_fs_done(cb, result);
 }
 
 static i32 fs_get_type(i32 r) {
@@ -300,6 +311,7 @@ static i32 ref_get_parent(i32 r) {
 static i32 ref_make_directory_flags(i32 r, i32 flags, const struct PP_CompletionCallback *cb) {
     PA_START(struct pa_fileref, f, r, RES_FILEREF, 1, cb);
     i32 fs = fs_get_type(f->fs), result = PP_OK;
+    int sent = 0;
     lock(&pa_fs_lock);
     if (f->plen == 1 || pa_fs_find(fs, f->path, f->plen)) {
         struct pa_fsnode *e = f->plen == 1 ? NULL : pa_fs_find(fs, f->path, f->plen);
@@ -315,10 +327,11 @@ static i32 ref_make_directory_flags(i32 r, i32 flags, const struct PP_Completion
             }
             if (i < f->plen && !(flags & PA_MKDIR_ANCESTORS)) result = PP_ERROR_FILENOTFOUND;
             else if (!pa_fs_add(fs, f->path, i, 1)) result = PP_ERROR_NOSPACE;
+            else sent |= pa_keep_path(PA_KEEP_MKDIR, fs, f->path, i);
         }
     }
     unlock(&pa_fs_lock);
-    return pa_fs_done(cb, result);
+    return pa_keep_done(cb, result, sent);
 }
 
 /* 1.0 and 1.1: a bool, which Chrome took as WITH_ANCESTORS, or else EXCLUSIVE. */
@@ -338,14 +351,18 @@ static i32 ref_touch(i32 r, double atime, double mtime, const struct PP_Completi
 static i32 ref_delete(i32 r, const struct PP_CompletionCallback *cb) {
     PA_START(struct pa_fileref, f, r, RES_FILEREF, 1, cb);
     i32 fs = fs_get_type(f->fs), result = PP_OK;
+    int sent = 0;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = pa_fs_find(fs, f->path, f->plen);
     if (f->plen == 1) result = PP_ERROR_FAILED;
     else if (!e) result = PP_ERROR_FILENOTFOUND;
     else if (e->dir && pa_fs_has_children(fs, f->path, f->plen)) result = PP_ERROR_FAILED;
-    else pa_fs_unlink(e);
+    else {
+        pa_fs_unlink(e);
+        sent = pa_keep_path(PA_KEEP_REMOVE, fs, f->path, f->plen);
+    }
     unlock(&pa_fs_lock);
-    return pa_fs_done(cb, result);
+    return pa_keep_done(cb, result, sent);
 }
 
 static i32 ref_rename(i32 r, i32 to, const struct PP_CompletionCallback *cb) {
@@ -354,6 +371,7 @@ static i32 ref_rename(i32 r, i32 to, const struct PP_CompletionCallback *cb) {
     if (!f || !t) return PP_ERROR_BADRESOURCE;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 fs = fs_get_type(f->fs), result = PP_OK;
+    int sent = 0;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = pa_fs_find(fs, f->path, f->plen);
     struct pa_fsnode *d = pa_fs_find(fs, t->path, t->plen);
@@ -384,9 +402,10 @@ static i32 ref_rename(i32 r, i32 to, const struct PP_CompletionCallback *cb) {
             x->path = p;
             x->plen = n;
         }
+        if (result == PP_OK) sent = pa_keep_rename(fs, f->path, f->plen, t->path, t->plen);
     }
     unlock(&pa_fs_lock);
-    return pa_fs_done(cb, result);
+    return pa_keep_done(cb, result, sent);
 }
 
 /* A Query's end: `got` into *info if the result is PP_OK, then the result (pa_fs_done). */
@@ -488,6 +507,7 @@ static i32 io_open(i32 r, i32 ref, i32 flags, const struct PP_CompletionCallback
     i32 fs = fs_get_type(f->fs), result = PP_OK;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = pa_fs_find(fs, f->path, f->plen);
+    int existed = e != NULL, sent = 0;
     if (io->node) result = PP_ERROR_FAILED;
     else if (f->plen == 1 || (e && e->dir)) result = PP_ERROR_NOTAFILE;
     else if (e && (flags & PA_OPEN_EXCLUSIVE)) result = PP_ERROR_FILEEXISTS;
@@ -496,12 +516,13 @@ static i32 io_open(i32 r, i32 ref, i32 flags, const struct PP_CompletionCallback
     else if (!e && !(e = pa_fs_add(fs, f->path, f->plen, 0))) result = PP_ERROR_NOSPACE;
     if (result == PP_OK) {
         if (flags & PA_OPEN_TRUNCATE) pa_fs_resize(e, 0);
+        if (!existed || (flags & PA_OPEN_TRUNCATE)) sent = pa_keep_size(e);
         e->refs++;
         io->node = e;
         io->flags = flags;
     }
     unlock(&pa_fs_lock);
-    return pa_fs_done(cb, result);
+    return pa_keep_done(cb, result, sent);
 }
 
 static i32 io_query(i32 r, struct PP_FileInfo *info, const struct PP_CompletionCallback *cb) {
@@ -582,6 +603,7 @@ static i32 io_write(i32 r, i64 offset, const char *buf, i32 n, const struct PP_C
     if (n < 0 || offset < 0 || (n > 0 && !buf)) return PP_ERROR_FAILED;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 result;
+    int sent = 0;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = pa_io_writable(io, &result);
     if (e) {
@@ -590,11 +612,12 @@ static i32 io_write(i32 r, i64 offset, const char *buf, i32 n, const struct PP_C
         if (result == PP_OK) {
             if (n) copy(e->data + at, buf, (size_t)n);
             e->mtime = core_get_time();
+            sent = pa_keep_write(e, at, (const u8 *)buf, (u32)n);
             result = n;
         }
     }
     unlock(&pa_fs_lock);
-    return pa_fs_done(cb, result);
+    return pa_keep_done(cb, result, sent);
 }
 
 static i32 io_set_length(i32 r, i64 length, const struct PP_CompletionCallback *cb) {
@@ -603,16 +626,24 @@ static i32 io_set_length(i32 r, i64 length, const struct PP_CompletionCallback *
     if (length < 0) return PP_ERROR_FAILED;
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
     i32 result;
+    int sent = 0;
     lock(&pa_fs_lock);
     struct pa_fsnode *e = pa_io_writable(io, &result);
     if (e) result = pa_fs_resize(e, (u64)length);
+    if (e && result == PP_OK) sent = pa_keep_size(e);
     unlock(&pa_fs_lock);
-    return pa_fs_done(cb, result);
+    return pa_keep_done(cb, result, sent);
 }
 
+/* In a page, once the page has kept every change before it (each write waits for that
+   already); headless, each change is in its file when its call returns. */
 static i32 io_flush(i32 r, const struct PP_CompletionCallback *cb) {
     PA_START(struct pa_fileio, io, r, RES_FILEIO, 1, cb);
-    return pa_fs_done(cb, io->node ? PP_OK : PP_ERROR_FAILED);
+    lock(&pa_fs_lock);
+    struct pa_fsnode *e = io->node;
+    int kept = pa_page && e && !e->unlinked && pa_keep_loaded[e->fs] == 2;
+    unlock(&pa_fs_lock);
+    return pa_keep_done(cb, e ? PP_OK : PP_ERROR_FAILED, kept);
 }
 
 static void io_close(i32 r) {
