@@ -20,6 +20,9 @@
 //!   started 500 ms after the main thread read it reads 500 ms later, not its worker's
 //!   own count); stockfish's `go movetime 2000` answers within 2.3 s, no `info` line
 //!   reporting a negative time;
+//! - a Chrome packaged app (packaged: manifest.json's app.background, a background script
+//!   that opens a window page, chrome.system.cpu and storage.local, a plugin made by
+//!   script): its launcher page runs it as Chrome did, and its plugin answers;
 //! - the local file systems kept (tests/programs/keep.c): the page asks for persistent
 //!   quota (granted, as Chrome granted an app's), runs the plugin, reloads, and the second
 //!   run finds in the origin's private file system what the first wrote;
@@ -180,7 +183,13 @@ fn revived_apps_run_in_chromium() {
     );
     let clocks = common::c_program_pexe(dir.path(), "clocks");
     let keep = common::c_program_pexe(dir.path(), "keep");
-    let cases: [(&str, PathBuf, &str, &[&str]); 18] = [
+    let cases: [(&str, PathBuf, &str, &[&str]); 19] = [
+        (
+            "packaged",
+            shared.join("parse/hello_tutorial.pexe"),
+            "hello_tutorial.pexe",
+            &[],
+        ),
         ("keep", keep, "keep.pexe", &[]),
         ("clocks", clocks, "clocks.pexe", &[]),
         (
@@ -250,10 +259,20 @@ fn revived_apps_run_in_chromium() {
             "{app} {pexe:?}: {}",
             String::from_utf8_lossy(&o.stderr)
         );
-        // Pages that make the element by script are given the script too, and said so.
+        // Pages that make the element by script are given the script too, and said so;
+        // a packaged app's window page too, and its launcher is named.
         let said = String::from_utf8_lossy(&o.stdout);
+        let (page, url_path) = match *app {
+            "packaged" => ("window.html", "pnacl-app.html"),
+            _ => ("index.html", ""),
+        };
         assert!(
-            said.contains("page index.html loads pnacl.js"),
+            said.contains(&format!("page {page} loads pnacl.js")),
+            "{app}: {said}"
+        );
+        assert_eq!(
+            said.contains("a Chrome packaged app: open pnacl-app.html"),
+            *app == "packaged",
             "{app}: {said}"
         );
         let server = common::Server::start(&out);
@@ -267,7 +286,7 @@ fn revived_apps_run_in_chromium() {
         let echo = (*app == "ws_echo").then(EchoServer::start);
         let url = match &echo {
             Some(e) => format!("{}?ws={}", server.base, e.port),
-            None => server.base.clone(),
+            None => format!("{}{url_path}", server.base),
         };
         let (result, console) = driver(&url, 150, click, shots);
         drop(echo);
@@ -301,6 +320,25 @@ fn revived_apps_run_in_chromium() {
             // system: the page's second run finds what its first wrote (a count, 300,000
             // bytes written in two writes, a rename, a deletion, the temporary file), and
             // the quota asked for is granted.
+            // The packaged app launched as Chrome launched it: its background script's
+            // onLaunched opened its window at the size asked (its create callback ran
+            // before the window's scripts), whose chrome.* calls were answered
+            // (system.cpu, storage.local, runtime.getManifest, app.window.current), an API
+            // without a web equivalent is undefined and said once, and its plugin, made by
+            // script, answers.
+            "packaged" => {
+                assert_eq!(
+                    result,
+                    "background app_launcher | main 480x360 | Packaged Primes | true | true | C++ program online. | 2,3"
+                );
+                assert_eq!(
+                    console
+                        .matches("chrome.fileSystem: the packaged-app API of Chrome has no equivalent")
+                        .count(),
+                    1,
+                    "{console}"
+                );
+            }
             "keep" => assert_eq!(result, "1048576 | 0 0 0 65 0 0 99 | 1 1 0 65 0 116 99"),
             // The clock a thread started 500 ms later reads, less the main thread's: one
             // clock for both workers.

@@ -223,6 +223,12 @@ fn site(args: &Args, app: &std::path::Path, out: &std::path::Path) -> ExitCode {
             for page in &site.pages {
                 println!("page {} loads {}", page.display(), translate::site::SCRIPT);
             }
+            if let Some(l) = &site.launcher {
+                println!(
+                    "a Chrome packaged app: open {} (it runs the app's background, which opens its windows, as Chrome did)",
+                    l.display()
+                );
+            }
             for nmf in &site.unreached {
                 eprintln!(
                     "{TOOL}: note: {}: no page of the app names it (its pexe is translated all the same)",

@@ -2,6 +2,7 @@
 //! cores, linked with the runtime (`runtime/`): by ld.lld into a static ELF executable
 //! (x86-32, ARM), or by wasm-ld into a WebAssembly module with its hosts (`wasm`).
 
+pub mod chrome_app;
 pub mod host;
 pub mod js;
 pub mod serve;

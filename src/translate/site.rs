@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{err, Error};
+use super::{chrome_app, err, Error};
 
 /// The name of the page script in the output's top folder.
 pub const SCRIPT: &str = "pnacl.js";
@@ -60,6 +60,8 @@ pub struct Site {
     /// Manifests no page given the script refers to (by name, in the page or in a script
     /// of the app it loads): their pexes were translated, but nothing seems to load them.
     pub unreached: Vec<PathBuf>,
+    /// A Chrome packaged app's launcher page (`chrome_app::LAUNCHER`), if the app is one.
+    pub launcher: Option<PathBuf>,
 }
 
 /// Revives `app` into `out` (which must not exist, or be an empty folder). `translate`
@@ -102,11 +104,14 @@ pub fn revive(
         .map_err(|e| err("site", format!("{}: {e}", parent.display())))?;
     let mut files = Vec::new();
     walk(&app, Path::new(""), &mut files)?;
-    if files.iter().any(|f| f == Path::new(SCRIPT)) {
-        return Err(err(
-            "site",
-            format!("{}: already has a {SCRIPT}", app.display()),
-        ));
+    let chrome = chrome_app::of(&app).map_err(|e| err("site", format!("{}/{e}", app.display())))?;
+    for name in [SCRIPT, chrome_app::SCRIPT, chrome_app::LAUNCHER] {
+        if files.iter().any(|f| f == Path::new(name)) {
+            return Err(err(
+                "site",
+                format!("{}: already has a {name}", app.display()),
+            ));
+        }
     }
     let mut site = Site::default();
     // The programs the manifests name.
@@ -151,10 +156,15 @@ pub fn revive(
                 Some(seen) => {
                     site.pages.push(rel.clone());
                     seen_text.extend_from_slice(&seen);
-                    with_script(&data, rel)
+                    with_script(&data, rel, SCRIPT)
                 }
                 None => data,
             },
+            false => data,
+        };
+        // A packaged app's pages call chrome.* from their first script on.
+        let data = match chrome.is_some() && has_ext(rel, &["html", "htm"]) {
+            true => with_script(&data, rel, chrome_app::SCRIPT),
             false => data,
         };
         std::fs::write(&to, data).map_err(|e| err("site", format!("{}: {e}", to.display())))?;
@@ -184,6 +194,16 @@ pub fn revive(
     }
     std::fs::write(work.path().join(SCRIPT), script(env))
         .map_err(|e| err("site", format!("{SCRIPT}: {e}")))?;
+    if let Some(c) = &chrome {
+        for (name, text) in [
+            (chrome_app::SCRIPT, chrome_app::script(c)),
+            (chrome_app::LAUNCHER, chrome_app::launcher(c)),
+        ] {
+            std::fs::write(work.path().join(name), text)
+                .map_err(|e| err("site", format!("{name}: {e}")))?;
+        }
+        site.launcher = Some(PathBuf::from(chrome_app::LAUNCHER));
+    }
     if out.exists() {
         std::fs::remove_dir(out).map_err(|e| err("site", format!("{}: {e}", out.display())))?;
     }
@@ -343,11 +363,12 @@ fn app_file(dir: &Path, url: &str) -> Option<PathBuf> {
     Some(p)
 }
 
-/// Page `data` (at `rel`) with `<script src=".../pnacl.js">` first in its head.
-fn with_script(data: &[u8], rel: &Path) -> Vec<u8> {
+/// Page `data` (at `rel`) with `<script src=".../NAME">` (a script at the site's top)
+/// first in its head.
+fn with_script(data: &[u8], rel: &Path, name: &str) -> Vec<u8> {
     let lower = data.to_ascii_lowercase();
     let depth = rel.components().count().saturating_sub(1);
-    let tag = format!("<script src=\"{}{SCRIPT}\"></script>", "../".repeat(depth));
+    let tag = format!("<script src=\"{}{name}\"></script>", "../".repeat(depth));
     // After `<head ...>`, else after `<html ...>`, else after the doctype, else first.
     let after = |t: &[u8]| {
         let mut from = 0;
