@@ -42,7 +42,7 @@ static int online_cpus(void);
 
 /* Files under the runtime's root (PNACL_FS_ROOT; root-relative names), as the IRT's file
    interfaces give them (0 or a NaCl errno; none without a root): where the PPAPI host
-   keeps a plugin's local file systems between runs (ppapi/keep.h). */
+   keeps a plugin's local file systems between runs (ppapi/ppb_file_keep.h). */
 static int irt_open(const char *path, int oflag, u32 mode, int *newfd);
 static int irt_close(int fd);
 static int irt_write(int fd, const void *buf, size_t count, size_t *nwrote);

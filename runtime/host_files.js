@@ -1,5 +1,5 @@
 // The page's keeping of a plugin's local file systems (PPB_FileSystem's persistent and
-// temporary ones; runtime/ppapi/keep.h) in the origin's private file system (OPFS), as
+// temporary ones; runtime/ppapi/ppb_file_keep.h) in the origin's private file system (OPFS), as
 // Chrome kept an origin's: under `ppapi-fs/persistent` and `ppapi-fs/temporary`. The host
 // asks for a type's files when the plugin first opens a file system of it (they go back
 // as FS_FILE pieces, then FS_LOADED), and tells each change as the plugin makes it; the

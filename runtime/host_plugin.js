@@ -466,7 +466,7 @@ if (typeof document !== 'undefined') {
         [TO_AUDIO_STOP]: (rec) => { if (rec.length >= 1) sounds.stop(rec[0]); },
         [TO_INPUT]: (rec) => { if (rec.length >= 2) listen(rec[0], rec[1]); },
         [TO_FLUSH]: (rec) => screen.flush(rec),
-        // The local file systems (ppapi/keep.h): a type, then as channel.def says; a
+        // The local file systems (ppapi/ppb_file_keep.h): a type, then as channel.def says; a
         // path's bytes and a write's are copied out of the ring before they wait.
         [TO_FS_LOAD]: (rec) => { if (rec.length >= 1) files.load(rec[0]); },
         [TO_FS_SYNC]: (rec) => { if (rec.length >= 1) files.sync(rec[0]); },

@@ -56,6 +56,7 @@
 #include "ppapi/ppb_websocket.h"
 #include "ppapi/ppb_audio.h"
 #include "ppapi/ppb_file.h"
+#include "ppapi/ppb_file_keep.h" /* (ppb_file.h includes it after its nodes) */
 #ifdef PA_HAVE_GL
 #include "ppapi/ppb_graphics3d.h"
 #endif

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the page's records of the kept file systems (runtime/ppapi/keep.h:
+ * libFuzzer target for the page's records of the kept file systems (runtime/ppapi/ppb_file_keep.h:
  * FS_FILE, FS_LOADED, FS_SYNCED), which the page sends the PPAPI host while a plugin's
  * file systems load. The page is trusted no more than the plugin (what it sends comes from
  * the origin's storage and its own script), so each record is hostile. Built for the build

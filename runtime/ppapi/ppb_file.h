@@ -5,7 +5,7 @@
  *
  * The host holds the two local file systems (LOCALPERSISTENT, LOCALTEMPORARY) in its own
  * memory, which is what the plugin reads, and keeps them between runs as Chrome kept an
- * origin's (keep.h: in a page, in the origin's private file system; headless, in a
+ * origin's (ppb_file_keep.h: in a page, in the origin's private file system; headless, in a
  * folder under PNACL_FS_ROOT): the first Open of a type brings in what earlier runs
  * kept, and each change is passed on as it is made. Paths are as Chrome took them: absolute ("/…"), no ".."
  * component, a trailing "/" dropped. A file a FileIO has open stays readable after it is
@@ -195,7 +195,7 @@ static i32 pa_fs_resize(struct pa_fsnode *e, u64 size) {
     return PP_OK;
 }
 
-#include "keep.h"
+#include "ppb_file_keep.h"
 
 /* ---- PPB_FileSystem ---- */
 

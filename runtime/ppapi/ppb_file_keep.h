@@ -21,8 +21,8 @@
  * store in the order the plugin made them. ppb_file.h includes this file after its nodes
  * (pa_fs_find, pa_fs_add, pa_fs_resize), which it uses.
  */
-#ifndef PA_KEEP_H
-#define PA_KEEP_H
+#ifndef PA_PPB_FILE_KEEP_H
+#define PA_PPB_FILE_KEEP_H
 
 #include "loop.h"
 #include "page.h"
