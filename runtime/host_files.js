@@ -5,11 +5,12 @@
 // as FS_FILE pieces, then FS_LOADED), and tells each change as the plugin makes it; the
 // changes are applied here one after another, in that order, the writes to one file that
 // wait together through one writable stream. What a record says sits in the plugin's
-// memory, which the plugin can write: each type and path is checked before it is used.
+// memory, which the plugin can write: each type, path and extent is checked before it is
+// used (no file past the host's own bound, FS_MAX_BYTES).
 // And the quota requests pages made before they loaded their plugin
 // (navigator.webkitPersistentStorage and webkitTemporaryStorage, window.webkitStorageInfo
 // before them) are answered as Chrome answered an app's: granted.
-import { FROM_FS_FILE, FROM_FS_LOADED, FROM_FS_SYNCED } from './host_channel.js';
+import { FROM_FS_FILE, FROM_FS_LOADED, FROM_FS_SYNCED, FS_MAX_BYTES } from './host_channel.js';
 
 const KEEP_PIECE = 262144;
 const KEEP_TYPES = { 2: 'persistent', 3: 'temporary' };
@@ -124,12 +125,12 @@ export function keptFiles(toHostWith, warn) {
     sync(token) { push({ always: async () => toHostWith([FROM_FS_SYNCED, token], new Uint8Array(0)) }); },
     write(type, pathBytes, offset, bytes) {
       const parts = typed(type) && pathParts(pathBytes);
-      if (!parts) return;
+      if (!parts || offset + bytes.length > FS_MAX_BYTES) return;
       push({ type, parts, key: `${type}/${parts.join('/')}`, file: (w) => w.write({ type: 'write', position: offset, data: bytes }) });
     },
     size(type, pathBytes, size) {
       const parts = typed(type) && pathParts(pathBytes);
-      if (!parts) return;
+      if (!parts || size > FS_MAX_BYTES) return;
       push({ type, parts, key: `${type}/${parts.join('/')}`, file: (w) => w.truncate(size) });
     },
     mkdir(type, pathBytes) {

@@ -602,6 +602,27 @@ fn ppapi_table(pick: impl Fn(&str) -> bool) -> Vec<&'static str> {
 /// The page channel's record kinds (runtime/ppapi/channel.def, which the C host reads
 /// too): each as (`"TO"` or `"FROM"`, name, number), numbered from 1 in each direction in
 /// the file's order.
+/// The host's bound on the bytes of a plugin's kept files (runtime/ppapi/ppb_file.h's
+/// `PA_FS_MAX_BYTES`, `(N << S)` or `N`), which the page's records are held to too.
+pub fn fs_max_bytes() -> u64 {
+    let text = runtime_source("ppapi/ppb_file.h");
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("#define PA_FS_MAX_BYTES "))
+        .expect("ppb_file.h defines PA_FS_MAX_BYTES");
+    let e = line.trim().trim_start_matches('(').trim_end_matches(')');
+    let num = |t: &str| -> u64 {
+        t.trim()
+            .trim_end_matches('u')
+            .parse()
+            .expect("PA_FS_MAX_BYTES: a number")
+    };
+    match e.split_once("<<") {
+        Some((n, s)) => num(n) << num(s),
+        None => num(e),
+    }
+}
+
 pub fn channel_kinds() -> Vec<(&'static str, &'static str, u32)> {
     let def = runtime_source("ppapi/channel.def");
     let (mut to, mut from) = (0, 0);

@@ -32,6 +32,10 @@ pub fn channel_module() -> String {
     }
     let last = kinds.iter().filter(|k| k.0 == "TO").count();
     js += &format!("export const TO_LAST = {last};\n");
+    js += &format!(
+        "// A kept file's bound: runtime/ppapi/ppb_file.h's PA_FS_MAX_BYTES.\nexport const FS_MAX_BYTES = {};\n",
+        super::fs_max_bytes()
+    );
     js
 }
 
