@@ -138,6 +138,14 @@ mod tests {
             "{page}"
         );
         assert!(!script(&app).contains("A</script>"));
+        // A background page: in a hidden frame of the launcher (whose load waits for it).
+        let d = app_with(
+            r#"{"app": {"background": {"page": "bg.html"}}}"#,
+            &["bg.html"],
+        );
+        let app = of(d.path()).unwrap().unwrap();
+        assert_eq!(app.page.as_deref(), Some("bg.html"));
+        assert!(launcher(&app).contains("<iframe src=\"bg.html\" hidden></iframe>"));
         // A hosted app, an extension, or no manifest: none.
         let hosted = app_with(r#"{"app": {"launch": {"web_url": "https://x"}}}"#, &[]);
         assert!(of(hosted.path()).unwrap().is_none());
