@@ -59,6 +59,10 @@ export function keptFiles(toHostWith, warn) {
   const removeIn = async (dir, name) => {
     try { await dir.removeEntry(name, { recursive: true }); } catch (e) { if (e.name !== 'NotFoundError') throw e; }
   };
+  // The folder of `parts` if it is there (null if not: nothing to remove or move).
+  const existing = async (type, parts) => {
+    try { return await folder(type, parts, false); } catch (e) { if (e.name === 'NotFoundError') return null; throw e; }
+  };
   const run = async () => {
     running = true;
     while (queue.length) {
@@ -139,7 +143,13 @@ export function keptFiles(toHostWith, warn) {
     },
     remove(type, pathBytes) {
       const parts = typed(type) && pathParts(pathBytes);
-      if (parts) push({ run: async () => removeIn(await folder(type, parts.slice(0, -1), false), parts.at(-1)) });
+      if (!parts) return;
+      push({
+        run: async () => {
+          const dir = await existing(type, parts.slice(0, -1));
+          if (dir) await removeIn(dir, parts.at(-1));
+        },
+      });
     },
     // (OPFS moves files but not, in every browser, folders: a copy, then the removal.)
     rename(type, fromBytes, toBytes) {
@@ -147,8 +157,8 @@ export function keptFiles(toHostWith, warn) {
       if (!from || !to) return;
       push({
         run: async () => {
-          const src = await folder(type, from.slice(0, -1), false);
-          const h = await entry(src, from.at(-1));
+          const src = await existing(type, from.slice(0, -1));
+          const h = src && await entry(src, from.at(-1));
           if (!h) return;
           const dst = await folder(type, to.slice(0, -1), true);
           await removeIn(dst, to.at(-1));
