@@ -40,6 +40,35 @@ static int raw_close(int fd);
 static int irt_read(int fd, void *buf, size_t count, size_t *nread);
 static int online_cpus(void);
 
+/* NaCl errno values (Linux-compatible, runtime.md §2.1). */
+#define NACL_EPERM 1
+#define NACL_ENOENT 2
+#define NACL_EINTR 4
+#define NACL_EIO 5
+#define NACL_EBADF 9
+#define NACL_EAGAIN 11
+#define NACL_ENOMEM 12
+#define NACL_EACCES 13
+#define NACL_EFAULT 14
+#define NACL_EEXIST 17
+#define NACL_EINVAL 22
+#define NACL_ENOTTY 25
+#define NACL_ENAMETOOLONG 36
+#define NACL_ENOSYS 38
+#define NACL_ETIMEDOUT 110
+
+/* NaCl's open flags (runtime.md §2.1), as irt_open takes them. */
+#define NACL_O_RDONLY 0
+#define NACL_O_WRONLY 1
+#define NACL_O_ACCMODE 3
+#define NACL_O_CREAT 0100
+#define NACL_O_EXCL 0200
+#define NACL_O_TRUNC 01000
+#define NACL_O_APPEND 02000
+#define NACL_O_NONBLOCK 04000
+#define NACL_O_SYNC 010000
+#define NACL_O_DIRECTORY 0200000
+
 /* Files under the runtime's root (PNACL_FS_ROOT; root-relative names), as the IRT's file
    interfaces give them (0 or a NaCl errno; none without a root): where the PPAPI host
    keeps a plugin's local file systems between runs (ppapi/ppb_file_keep.h). */

@@ -1,6 +1,7 @@
 /*
- * The NaCl guest ABI as the pexe sees it, the same on every backend (runtime.md §1-§3):
- * errno values, the records the IRT fills (stat, timeval), the descriptors the program may
+ * The NaCl guest ABI as the pexe sees it, the same on every backend (runtime.md §1-§3),
+ * beyond the errno values and open flags backend.h gives: the records the IRT fills
+ * (stat, timeval), the descriptors the program may
  * use, where a browser plugin's own standard output goes, and the IRT calls whose answer
  * does not depend on the system under it. irt.c and wasi.c include it right after
  * backend.h; it is written over what backend.h declares (raw_read, raw_write, raw_close,
@@ -10,21 +11,6 @@
 #define PNACL_RT_GUEST_H
 
 #include "backend.h"
-
-/* NaCl errno values (Linux-compatible, runtime.md §2.1). */
-#define NACL_EPERM 1
-#define NACL_ENOENT 2
-#define NACL_EINTR 4
-#define NACL_EBADF 9
-#define NACL_EAGAIN 11
-#define NACL_ENOMEM 12
-#define NACL_EACCES 13
-#define NACL_EFAULT 14
-#define NACL_EINVAL 22
-#define NACL_ENOTTY 25
-#define NACL_ENAMETOOLONG 36
-#define NACL_ENOSYS 38
-#define NACL_ETIMEDOUT 110
 
 /* Memory protections and mappings, as the pexe gives them (the same numbers as Linux's). */
 #define NACL_PROT_READ 1

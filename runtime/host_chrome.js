@@ -180,6 +180,7 @@ const appWindows = (launcherDocument) => {
     launcher.windows.started(window);
   }
   const onChanged = chromeEvent();
+  const syncArea = chromeStorage('sync', onChanged);
   const system = {
     cpu: {
       getInfo(...args) {
@@ -233,8 +234,7 @@ const appWindows = (launcherDocument) => {
     },
     storage: {
       local: chromeStorage('local', onChanged),
-      get sync() { chromeSay('storage.sync: kept in this browser only, not synced'); return this.syncArea; },
-      syncArea: chromeStorage('sync', onChanged),
+      get sync() { chromeSay('storage.sync: kept in this browser only, not synced'); return syncArea; },
       onChanged,
     },
     system,

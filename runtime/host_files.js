@@ -29,9 +29,18 @@ const pathParts = (bytes) => {
 export function keptFiles(toHostWith, warn) {
   const queue = [];
   let running = false, broken = false;
+  // Each type's folder, looked up once (again after a failure).
+  const roots = new Map();
   const folder = async (type, parts, create) => {
-    const top = await (await navigator.storage.getDirectory()).getDirectoryHandle('ppapi-fs', { create: true });
-    let d = await top.getDirectoryHandle(KEEP_TYPES[type], { create: true });
+    if (!roots.has(type)) {
+      const root = (async () => {
+        const top = await (await navigator.storage.getDirectory()).getDirectoryHandle('ppapi-fs', { create: true });
+        return top.getDirectoryHandle(KEEP_TYPES[type], { create: true });
+      })();
+      roots.set(type, root);
+      root.catch(() => roots.delete(type));
+    }
+    let d = await roots.get(type);
     for (const p of parts) d = await d.getDirectoryHandle(p, { create });
     return d;
   };

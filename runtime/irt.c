@@ -575,15 +575,6 @@ static int resolve(const char *path, char *last) {
     }
 }
 
-#define NACL_O_ACCMODE 3
-#define NACL_O_CREAT 0100
-#define NACL_O_EXCL 0200
-#define NACL_O_TRUNC 01000
-#define NACL_O_APPEND 02000
-#define NACL_O_NONBLOCK 04000
-#define NACL_O_SYNC 010000
-#define NACL_O_DIRECTORY 0200000
-
 static int irt_open(const char *path, int oflag, u32 mode, int *newfd) {
     char last[256];
     int dir = resolve(path, last);

@@ -19,7 +19,6 @@
 #include "backend.h"
 #include "basics.h"
 
-#define NACL_EBADF 9
 #define AT_SYSINFO 32
 
 /* The IRT's interfaces, as NaCl's irt.h declares them (the pexe's types). */

@@ -626,13 +626,6 @@ static int rooted(const char **path, size_t *len) {
     return 0;
 }
 
-#define NACL_O_ACCMODE 3
-#define NACL_O_CREAT 0100
-#define NACL_O_EXCL 0200
-#define NACL_O_TRUNC 01000
-#define NACL_O_APPEND 02000
-#define NACL_O_DIRECTORY 0200000
-
 static int irt_open(const char *path, int oflag, u32 mode, int *newfd) {
     (void)mode;
     size_t len;

@@ -30,13 +30,6 @@
 #define PA_KEEP_PIECE (256u << 10) /* the bytes of one record, each way */
 #define PA_KEEP_DEPTH 32           /* folders within folders, headless */
 
-#define NACL_O_RDONLY 0
-#define NACL_O_WRONLY 1
-#define NACL_O_CREAT 0100
-#define NACL_O_TRUNC 01000
-#define NACL_O_DIRECTORY 0200000
-#define NACL_EEXIST 17
-
 /* Per type (index 2, 3): 0 not asked for, 1 asked of the page, 2 loaded. */
 static i32 pa_keep_loaded[4];
 /* Whether the store has refused a change (said once; nothing more is tried). */
@@ -99,7 +92,7 @@ static int pa_keep_mkdirs(char *name) {
    missing; emptied first with `truncate`). */
 static int pa_keep_put(char *name, u64 offset, const u8 *data, u32 n, int truncate) {
     int fd, e = irt_open(name, NACL_O_WRONLY | NACL_O_CREAT | (truncate ? NACL_O_TRUNC : 0), 0666, &fd);
-    if (e == 2 /* ENOENT: a folder above it is missing */) {
+    if (e == NACL_ENOENT /* a folder above it is missing */) {
         u32 k = (u32)slen(name);
         while (k && name[k] != '/') k--;
         name[k] = 0;
@@ -113,7 +106,7 @@ static int pa_keep_put(char *name, u64 offset, const u8 *data, u32 n, int trunca
     while (!e && n) {
         size_t done = 0;
         e = irt_write(fd, data, n, &done);
-        if (!e && !done) e = 5; /* EIO */
+        if (!e && !done) e = NACL_EIO;
         data += done;
         n -= (u32)done;
     }
@@ -148,7 +141,7 @@ static const char *pa_keep_next_name(struct pa_keep_folder_reader *r) {
 /* Removes `name`: a file, or a folder and everything in it (`depth` folders deep). */
 static int pa_keep_remove_name(char *name, u32 depth) {
     int e = irt_unlink(name);
-    if (!e || e == 2) return 0;
+    if (!e || e == NACL_ENOENT) return 0;
     struct pa_keep_folder_reader r;
     if (depth >= PA_KEEP_DEPTH || irt_open(name, NACL_O_RDONLY | NACL_O_DIRECTORY, 0, &r.fd)) return e;
     u32 k = (u32)slen(name);
@@ -284,6 +277,28 @@ static void pa_keep_from_page(u32 kind, const u8 *body, u32 n) {
 
 static int pa_keep_headless(void) { return !pa_page && !pa_keep_broken; }
 
+/* A call waits for the page (pa_fs_lock held, and held again on return): waiter `w`
+   (new) ends on FS_LOADED of `type` (`token` 0) or on FS_SYNCED of `token`, with
+   `result`, once record `kind` (0: none) with its one word `word` has gone. The call's
+   return: pending, with a callback; else (blocking, the lock given up meanwhile) the
+   result. */
+static i32 pa_keep_wait(struct pa_keep_waiter *w, i32 type, u32 token, i32 result,
+                        const struct PP_CompletionCallback *cbp, u32 kind, u32 word) {
+    struct pa_wait wait;
+    pa_pending_start(&w->p, cbp, &wait);
+    w->type = type;
+    w->token = token;
+    w->result = result;
+    w->next = pa_keep_waiters;
+    pa_keep_waiters = w;
+    if (kind) pa_keep_send(kind, &word, 1, NULL, 0, NULL, 0);
+    if (cbp && cbp->func) return PP_OK_COMPLETIONPENDING;
+    unlock(&pa_fs_lock);
+    i32 r = pa_pending_return(cbp, &wait);
+    lock(&pa_fs_lock);
+    return r;
+}
+
 /* Whether file system `type`'s kept files are in memory; if not (a page still sending
    them), the Open of `cbp` waits for them: it is pending, or blocks (off the main thread)
    with the lock given up meanwhile. Returns PP_OK when they are, else the call's return. */
@@ -297,7 +312,7 @@ static i32 pa_keep_load(i32 type, const struct PP_CompletionCallback *cbp) {
         if (irt_open(name, NACL_O_RDONLY | NACL_O_DIRECTORY, 0, &fd)) {
             /* Nothing kept yet: the folder is made now, or the store is not there. */
             int e = pa_keep_mkdirs(name);
-            if (e) pa_keep_refused(e == 13 ? "no PNACL_FS_ROOT to keep them in, or one that may not be written"
+            if (e) pa_keep_refused(e == NACL_EACCES ? "no PNACL_FS_ROOT to keep them in, or one that may not be written"
                                            : "the root refuses their folder ppapi-fs");
             return PP_OK;
         }
@@ -307,23 +322,18 @@ static i32 pa_keep_load(i32 type, const struct PP_CompletionCallback *cbp) {
     }
     struct pa_keep_waiter *w = pa_alloc(sizeof *w);
     if (!w) return PP_ERROR_NOMEMORY;
-    struct pa_wait wait;
-    pa_pending_start(&w->p, cbp, &wait);
-    w->type = type;
-    w->result = PP_OK;
-    w->token = 0;
-    w->next = pa_keep_waiters;
-    pa_keep_waiters = w;
-    if (pa_keep_loaded[type] == 0) {
-        pa_keep_loaded[type] = 1;
-        u32 words[1] = {(u32)type};
-        pa_keep_send(PA_TO_FS_LOAD, words, 1, NULL, 0, NULL, 0);
-    }
-    if (cbp && cbp->func) return PP_OK_COMPLETIONPENDING;
-    unlock(&pa_fs_lock);
-    i32 r = pa_pending_return(cbp, &wait);
-    lock(&pa_fs_lock);
-    return r;
+    /* The first Open of the type asks; any other waits with it. */
+    u32 ask = pa_keep_loaded[type] == 0 ? PA_TO_FS_LOAD : 0;
+    pa_keep_loaded[type] = 1;
+    return pa_keep_wait(w, type, 0, PP_OK, cbp, ask, (u32)type);
+}
+
+/* Headless: `n` bytes at `offset` of file `e` put in its file (emptied first with
+   `truncate`), or the store said to refuse. */
+static void pa_keep_put_file(const struct pa_fsnode *e, u64 offset, const u8 *data, u32 n, int truncate) {
+    char name[PA_FS_MAX_PATH + 32];
+    if (pa_keep_put(pa_keep_name(name, e->fs, e->path, e->plen), offset, data, n, truncate))
+        pa_keep_refused("a write to its folder failed");
 }
 
 /* `n` bytes at `offset` of file `e` written. */
@@ -339,11 +349,7 @@ static int pa_keep_write(const struct pa_fsnode *e, u64 offset, const u8 *data, 
         }
         return 1;
     }
-    if (pa_keep_headless()) {
-        char name[PA_FS_MAX_PATH + 32];
-        if (pa_keep_put(pa_keep_name(name, e->fs, e->path, e->plen), offset, data, n, 0))
-            pa_keep_refused("a write to its folder failed");
-    }
+    if (pa_keep_headless()) pa_keep_put_file(e, offset, data, n, 0);
     return 0;
 }
 
@@ -355,11 +361,7 @@ static int pa_keep_size(const struct pa_fsnode *e) {
         pa_keep_send(PA_TO_FS_SIZE, words, 4, e->path, e->plen, NULL, 0);
         return 1;
     }
-    if (pa_keep_headless()) {
-        char name[PA_FS_MAX_PATH + 32];
-        if (pa_keep_put(pa_keep_name(name, e->fs, e->path, e->plen), 0, e->data, e->size, 1))
-            pa_keep_refused("a write to its folder failed");
-    }
+    if (pa_keep_headless()) pa_keep_put_file(e, 0, e->data, e->size, 1);
     return 0;
 }
 
@@ -413,18 +415,11 @@ static i32 pa_keep_done(const struct PP_CompletionCallback *cbp, i32 result, int
     if (!sent) return pa_fs_done(cbp, result);
     struct pa_keep_waiter *w = pa_alloc(sizeof *w);
     if (!w) return pa_fs_done(cbp, result);
-    struct pa_wait wait;
     lock(&pa_fs_lock);
-    pa_pending_start(&w->p, cbp, &wait);
-    w->type = 0;
-    w->result = result;
-    w->token = ++pa_keep_tokens ? pa_keep_tokens : ++pa_keep_tokens;
-    w->next = pa_keep_waiters;
-    pa_keep_waiters = w;
-    u32 words[1] = {w->token};
-    pa_keep_send(PA_TO_FS_SYNC, words, 1, NULL, 0, NULL, 0);
+    u32 token = ++pa_keep_tokens ? pa_keep_tokens : ++pa_keep_tokens;
+    i32 r = pa_keep_wait(w, 0, token, result, cbp, PA_TO_FS_SYNC, token);
     unlock(&pa_fs_lock);
-    return pa_pending_return(cbp, &wait);
+    return r;
 }
 
 static void pa_keep_init(void) { pa_on_page(PA_FROM_FS_FILE, PA_FROM_FS_SYNCED, 4, pa_keep_from_page); }
