@@ -3,9 +3,8 @@
 // as Chrome did. The response's head, its body in pieces of 256 KiB, its end or an error
 // go back to the host as channel records.
 import { MAX_LOADS } from './host_bounds.js';
-import { FROM_URL_DATA, FROM_URL_END, FROM_URL_ERROR, FROM_URL_HEADERS } from './host_channel.js';
+import { FROM_URL_DATA, FROM_URL_END, FROM_URL_ERROR, FROM_URL_HEADERS, PP_ERROR_FAILED, PP_ERROR_NOACCESS } from './host_channel.js';
 
-const PP_ERROR_FAILED = -2, PP_ERROR_NOACCESS = -7;
 
 // One plugin's loads; `toHostWith(words, bytes)` sends a record to its host.
 export function urlLoads(toHostWith) {

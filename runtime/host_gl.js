@@ -621,6 +621,50 @@ export function glImports(memory, post, shared, tid) {
     contextOf(r); // this worker's WebGL of it, if it has one, goes now
   };
 
+  // A decoded video picture (ppb_video_decoder.h) into the texture the host named for it:
+  // RGBA, w x h, from the plugin's memory, with the plugin's own state (the active unit,
+  // its 2-D binding, the unpacking alignment) as it was; pixels 0 deletes the texture.
+  ofContext.context_picture = (r, texture, pixels, w, h) => {
+    const s = contextOf(r);
+    if (!s || !texture) return 0;
+    const gl = s.gl;
+    if (!pixels) {
+      const o = s.names.texture.get(texture >>> 0);
+      if (o) { gl.deleteTexture(o); s.names.texture.delete(texture >>> 0); }
+      return 1;
+    }
+    try {
+      if (w <= 0 || h <= 0 || w > 16384 || h > 16384) return 0;
+      const px = bytes(pixels, w * h * 4);
+      // (Made here, not by obj(): the plugin's own names go on counting from theirs.)
+      let o = s.names.texture.get(texture >>> 0);
+      const fresh = !o;
+      if (fresh) {
+        o = gl.createTexture();
+        if (!o) return 0;
+        o.pnaclName = texture >>> 0;
+        s.names.texture.set(texture >>> 0, o);
+      }
+      const unit = gl.getParameter(0x84E0); // ACTIVE_TEXTURE
+      gl.activeTexture(0x84C0); // TEXTURE0
+      const was = gl.getParameter(0x8069); // TEXTURE_BINDING_2D
+      gl.bindTexture(0x0DE1, o);
+      if (fresh) {
+        for (const [pname, v] of [[0x2801, 0x2601], [0x2800, 0x2601], [0x2802, 0x812F], [0x2803, 0x812F]]) gl.texParameteri(0x0DE1, pname, v);
+      }
+      gl.pixelStorei(GL_UNPACK_ALIGNMENT, 4);
+      if (o.pnaclPicture === `${w}x${h}`) gl.texSubImage2D(0x0DE1, 0, 0, 0, w, h, GL_RGBA, 0x1401, px);
+      else gl.texImage2D(0x0DE1, 0, GL_RGBA, w, h, 0, GL_RGBA, 0x1401, px);
+      o.pnaclPicture = `${w}x${h}`;
+      gl.pixelStorei(GL_UNPACK_ALIGNMENT, s.unpack);
+      gl.bindTexture(0x0DE1, was);
+      gl.activeTexture(unit);
+      return 1;
+    } catch {
+      return 0;
+    }
+  };
+
   // The imports, as runtime/ppapi/gles2.def lists them: each given, and no other.
   const imports = {};
   for (const name of GL_IMPORTS) {

@@ -30,7 +30,9 @@ export function glNames({ bytes, i32s, putI32s }) {
     s.enabled.set(0, new Set());
     return s;
   };
+  // (Past the names the host gave textures of its own: a video decoder's pictures.)
   const genName = (s) => {
+    while (s.names.texture.has(s.next)) s.next++;
     if (s.next >= 0x7fffffff) glFail(GL_OUT_OF_MEMORY);
     return s.next++;
   };

@@ -30,7 +30,8 @@ import { pluginScreen } from './host_screen.js';
 import { glContexts, glImports } from './host_gl.js';
 import { PAGE_SLICE_MS, pluginLimits, doneWith, textRoom, textGate, messageGate, channelGate, L_MSG_DONE, L_MSG_POSTS, L_REC_DONE, L_REC_POSTS } from './host_bounds.js';
 import { answerQuotaRequests, keptFiles } from './host_files.js';
-import { TO_AUDIO_START, TO_AUDIO_STOP, TO_BIND, TO_CONSOLE, TO_CURSOR, TO_FLUSH, TO_FS_LOAD, TO_FS_MKDIR, TO_FS_REMOVE, TO_FS_RENAME, TO_FS_SIZE, TO_FS_SYNC, TO_FS_WRITE, TO_INPUT, TO_URL_CLOSE, TO_URL_OPEN, TO_WS_CLOSE, TO_WS_OPEN, TO_WS_SEND } from './host_channel.js';
+import { pluginVideo } from './host_video.js';
+import { TO_AUDIO_START, TO_AUDIO_STOP, TO_BIND, TO_CONSOLE, TO_CURSOR, TO_FLUSH, TO_FS_LOAD, TO_FS_MKDIR, TO_FS_REMOVE, TO_FS_RENAME, TO_FS_SIZE, TO_FS_SYNC, TO_FS_WRITE, TO_INPUT, TO_URL_CLOSE, TO_URL_OPEN, TO_VD_BUFFER, TO_VD_DECODE, TO_VD_DESTROY, TO_VD_FLUSH, TO_VD_INIT, TO_VD_RESET, TO_WS_CLOSE, TO_WS_OPEN, TO_WS_SEND } from './host_channel.js';
 
 const PNACL_TYPE = 'application/x-pnacl';
 // Chrome ran a manifest's portable program in an element of either type.
@@ -296,6 +297,7 @@ if (typeof document !== 'undefined') {
       for (const w of state.workers) w.terminate();
       for (const ws of sockets.values()) ws.close();
       if (state.sounds) state.sounds.stopAll();
+      if (state.video) state.video.stopAll();
     };
     const fail = (why) => {
       if (state.ended) return;
@@ -392,6 +394,9 @@ if (typeof document !== 'undefined') {
       // The plugin's sounds (host_sound.js).
       const sounds = pluginSounds(memory, () => state.ended);
       state.sounds = sounds;
+      // Its video decoders (host_video.js).
+      const video = pluginVideo(memory, toHostWith);
+      state.video = video;
       // The element's screen (host_screen.js) and its input events (host_input.js).
       const screen = pluginScreen(el, memory, toHost, state);
       const { listen } = pluginInput(el, screen.target, toHostWith, state);
@@ -466,6 +471,13 @@ if (typeof document !== 'undefined') {
         [TO_AUDIO_STOP]: (rec) => { if (rec.length >= 1) sounds.stop(rec[0]); },
         [TO_INPUT]: (rec) => { if (rec.length >= 2) listen(rec[0], rec[1]); },
         [TO_FLUSH]: (rec) => screen.flush(rec),
+        // Video decoding (ppapi/ppb_video_decoder.h): a decoder first, then as channel.def says.
+        [TO_VD_INIT]: (rec) => { if (rec.length >= 3) video.init(rec); },
+        [TO_VD_DECODE]: (rec) => { if (rec.length >= 4) video.decode(rec); },
+        [TO_VD_BUFFER]: (rec) => { if (rec.length >= 6) video.buffer(rec); },
+        [TO_VD_FLUSH]: (rec) => { if (rec.length >= 1) video.flush(rec); },
+        [TO_VD_RESET]: (rec) => { if (rec.length >= 1) video.reset(rec); },
+        [TO_VD_DESTROY]: (rec) => { if (rec.length >= 1) video.destroy(rec); },
         // The local file systems (ppapi/ppb_file_keep.h): a type, then as channel.def says; a
         // path's bytes and a write's are copied out of the ring before they wait.
         [TO_FS_LOAD]: (rec) => { if (rec.length >= 1) files.load(rec[0]); },

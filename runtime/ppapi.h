@@ -59,6 +59,7 @@
 #include "ppapi/ppb_file_keep.h" /* (ppb_file.h includes it after its nodes) */
 #ifdef PA_HAVE_GL
 #include "ppapi/ppb_graphics3d.h"
+#include "ppapi/ppb_video_decoder.h"
 #endif
 
 /* ----------------------------------------------------------------------------------- */
@@ -85,6 +86,9 @@ static void pa_parts_init(void) {
     pa_url_loader_init();
     pa_keep_init();
     pa_websocket_init();
+#ifdef PA_HAVE_GL
+    pa_video_decoder_init();
+#endif
 }
 
 static int pa_report_missing; /* PNACL_PPAPI_MISSING=1 */

@@ -543,6 +543,18 @@ fn the_page_s_file_records_are_fuzzed() {
     fuzz_target("fuzz/ppapi/records.c", "fuzz/ppapi/record-seeds", 300_000);
 }
 
+/// A video decoder's records from the page are fuzzed, with the plugin's own calls between
+/// them: fuzz/ppapi/video.c (VD_DONE, VD_DECODED, VD_SIZE, VD_PICTURE, VD_ERROR as a
+/// hostile page sends them; Decode, GetPicture, RecyclePicture, Flush and Reset as a
+/// hostile plugin calls them): the decoder stays one the host could have made (its
+/// pictures' states, the pictures waiting, the bounds), and once it goes and the page
+/// answers, nothing of it is kept. 150,000 inputs. (`scripts/fuzz ppapi-video SECONDS` runs it
+/// for longer.)
+#[test]
+fn a_video_decoder_s_records_are_fuzzed() {
+    fuzz_target("fuzz/ppapi/video.c", "fuzz/ppapi/video-seeds", 150_000);
+}
+
 /// PPB_Messaging 1.2's RegisterMessageHandler, as Chrome had it: not on the main thread's
 /// loop (PP_ERROR_WRONG_THREAD); on a loop of the plugin's own thread, every message goes
 /// to the handler, on that thread, in order; after UnregisterMessageHandler its Destroy

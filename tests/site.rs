@@ -48,6 +48,9 @@
 //!   send, receive, close;
 //! - sound (tests/runtime/audio-tone.ll): the page's worklet plays the plugin's buffers at
 //!   the rate it asked for;
+//! - video (player: pnacl_player, an H.264 player fed frame by frame as its camera page
+//!   fed it, a video made with ffmpeg): PPB_VideoDecoder's pictures, drawn with OpenGL
+//!   ES, are the source's frames, before and after a reset;
 //! - a plugin that exits after `load`: `crash` fires, `lastError` and `exitStatus` say
 //!   so, and the page goes on working; `lastError` is the host's words, never what the
 //!   plugin printed (HTML, which a page such as the SDK's showed as HTML).
@@ -93,6 +96,63 @@ fn app_with(dir: &Path, app: &str, pexe: &Path, name: &str) -> PathBuf {
     copy_tree(&apps().join(app), &to);
     std::fs::copy(pexe, to.join(name)).unwrap();
     to
+}
+
+/// The player page's video, made with ffmpeg: twelve frames of its test pattern at 320 x 240,
+/// H.264 High (no B-frames, an access unit delimiter before each frame, BT.601 colours,
+/// said so in the stream) as `video.h264`, and the same frames as RGBA as `frames.rgba`.
+fn video_for(app: &Path) {
+    let source = [
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=size=320x240:rate=25",
+        "-frames:v",
+        "12",
+    ];
+    let encode = [
+        "-vf",
+        "scale=out_color_matrix=bt601:out_range=tv",
+        "-c:v",
+        "libx264",
+        "-profile:v",
+        "high",
+        "-bf",
+        "0",
+        "-tune",
+        "zerolatency",
+        "-crf",
+        "12",
+        "-x264-params",
+        "aud=1",
+        "-pix_fmt",
+        "yuv420p",
+        "-colorspace",
+        "smpte170m",
+        "-color_primaries",
+        "smpte170m",
+        "-color_trc",
+        "smpte170m",
+        "-color_range",
+        "tv",
+        "-f",
+        "h264",
+    ];
+    let raw = ["-pix_fmt", "rgba", "-f", "rawvideo"];
+    for (args, file) in [(&encode[..], "video.h264"), (&raw[..], "frames.rgba")] {
+        let o = Command::new("ffmpeg")
+            .args(["-hide_banner", "-loglevel", "error", "-y"])
+            .args(source)
+            .args(args)
+            .arg(app.join(file))
+            .output()
+            .expect("ffmpeg (scripts/setup installs it)");
+        assert!(
+            o.status.success(),
+            "ffmpeg: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
 }
 
 fn revive(app: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
@@ -183,7 +243,13 @@ fn revived_apps_run_in_chromium() {
     );
     let clocks = common::c_program_pexe(dir.path(), "clocks");
     let keep = common::c_program_pexe(dir.path(), "keep");
-    let cases: [(&str, PathBuf, &str, &[&str]); 19] = [
+    let cases: [(&str, PathBuf, &str, &[&str]); 20] = [
+        (
+            "player",
+            shared.join("plugins/pnacl_player.pexe"),
+            "pnacl_player.pexe",
+            &[],
+        ),
         (
             "packaged",
             shared.join("parse/hello_tutorial.pexe"),
@@ -252,6 +318,9 @@ fn revived_apps_run_in_chromium() {
     for (k, (app, pexe, name, extra)) in cases.iter().enumerate() {
         let case = dir.path().join(format!("case{k}"));
         let src = app_with(&case, app, pexe, name);
+        if *app == "player" {
+            video_for(&src);
+        }
         let out = case.join("out");
         let o = revive(&src, &out, extra);
         assert!(
@@ -338,6 +407,31 @@ fn revived_apps_run_in_chromium() {
                     1,
                     "{console}"
                 );
+            }
+            // The camera page's player (PPB_VideoDecoder onto WebCodecs, its pictures
+            // drawn with OpenGL ES): every frame it was fed drawn, at the video's size,
+            // before and after a reset; each as the source frame it was made from (the mean
+            // difference of its colours, out of 255, small), and nearer to it than to any
+            // other frame of the source.
+            "player" => {
+                let r: serde_json::Value = serde_json::from_str(&result)
+                    .unwrap_or_else(|e| panic!("player: {result}: {e}"));
+                let drawn: Vec<u64> = (0..12).chain(0..4).collect();
+                assert_eq!(r["drawn"], serde_json::json!(drawn), "{result}");
+                assert_eq!(r["size"], serde_json::json!([320, 240]), "{result}");
+                assert_eq!(
+                    r["said"],
+                    serde_json::json!([
+                        "initializing",
+                        "PP_HARDWAREACCELERATION_WITHFALLBACK",
+                        "decoder initialized"
+                    ]),
+                    "{result}"
+                );
+                let same = r["same"].as_f64().unwrap();
+                let other = r["other"].as_f64().unwrap();
+                assert!(same <= 2.0, "not the source's frame: {result}");
+                assert!(other >= 3.0 * same, "not told from other frames: {result}");
             }
             "keep" => assert_eq!(result, "1048576 | 0 0 0 65 0 0 99 | 1 1 0 65 0 116 99"),
             // The clock a thread started 500 ms later reads, less the main thread's: one
@@ -769,9 +863,9 @@ fn the_gl_imports_and_the_page_agree() {
              int main(void) {\n    PA_GL_IMPORTS(NAME, SKIP)\n    return 0;\n}\n";
     let from_c = run_with_runtime_headers(dir.path(), "names", c);
     let from_c: Vec<&str> = from_c.lines().collect();
-    // 4 of the context's, 141 of the core 142 (GetString is the host's), 17 of the
-    // extensions.
-    assert_eq!(from_c.len(), 4 + 141 + 17, "{from_c:?}");
+    // 5 of the context's (a video picture's upload among them), 141 of the core 142
+    // (GetString is the host's), 17 of the extensions.
+    assert_eq!(from_c.len(), 5 + 141 + 17, "{from_c:?}");
     assert_eq!(from_c, pnacl::translate::gl_imports());
     // The page: the imports glImports makes for a worker, in a context of node's own.
     let script = dir.path().join("names.mjs");

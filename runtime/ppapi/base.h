@@ -44,6 +44,8 @@ struct PP_Point { i32 x, y; };
 #define PP_ERROR_ABORTED (-3)
 #define PP_ERROR_NOACCESS (-7)
 #define PP_ERROR_NOMEMORY (-8)
+#define PP_ERROR_MALFORMED_INPUT (-14)
+#define PP_ERROR_RESOURCE_FAILED (-15)
 #define PP_COMPLETIONCALLBACK_FLAG_OPTIONAL 1
 
 /* An interface table's entry, untyped (the GL tables, made from their import lists). */

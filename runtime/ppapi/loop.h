@@ -136,6 +136,16 @@ static i32 pa_pending_return(const struct PP_CompletionCallback *cbp, struct pa_
     return w->result;
 }
 
+/* A call's result known at once, as Chrome's thunks returned it (EnterBase::SetResult): a
+   required callback (one not optional, not blocking) runs with it on the caller's loop
+   and the call says PP_OK_COMPLETIONPENDING; otherwise the result is the call's. */
+static i32 pa_result_now(const struct PP_CompletionCallback *cbp, i32 result) {
+    if (result == PP_OK_COMPLETIONPENDING || !cbp || !cbp->func || (cbp->flags & PP_COMPLETIONCALLBACK_FLAG_OPTIONAL))
+        return result;
+    pa_complete_on(loop_get_current(), *cbp, result, 0);
+    return PP_OK_COMPLETIONPENDING;
+}
+
 /* Whether a call with `cbp` may go on: not a blocking call on the main thread. */
 static int pa_may_block(const struct PP_CompletionCallback *cbp) {
     return (cbp && cbp->func) || !core_is_main_thread();

@@ -644,6 +644,27 @@ pub fn channel_kinds() -> Vec<(&'static str, &'static str, u32)> {
     out
 }
 
+/// PPAPI's result codes as the C host defines them (runtime/ppapi/base.h's `#define
+/// PP_OK …` and `PP_ERROR_…` lines): name and value.
+pub fn pp_results() -> Vec<(&'static str, i32)> {
+    runtime_source("ppapi/base.h")
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.strip_prefix("#define ")?.split_whitespace();
+            let name = w.next()?;
+            if name != "PP_OK" && !name.starts_with("PP_ERROR_") {
+                return None;
+            }
+            let value = w
+                .next()?
+                .trim_matches(|c| c == '(' || c == ')')
+                .parse()
+                .ok()?;
+            Some((name, value))
+        })
+        .collect()
+}
+
 /// The names of module `gl`'s imports (runtime/ppapi/gles2.def, from which the C host
 /// declares them too), in the file's order: each `X(result, name, parameters)` line; the
 /// entries written in C (`C(name)`) are no imports.

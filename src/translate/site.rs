@@ -36,6 +36,10 @@ pub fn channel_module() -> String {
         "// A kept file's bound: runtime/ppapi/ppb_file.h's PA_FS_MAX_BYTES.\nexport const FS_MAX_BYTES = {};\n",
         super::fs_max_bytes()
     );
+    js += "// PPAPI's results: runtime/ppapi/base.h.\n";
+    for (name, value) in super::pp_results() {
+        js += &format!("export const {name} = {value};\n");
+    }
     js
 }
 
