@@ -19,7 +19,12 @@
                                                      (each one a frame: path_tracer's
                                                      iterations), between its first and its
                                                      last in SECONDS; with PAGE=URL also the
-                                                     page's own count (benches/page/frames.html)"""
+                                                     page's own count (benches/page/frames.html)
+    python3 ppapi_bench.py page-pair RUNS NAME1 URL1 NAME2 URL2
+                                                     the numbers two pages give as their result
+                                                     (each a rate), their runs taken in turn;
+                                                     each one's median and the first's ratio
+                                                     to the second's"""
 import statistics
 import subprocess
 import sys
@@ -116,6 +121,18 @@ def main():
         print(f"  median {statistics.median(nps):>10,.0f} nodes/s   best {max(nps):>10,} ({count} runs)")
     elif what == "frames":
         print(f"  {frames(count, command):8.3f} frames/s ({count} s)")
+    elif what == "page-pair":
+        (n1, u1, n2, u2) = command
+        got = {n1: [], n2: []}
+        for _ in range(count):
+            for name, url in ((n1, u1), (n2, u2)):
+                out = subprocess.run(["node", "tests/browser/wait_page.mjs", "chromium", url, "300"],
+                                     capture_output=True, check=True).stdout.decode().strip()
+                got[name].append(float(out))
+        for name in (n1, n2):
+            print(f"  {name:>10}: median {statistics.median(got[name]):8.2f} /s   all {got[name]}")
+        ratio = statistics.median(got[n1]) / statistics.median(got[n2])
+        print(f"  {n1} / {n2}: {ratio:.3f}x ({count} runs each, in turn)")
     elif what == "page-frames":
         out = subprocess.run(["node", "tests/browser/wait_page.mjs", "chromium",
                               f"{command[0]}?seconds={count}", str(count * 3 + 60)],
