@@ -50,7 +50,8 @@
 //!   the rate it asked for;
 //! - video (player: pnacl_player, an H.264 player fed frame by frame as its camera page
 //!   fed it, a video made with ffmpeg): PPB_VideoDecoder's pictures, drawn with OpenGL
-//!   ES, are the source's frames, before and after a reset;
+//!   ES, are the source's frames, before and after a reset; and its calls answered as
+//!   Chrome's were (decoder: tests/programs/video.c, with versions 1.1 and 0.2);
 //! - a plugin that exits after `load`: `crash` fires, `lastError` and `exitStatus` say
 //!   so, and the page goes on working; `lastError` is the host's words, never what the
 //!   plugin printed (HTML, which a page such as the SDK's showed as HTML).
@@ -243,7 +244,9 @@ fn revived_apps_run_in_chromium() {
     );
     let clocks = common::c_program_pexe(dir.path(), "clocks");
     let keep = common::c_program_pexe(dir.path(), "keep");
-    let cases: [(&str, PathBuf, &str, &[&str]); 20] = [
+    let video = common::c_program_pexe(dir.path(), "video");
+    let cases: [(&str, PathBuf, &str, &[&str]); 21] = [
+        ("decoder", video, "video.pexe", &[]),
         (
             "player",
             shared.join("plugins/pnacl_player.pexe"),
@@ -318,7 +321,7 @@ fn revived_apps_run_in_chromium() {
     for (k, (app, pexe, name, extra)) in cases.iter().enumerate() {
         let case = dir.path().join(format!("case{k}"));
         let src = app_with(&case, app, pexe, name);
-        if *app == "player" {
+        if *app == "player" || *app == "decoder" {
             video_for(&src);
         }
         let out = case.join("out");
@@ -432,6 +435,24 @@ fn revived_apps_run_in_chromium() {
                 let other = r["other"].as_f64().unwrap();
                 assert!(same <= 2.0, "not the source's frame: {result}");
                 assert!(other >= 3.0 * same, "not told from other frames: {result}");
+            }
+            // PPB_VideoDecoder's calls answered as Chrome's were (tests/programs/video.c):
+            // Initialize once (a second fails), a Decode past 4 MiB refused; each unit's
+            // picture in order with its decode_id, a 2-D texture of the video's size whose
+            // pixels read back are the source frame's ("px"); Flush; a waiting GetPicture
+            // ended by Reset; a picture after the Reset; 0.2's 20-byte picture.
+            "decoder" => {
+                let mut want = vec![serde_json::json!(0), (-2).into(), (-8).into()];
+                for i in 0..12 {
+                    want.extend([1000, 100 + i, 0x0DE1, 320, 240, 0, 0, 320, 240].map(serde_json::Value::from));
+                    want.extend(["px", "px"].map(serde_json::Value::from));
+                }
+                want.extend([0, -3, 0, 2000, 200].map(serde_json::Value::from));
+                want.push("px".into());
+                want.extend([0, 3000, 7, 320, 240, 1, 99].map(serde_json::Value::from));
+                let got: serde_json::Value = serde_json::from_str(&result)
+                    .unwrap_or_else(|e| panic!("decoder: {result}: {e}"));
+                assert_eq!(got, serde_json::Value::Array(want), "{result}");
             }
             "keep" => assert_eq!(result, "1048576 | 0 0 0 65 0 0 99 | 1 1 0 65 0 116 99"),
             // The clock a thread started 500 ms later reads, less the main thread's: one

@@ -76,17 +76,23 @@ struct PPB_MouseCursor {
     int32_t (*SetCursor)(PP_Instance, int32_t type, PP_Resource image, const struct PP_Point *hot_spot);
 };
 
+struct PPP_Messaging {
+    void (*HandleMessage)(PP_Instance, struct PP_Var);
+};
+
 /* The rest of a plugin whose work is its DidCreate: the other PPP_Instance functions
-   (nothing to do), PPP_GetInterface, and main, the plugin's start with its
-   PPP_InitializeModule. */
-#define PPAPI_PLUGIN(did_create, initialize)                                                   \
+   (nothing to do), PPP_Messaging's HandleMessage if it takes messages (else NULL),
+   PPP_GetInterface, and main, the plugin's start with its PPP_InitializeModule. */
+#define PPAPI_PLUGIN_WITH_MESSAGES(did_create, initialize, handle_message)                      \
     static void did_destroy(PP_Instance i) { (void)i; }                                        \
     static void did_change_view(PP_Instance i, PP_Resource v) { (void)i, (void)v; }            \
     static void did_change_focus(PP_Instance i, int32_t f) { (void)i, (void)f; }               \
     static int32_t handle_document_load(PP_Instance i, PP_Resource l) { return (void)i, (void)l, 0; } \
     static const struct PPP_Instance ppp_instance = {did_create, did_destroy, did_change_view,  \
                                                      did_change_focus, handle_document_load};   \
+    static const struct PPP_Messaging ppp_messaging = {handle_message};                        \
     static const void *get_interface(const char *name) {                                       \
+        if (ppp_messaging.HandleMessage && !strcmp(name, "PPP_Messaging;1.0")) return &ppp_messaging; \
         return strcmp(name, "PPP_Instance;1.1") ? NULL : &ppp_instance;                        \
     }                                                                                          \
     static void shutdown_module(void) {}                                                       \
@@ -97,5 +103,6 @@ struct PPB_MouseCursor {
             return 1;                                                                          \
         return hook.ppapi_start(&start);                                                       \
     }
+#define PPAPI_PLUGIN(did_create, initialize) PPAPI_PLUGIN_WITH_MESSAGES(did_create, initialize, NULL)
 
 #endif
