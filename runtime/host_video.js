@@ -14,7 +14,7 @@
 //
 // H.264 is Annex B, as PPAPI took it: a chunk with an IDR slice is a key chunk, and the
 // codec string comes from its sequence parameter set; VP8 and VP9 frames say whether they
-// are key frames. Chunks before the first key chunk (after Initialize or a Reset) are read
+// are key frames (VP8's colours are BT.601's, which its frames do not say). Chunks before the first key chunk (after Initialize or a Reset) are read
 // and give no picture, as a decoder without a reference gives none.
 //
 // Everything a record says (addresses, sizes, decoders) is checked: the host's records sit
@@ -162,7 +162,10 @@ export function pluginVideo(memory, toHostWith) {
         if (key) {
           const want = (avc && codec) || d.codec || PROFILES[d.profile];
           if (d.decoder.state !== 'configured' || want !== d.codec) {
-            d.decoder.configure({ codec: want, hardwareAcceleration: ACCELERATION[d.acceleration], optimizeForLatency: true });
+            const config = { codec: want, hardwareAcceleration: ACCELERATION[d.acceleration], optimizeForLatency: true };
+            // VP8 says nothing of its colours but is BT.601 (RFC 6386), limited range.
+            if (d.profile === 11) config.colorSpace = { primaries: 'smpte170m', transfer: 'smpte170m', matrix: 'smpte170m', fullRange: false };
+            d.decoder.configure(config);
             d.codec = want;
           }
           d.key = true;

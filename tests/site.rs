@@ -99,9 +99,10 @@ fn app_with(dir: &Path, app: &str, pexe: &Path, name: &str) -> PathBuf {
     to
 }
 
-/// The player page's video, made with ffmpeg: twelve frames of its test pattern at 320 x 240,
+/// The video pages' video, made with ffmpeg: twelve frames of its test pattern at 320 x 240,
 /// H.264 High (no B-frames, an access unit delimiter before each frame, BT.601 colours,
-/// said so in the stream) as `video.h264`, and the same frames as RGBA as `frames.rgba`.
+/// said so in the stream) as `video.h264`, VP8 (BT.601, as VP8 is) in IVF as `video.ivf`,
+/// and the same frames as RGBA as `frames.rgba`.
 fn video_for(app: &Path) {
     let source = [
         "-f",
@@ -139,8 +140,30 @@ fn video_for(app: &Path) {
         "-f",
         "h264",
     ];
+    let vp8 = [
+        "-vf",
+        "scale=out_color_matrix=bt601:out_range=tv",
+        "-c:v",
+        "libvpx",
+        "-b:v",
+        "2M",
+        "-deadline",
+        "realtime",
+        "-lag-in-frames",
+        "0",
+        "-auto-alt-ref",
+        "0",
+        "-pix_fmt",
+        "yuv420p",
+        "-f",
+        "ivf",
+    ];
     let raw = ["-pix_fmt", "rgba", "-f", "rawvideo"];
-    for (args, file) in [(&encode[..], "video.h264"), (&raw[..], "frames.rgba")] {
+    for (args, file) in [
+        (&encode[..], "video.h264"),
+        (&vp8[..], "video.ivf"),
+        (&raw[..], "frames.rgba"),
+    ] {
         let o = Command::new("ffmpeg")
             .args(["-hide_banner", "-loglevel", "error", "-y"])
             .args(source)
@@ -436,7 +459,8 @@ fn revived_apps_run_in_chromium() {
                 assert!(same <= 2.0, "not the source's frame: {result}");
                 assert!(other >= 3.0 * same, "not told from other frames: {result}");
             }
-            // PPB_VideoDecoder's calls answered as Chrome's were (tests/programs/video.c):
+            // PPB_VideoDecoder's calls answered as Chrome's were (tests/programs/video.c),
+            // for H.264 and for VP8:
             // Initialize once (a second fails), a Decode past 4 MiB refused; each unit's
             // picture in order with its decode_id, a 2-D texture of the video's size whose
             // pixels read back are the source frame's ("px"); Flush; a waiting GetPicture
@@ -452,7 +476,12 @@ fn revived_apps_run_in_chromium() {
                 want.extend([0, 3000, 7, 320, 240, 1, 99].map(serde_json::Value::from));
                 let got: serde_json::Value = serde_json::from_str(&result)
                     .unwrap_or_else(|e| panic!("decoder: {result}: {e}"));
-                assert_eq!(got, serde_json::Value::Array(want), "{result}");
+                assert_eq!(got, serde_json::Value::Array(want.clone()), "{result}");
+                // The same with VP8 (its frames from an IVF file).
+                let vp8 = result_of(&format!("{}?vp8", server.base), 150, None, None);
+                let got: serde_json::Value = serde_json::from_str(&vp8)
+                    .unwrap_or_else(|e| panic!("decoder, VP8: {vp8}: {e}"));
+                assert_eq!(got, serde_json::Value::Array(want), "VP8: {vp8}");
             }
             "keep" => assert_eq!(result, "1048576 | 0 0 0 65 0 0 99 | 1 1 0 65 0 116 99"),
             // The clock a thread started 500 ms later reads, less the main thread's: one

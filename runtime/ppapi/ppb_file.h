@@ -77,12 +77,8 @@ static u32 pa_fs_count;
 static u64 pa_fs_bytes;
 static volatile int pa_fs_lock;
 
-/* The end of a call: `result` through the callback on this thread's loop, or returned. */
-static i32 pa_fs_done(const struct PP_CompletionCallback *cb, i32 result) {
-    if (!cb || !cb->func) return result;
-    pa_complete_on(loop_get_current(), *cb, result, 0);
-    return PP_OK_COMPLETIONPENDING;
-}
+/* The end of a call: `result` as Chrome's thunks gave it (pa_result_now). */
+static i32 pa_fs_done(const struct PP_CompletionCallback *cb, i32 result) { return pa_result_now(cb, result); }
 
 static int pa_path_eq(const char *a, u32 an, const char *b, u32 bn) {
     return an == bn && !__builtin_memcmp(a, b, an);

@@ -15,7 +15,8 @@
  * first); ReceiveMessage completes at once with a message already received, else with the
  * next; SendMessage needs an open socket (a string is a text frame, an ArrayBuffer a
  * binary one); Close takes 1000 or 3000-4999 (or none) and a reason of at most 123 bytes
- * and completes when the socket is closed. Received messages wait in a queue bounded in
+ * and completes when the socket is closed. A result known at once reaches a required
+ * callback as Chrome's thunks gave it (pa_result_now). Received messages wait in a queue bounded in
  * bytes (PA_WS_MAX_QUEUED; past it the socket is closed, code 1009, as too big).
  */
 #ifndef PA_PPB_WEBSOCKET_H
@@ -147,7 +148,7 @@ static i32 ws_close(i32 r, i32 code, const struct PP_Var *reason, const struct P
     }
     if (w->state == WS_CLOSED) {
         unlock(&pa_ws_lock);
-        return PP_OK;
+        return pa_result_now(cb, PP_OK);
     }
     if (w->state == WS_CONNECTING) pa_pending_end(&w->connect, PP_ERROR_ABORTED, 0);
     w->state = WS_CLOSING;
@@ -200,7 +201,7 @@ static i32 ws_receive(i32 r, struct PP_Var *out, const struct PP_CompletionCallb
         *out = m->var;
         unlock(&pa_ws_lock);
         pa_release_block(m);
-        return PP_OK;
+        return pa_result_now(cb, PP_OK);
     }
     if (w->state == WS_CLOSED) {
         unlock(&pa_ws_lock);

@@ -1,7 +1,8 @@
 /* A PPAPI plugin in C (built by pnacl-clang; tests/site.rs's "decoder" page) that decodes
-   the H.264 access units its page posts (each an ArrayBuffer, then the string "go") with
-   PPB_VideoDecoder, as Chrome's behaved, and posts, as integers, what it sees:
-     thread A (blocking calls): Initialize (1.1, High, no acceleration) 0; Initialize again
+   the H.264 access units its page posts (each an ArrayBuffer, then the string "go"; or
+   VP8 frames, then "vp8") with PPB_VideoDecoder, as Chrome's behaved, and posts, as
+   integers, what it sees:
+     thread A (blocking calls): Initialize (1.1, High or VP8, no acceleration) 0; Initialize again
        -2 (FAILED); a Decode of 5 MiB -8 (NOMEMORY); then each unit decoded, decode_id
        100 + its index; Flush 0;
      thread B, meanwhile (blocking GetPicture, a picture a unit): for each picture 1000,
@@ -84,6 +85,7 @@ static const struct PPB_Var *vars;
 static const struct PPB_OpenGLES2 *gl;
 static PP_Instance the_instance;
 static PP_Resource g3d, dec;
+static int32_t profile = 3; /* H264HIGH; VP8_ANY is 11 */
 static const struct PP_CompletionCallback block = {NULL, NULL, 0};
 static struct {
     void *bytes;
@@ -147,8 +149,8 @@ static void *waiter(void *arg) {
 
 static void *work(void *arg) {
     (void)arg;
-    post(vd->Initialize(dec, g3d, 3 /* H264HIGH */, 2 /* NONE */, 0, block));
-    post(vd->Initialize(dec, g3d, 3, 2, 0, block));
+    post(vd->Initialize(dec, g3d, profile, 2 /* NONE */, 0, block));
+    post(vd->Initialize(dec, g3d, profile, 2, 0, block));
     static char big[5 << 20];
     post(vd->Decode(dec, 1, sizeof big, big, block));
     pthread_t b;
@@ -172,7 +174,7 @@ static void *work(void *arg) {
     pthread_join(b, NULL);
 
     PP_Resource old = vd02->Create(the_instance);
-    post(vd02->Initialize(old, g3d, 3, 2, block));
+    post(vd02->Initialize(old, g3d, profile, 2, block));
     if (vd02->Decode(old, 7, units[0].size, units[0].bytes, block) != 0) abort();
     uint8_t p01[36];
     memset(p01, 0xAB, sizeof p01);
@@ -196,6 +198,9 @@ static void handle_message(PP_Instance instance, struct PP_Var message) {
         units[nunits].bytes = copy;
         units[nunits++].size = n;
     } else if (message.type == STRING_VAR) {
+        uint32_t n = 0;
+        const char *text = vars->VarToUtf8(message, &n);
+        if (n == 3 && !memcmp(text, "vp8", 3)) profile = 11;
         pthread_t t;
         if (pthread_create(&t, NULL, work, NULL)) abort();
     }
@@ -219,7 +224,7 @@ static int32_t initialize(PP_Module m, PPB_GetInterface get) {
     buffers = get("PPB_VarArrayBuffer;1.0");
     vars = get("PPB_Var;1.0");
     gl = get("PPB_OpenGLES2;1.0");
-    return messaging && vd && vd02 && g3d_api && buffers && gl ? 0 : -1;
+    return messaging && vd && vd02 && g3d_api && buffers && vars && gl ? 0 : -1;
 }
 
 PPAPI_PLUGIN_WITH_MESSAGES(did_create, initialize, handle_message)
