@@ -28,7 +28,10 @@ const PROFILES = ['avc1.42E01E', 'avc1.4D401E', 'avc1.58A01E', 'avc1.64001E', 'a
 // PP_HardwareAcceleration: ONLY, WITHFALLBACK, NONE.
 const ACCELERATION = ['prefer-hardware', 'no-preference', 'prefer-software'];
 const DONE_INIT = 1, DONE_FLUSH = 2, DONE_RESET = 3, DONE_DESTROY = 4;
-const MAX_DECODERS = 16, MAX_BITSTREAM = 4 << 20, MAX_SIDE = 16384;
+// At most: decoders a plugin has, one chunk's bytes, a picture's side; chunks a decoder
+// holds unanswered and picture buffers it is offered (the host's own bounds, PA_VD_PENDING
+// and PA_VD_PICTURES: records past them are not the host's, and are dropped).
+const MAX_DECODERS = 16, MAX_BITSTREAM = 4 << 20, MAX_SIDE = 16384, MAX_CHUNKS = 8, MAX_BUFFERS = 128;
 // Frames decoded and waiting for a picture buffer, past which the decoder's chunks are
 // not answered as read.
 const MAX_WAITING = 4;
@@ -151,7 +154,8 @@ export function pluginVideo(memory, toHostWith) {
     // decoder, uid, address, size: copied now; decoded once it is a key chunk's or after one.
     decode(rec) {
       const [id, uid, ptr, size] = rec, d = decoders.get(id);
-      const bytes = d && !d.closed && size <= MAX_BITSTREAM ? span(ptr, size) : null;
+      const room = d && d.pending.length + d.read.length < MAX_CHUNKS;
+      const bytes = room && !d.closed && size <= MAX_BITSTREAM ? span(ptr, size) : null;
       if (!bytes) return;
       const data = bytes.slice();
       if (d.failed) return;
@@ -181,7 +185,7 @@ export function pluginVideo(memory, toHostWith) {
     buffer(rec) {
       const [id, slot, ptr, w, h, seq] = rec, d = decoders.get(id);
       if (!d || !d.pool || d.pool.seq !== seq || d.pool.w !== w || d.pool.h !== h) return;
-      if (d.free.some((b) => b.slot === slot)) return;
+      if (d.free.length >= MAX_BUFFERS || d.free.some((b) => b.slot === slot)) return;
       d.free.push({ slot, ptr });
       pump(d);
     },

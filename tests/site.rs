@@ -1009,7 +1009,7 @@ fn the_channel_kinds_agree_in_c_and_in_the_page() {
 /// (tests/programs/flood.c, built by pnacl-clang): 3 s of standard error with no newline,
 /// and the page channel taken from the plugin's own runtime to send an 8192 x 8192
 /// device and 5 s of full-frame flushes of it, and 60,000 random and mutated records
-/// there (the page channel's fuzzer). Through each flood, the page's own 10 ms timer
+/// there, of every kind channel.def lists (the page channel's fuzzer). Through each flood, the page's own 10 ms timer
 /// keeps firing (no gap of 100 ms; under the fuzzer, no hang: none of 500 ms; seen
 /// 58-156 ms, at its start), no exception escapes the page's host, the browser stays
 /// within 1.5 GiB (a page with nothing: about 1 GiB here, all its processes' resident

@@ -61,6 +61,13 @@ static uint32_t word(uint8_t *mem) {
     }
 }
 
+/* The kinds of record to the page: channel.def's PA_TO lines, counted. */
+#define PA_TO(kind) +1
+#define PA_FROM(kind)
+static const uint32_t to_kinds = 0
+#include "../../runtime/ppapi/channel.def"
+    ;
+
 /* Three rounds (seeds SEED, SEED+1, SEED+2) of 20,000 records each, of every kind and
    none, well and badly framed, with their fields and bytes as word() picks them; then
    the plugin says how many it sent. */
@@ -80,7 +87,7 @@ static void fuzz(uint32_t seed) {
             case 1: buf[0] = len - 1 - next() % 3; break; /* not a multiple of four */
             default: buf[0] = len;
             }
-            buf[1] = next() % 16 ? 1 + next() % 11 : next() % 32;
+            buf[1] = next() % 16 ? 1 + next() % to_kinds : next() % 64;
             /* The bytes a record may carry: text for URLs and sockets, now and then. */
             if (words > 8 && next() % 2) memcpy(&buf[6], "ws://x/", 7);
             write(3, buf, len);
