@@ -512,48 +512,32 @@ static void vd_gone(void *data) {
 
 static void pa_video_decoder_init(void) { pa_on_page(PA_FROM_VD_DONE, PA_FROM_VD_ERROR, 8, pa_vd_from_page); }
 
-#define PPB_VIDEO_DECODER_1_1(X)                                                                                        \
+/* The four versions' tables: 1.1's Initialize takes min_picture_count, 1.0's and 0.2's
+   do not, 0.1's takes allow_software_fallback; 0.1 and 0.2 fill PP_VideoPicture_0_1. */
+#define VD_INITIALIZE_1_1(X) \
+    X(i32, Initialize, (i32 r, i32 g3d, i32 profile, i32 acceleration, u32 asked, const struct PP_CompletionCallback *cb), vd_initialize)
+#define VD_INITIALIZE_0_2(X) \
+    X(i32, Initialize, (i32 r, i32 g3d, i32 profile, i32 acceleration, const struct PP_CompletionCallback *cb), vd_initialize_0_2)
+#define VD_INITIALIZE_0_1(X) \
+    X(i32, Initialize, (i32 r, i32 g3d, i32 profile, i32 allow_software, const struct PP_CompletionCallback *cb), vd_initialize_0_1)
+#define VD_GET_PICTURE_1_0(X) X(i32, GetPicture, (i32 r, void *out, const struct PP_CompletionCallback *cb), vd_get_picture)
+#define VD_GET_PICTURE_0_1(X) X(i32, GetPicture, (i32 r, void *out, const struct PP_CompletionCallback *cb), vd_get_picture_0_1)
+#define PPB_VIDEO_DECODER(X, INITIALIZE, GET_PICTURE)                                                                  \
     X(i32, Create, (i32 instance), vd_create)                                                                           \
     X(i32, IsVideoDecoder, (i32 r), vd_is)                                                                              \
-    X(i32, Initialize, (i32 r, i32 g3d, i32 profile, i32 acceleration, u32 asked, const struct PP_CompletionCallback *cb), vd_initialize) \
+    INITIALIZE(X)                                                                                                       \
     X(i32, Decode, (i32 r, u32 decode_id, u32 size, const void *buffer, const struct PP_CompletionCallback *cb), vd_decode) \
-    X(i32, GetPicture, (i32 r, void *out, const struct PP_CompletionCallback *cb), vd_get_picture)                     \
+    GET_PICTURE(X)                                                                                                      \
     X(void, RecyclePicture, (i32 r, const void *picture), vd_recycle_picture)                                          \
     X(i32, Flush, (i32 r, const struct PP_CompletionCallback *cb), vd_flush)                                            \
     X(i32, Reset, (i32 r, const struct PP_CompletionCallback *cb), vd_reset)
+#define PPB_VIDEO_DECODER_1_1(X) PPB_VIDEO_DECODER(X, VD_INITIALIZE_1_1, VD_GET_PICTURE_1_0)
+#define PPB_VIDEO_DECODER_1_0(X) PPB_VIDEO_DECODER(X, VD_INITIALIZE_0_2, VD_GET_PICTURE_1_0)
+#define PPB_VIDEO_DECODER_0_2(X) PPB_VIDEO_DECODER(X, VD_INITIALIZE_0_2, VD_GET_PICTURE_0_1)
+#define PPB_VIDEO_DECODER_0_1(X) PPB_VIDEO_DECODER(X, VD_INITIALIZE_0_1, VD_GET_PICTURE_0_1)
 PA_TABLE(PPB_VideoDecoder_1_1, ppb_video_decoder_1_1, PPB_VIDEO_DECODER_1_1)
-
-#define PPB_VIDEO_DECODER_1_0(X)                                                                                        \
-    X(i32, Create, (i32 instance), vd_create)                                                                           \
-    X(i32, IsVideoDecoder, (i32 r), vd_is)                                                                              \
-    X(i32, Initialize, (i32 r, i32 g3d, i32 profile, i32 acceleration, const struct PP_CompletionCallback *cb), vd_initialize_0_2) \
-    X(i32, Decode, (i32 r, u32 decode_id, u32 size, const void *buffer, const struct PP_CompletionCallback *cb), vd_decode) \
-    X(i32, GetPicture, (i32 r, void *out, const struct PP_CompletionCallback *cb), vd_get_picture)                     \
-    X(void, RecyclePicture, (i32 r, const void *picture), vd_recycle_picture)                                          \
-    X(i32, Flush, (i32 r, const struct PP_CompletionCallback *cb), vd_flush)                                            \
-    X(i32, Reset, (i32 r, const struct PP_CompletionCallback *cb), vd_reset)
 PA_TABLE(PPB_VideoDecoder_1_0, ppb_video_decoder_1_0, PPB_VIDEO_DECODER_1_0)
-
-#define PPB_VIDEO_DECODER_0_2(X)                                                                                        \
-    X(i32, Create, (i32 instance), vd_create)                                                                           \
-    X(i32, IsVideoDecoder, (i32 r), vd_is)                                                                              \
-    X(i32, Initialize, (i32 r, i32 g3d, i32 profile, i32 acceleration, const struct PP_CompletionCallback *cb), vd_initialize_0_2) \
-    X(i32, Decode, (i32 r, u32 decode_id, u32 size, const void *buffer, const struct PP_CompletionCallback *cb), vd_decode) \
-    X(i32, GetPicture, (i32 r, void *out, const struct PP_CompletionCallback *cb), vd_get_picture_0_1)                 \
-    X(void, RecyclePicture, (i32 r, const void *picture), vd_recycle_picture)                                          \
-    X(i32, Flush, (i32 r, const struct PP_CompletionCallback *cb), vd_flush)                                            \
-    X(i32, Reset, (i32 r, const struct PP_CompletionCallback *cb), vd_reset)
 PA_TABLE(PPB_VideoDecoder_0_2, ppb_video_decoder_0_2, PPB_VIDEO_DECODER_0_2)
-
-#define PPB_VIDEO_DECODER_0_1(X)                                                                                        \
-    X(i32, Create, (i32 instance), vd_create)                                                                           \
-    X(i32, IsVideoDecoder, (i32 r), vd_is)                                                                              \
-    X(i32, Initialize, (i32 r, i32 g3d, i32 profile, i32 allow_software, const struct PP_CompletionCallback *cb), vd_initialize_0_1) \
-    X(i32, Decode, (i32 r, u32 decode_id, u32 size, const void *buffer, const struct PP_CompletionCallback *cb), vd_decode) \
-    X(i32, GetPicture, (i32 r, void *out, const struct PP_CompletionCallback *cb), vd_get_picture_0_1)                 \
-    X(void, RecyclePicture, (i32 r, const void *picture), vd_recycle_picture)                                          \
-    X(i32, Flush, (i32 r, const struct PP_CompletionCallback *cb), vd_flush)                                            \
-    X(i32, Reset, (i32 r, const struct PP_CompletionCallback *cb), vd_reset)
 PA_TABLE(PPB_VideoDecoder_0_1, ppb_video_decoder_0_1, PPB_VIDEO_DECODER_0_1)
 
 #endif
