@@ -19,7 +19,34 @@ pub const MODULES: &[Source<'static>] = include!(concat!(env!("OUT_DIR"), "/runt
 struct Parsed {
     imports: Vec<(String, Vec<String>)>,
     exports: BTreeSet<String>,
+    /// Every name it declares at its top level (its exports among them): in one script,
+    /// a name two modules declare is an error the browser finds only when it runs it.
+    top: BTreeSet<String>,
     body: String,
+}
+
+/// The names a top-level line declares: `const`/`let` (as [`declared`]), `function`,
+/// `async function`, `class`.
+fn top_level(line: &str) -> Vec<String> {
+    if let Some(rest) = line
+        .strip_prefix("const ")
+        .or_else(|| line.strip_prefix("let "))
+    {
+        return declared(rest);
+    }
+    let rest = line.strip_prefix("async ").unwrap_or(line);
+    let Some(rest) = rest
+        .strip_prefix("function ")
+        .or_else(|| rest.strip_prefix("class "))
+    else {
+        return Vec::new();
+    };
+    let id: String = rest.chars().take_while(|&c| is_ident(c)).collect();
+    if id.is_empty() {
+        Vec::new()
+    } else {
+        vec![id]
+    }
 }
 
 /// The names a top-level `const`/`let` line declares (those whose `=` stands on it).
@@ -58,6 +85,7 @@ fn is_ident(c: char) -> bool {
 fn parse(name: &str, text: &str) -> Result<Parsed, String> {
     let mut imports = Vec::new();
     let mut exports = BTreeSet::new();
+    let mut top = BTreeSet::new();
     let mut body = String::with_capacity(text.len());
     for (n, line) in text.lines().enumerate() {
         if let Some(rest) = line.strip_prefix("import ") {
@@ -107,12 +135,14 @@ fn parse(name: &str, text: &str) -> Result<Parsed, String> {
         } else {
             line
         };
+        top.extend(top_level(line));
         body.push_str(line);
         body.push('\n');
     }
     Ok(Parsed {
         imports,
         exports,
+        top,
         body,
     })
 }
@@ -217,6 +247,15 @@ pub fn assemble(modules: &[Source], entries: &[&str]) -> Result<String, String> 
     for e in entries {
         visit(e, &parsed, &mut Vec::new(), &mut done, &mut order)?;
     }
+    // No name declared at the top of two of the script's modules.
+    let mut declarer: BTreeMap<&str, &str> = BTreeMap::new();
+    for name in &order {
+        for n in &parsed[name].top {
+            if let Some(other) = declarer.insert(n.as_str(), name) {
+                return Err(format!("{n} is declared by both {other} and {name}"));
+            }
+        }
+    }
     let mut out = String::new();
     for name in &order {
         let p = &parsed[name];
@@ -295,7 +334,27 @@ mod tests {
         ];
         assert!(assemble(&circle, &["a.js"]).unwrap_err().contains("circle"));
         // Each case: its modules (a.js the entry), and what the refusal says.
-        let refused: [(&[Source], &str); 3] = [
+        let refused: [(&[Source], &str); 5] = [
+            (
+                &[
+                    (
+                        "a.js",
+                        "import { X } from './b.js';\nconst a = X, ERR = -2;\n",
+                    ),
+                    ("b.js", "const ERR = -2;\nexport const X = ERR;\n"),
+                ],
+                "ERR is declared by both",
+            ),
+            (
+                &[
+                    (
+                        "a.js",
+                        "import { X } from './b.js';\nfunction f() { return X; }\n",
+                    ),
+                    ("b.js", "async function f() {}\nexport const X = f;\n"),
+                ],
+                "f is declared by both",
+            ),
             (
                 &[
                     ("a.js", "import { X } from './b.js';\nconst a = 1;\n"),
