@@ -77,9 +77,6 @@ static u32 pa_fs_count;
 static u64 pa_fs_bytes;
 static volatile int pa_fs_lock;
 
-/* The end of a call: `result` as Chrome's thunks gave it (pa_result_now). */
-static i32 pa_fs_done(const struct PP_CompletionCallback *cb, i32 result) { return pa_result_now(cb, result); }
-
 static int pa_path_eq(const char *a, u32 an, const char *b, u32 bn) {
     return an == bn && !__builtin_memcmp(a, b, an);
 }
@@ -214,13 +211,13 @@ static i32 fs_open(i32 r, i64 expected_size, const struct PP_CompletionCallback 
     lock(&pa_fs_lock);
     if (f->opened) {
         unlock(&pa_fs_lock);
-        return pa_fs_done(cb, PP_ERROR_FAILED);
+        return pa_result_now(cb, PP_ERROR_FAILED);
     }
     f->opened = 1;
     /* What earlier runs kept comes in first (from a page, the Open waits for it). */
     i32 result = pa_keep_load(f->type, cb);
     unlock(&pa_fs_lock);
-    return result == PP_OK_COMPLETIONPENDING ? result : pa_fs_done(cb, result);
+    return result == PP_OK_COMPLETIONPENDING ? result : pa_result_now(cb, result);
 }
 
 static i32 fs_get_type(i32 r) {
@@ -341,7 +338,7 @@ static i32 ref_touch(i32 r, double atime, double mtime, const struct PP_Completi
     struct pa_fsnode *e = pa_fs_find(fs_get_type(f->fs), f->path, f->plen);
     if (e) e->atime = atime, e->mtime = mtime;
     unlock(&pa_fs_lock);
-    return pa_fs_done(cb, e || f->plen == 1 ? PP_OK : PP_ERROR_FILENOTFOUND);
+    return pa_result_now(cb, e || f->plen == 1 ? PP_OK : PP_ERROR_FILENOTFOUND);
 }
 
 static i32 ref_delete(i32 r, const struct PP_CompletionCallback *cb) {
@@ -404,11 +401,11 @@ static i32 ref_rename(i32 r, i32 to, const struct PP_CompletionCallback *cb) {
     return pa_keep_done(cb, result, sent);
 }
 
-/* A Query's end: `got` into *info if the result is PP_OK, then the result (pa_fs_done). */
+/* A Query's end: `got` into *info if the result is PP_OK, then the result (pa_result_now). */
 static i32 pa_fs_info(const struct PP_CompletionCallback *cb, i32 result, const struct PP_FileInfo *got,
                       struct PP_FileInfo *info) {
     if (result == PP_OK) *info = *got;
-    return pa_fs_done(cb, result);
+    return pa_result_now(cb, result);
 }
 
 static i32 ref_query(i32 r, struct PP_FileInfo *info, const struct PP_CompletionCallback *cb) {
@@ -433,7 +430,7 @@ static i32 ref_read_entries(i32 r, const struct PP_ArrayOutput *output, const st
     if (!pa_fs_is_dir(fs, f->path, f->plen)) {
         int exists = pa_fs_find(fs, f->path, f->plen) != NULL;
         unlock(&pa_fs_lock);
-        return pa_fs_done(cb, exists ? PP_ERROR_NOTAFILE : PP_ERROR_FILENOTFOUND);
+        return pa_result_now(cb, exists ? PP_ERROR_NOTAFILE : PP_ERROR_FILENOTFOUND);
     }
     u32 count = 0;
     size_t bytes = 0;
@@ -447,7 +444,7 @@ static i32 ref_read_entries(i32 r, const struct PP_ArrayOutput *output, const st
         unlock(&pa_fs_lock);
         pa_release_block(names);
         pa_release_block(types);
-        return pa_fs_done(cb, PP_ERROR_NOMEMORY);
+        return pa_result_now(cb, PP_ERROR_NOMEMORY);
     }
     u32 k = 0;
     size_t at = 0;
@@ -472,7 +469,7 @@ static i32 ref_read_entries(i32 r, const struct PP_ArrayOutput *output, const st
     }
     pa_release_block(names);
     pa_release_block(types);
-    return pa_fs_done(cb, result);
+    return pa_result_now(cb, result);
 }
 
 /* ---- PPB_FileIO ---- */
@@ -537,7 +534,7 @@ static i32 io_touch(i32 r, double atime, double mtime, const struct PP_Completio
     struct pa_fsnode *e = io->node;
     if (e) e->atime = atime, e->mtime = mtime;
     unlock(&pa_fs_lock);
-    return pa_fs_done(cb, e ? PP_OK : PP_ERROR_FAILED);
+    return pa_result_now(cb, e ? PP_OK : PP_ERROR_FAILED);
 }
 
 /* Copies up to `n` bytes from `offset` out (`to`, or a buffer `out` gives); the count. */
@@ -577,14 +574,14 @@ static i32 pa_io_read(struct pa_fileio *io, i64 offset, void *to, i32 n, const s
 
 static i32 io_read(i32 r, i64 offset, char *buf, i32 n, const struct PP_CompletionCallback *cb) {
     PA_START(struct pa_fileio, io, r, RES_FILEIO, n <= 0 || buf, cb);
-    return pa_fs_done(cb, pa_io_read(io, offset, buf, n, NULL));
+    return pa_result_now(cb, pa_io_read(io, offset, buf, n, NULL));
 }
 
 static i32 io_read_to_array(i32 r, i64 offset, i32 max, const struct PP_ArrayOutput *output,
                             const struct PP_CompletionCallback *cb) {
     PA_START(struct pa_fileio, io, r, RES_FILEIO, output && output->get_data_buffer, cb);
     struct PP_ArrayOutput out = *output;
-    return pa_fs_done(cb, pa_io_read(io, offset, NULL, max, &out));
+    return pa_result_now(cb, pa_io_read(io, offset, NULL, max, &out));
 }
 
 /* The file an open FileIO may write (pa_fs_lock held), or NULL with *result why not. */

@@ -410,11 +410,11 @@ static int pa_keep_rename(i32 type, const char *from, u32 fn, const char *to, u3
 
 /* The end of a call (pa_fs_lock not held) with `result`: where it sent the page a change
    (`sent`), once the page has kept it, through the callback or (blocking) returned; else
-   as pa_fs_done. */
+   as pa_result_now. */
 static i32 pa_keep_done(const struct PP_CompletionCallback *cbp, i32 result, int sent) {
-    if (!sent) return pa_fs_done(cbp, result);
+    if (!sent) return pa_result_now(cbp, result);
     struct pa_keep_waiter *w = pa_alloc(sizeof *w);
-    if (!w) return pa_fs_done(cbp, result);
+    if (!w) return pa_result_now(cbp, result);
     lock(&pa_fs_lock);
     u32 token = ++pa_keep_tokens ? pa_keep_tokens : ++pa_keep_tokens;
     i32 r = pa_keep_wait(w, 0, token, result, cbp, PA_TO_FS_SYNC, token);

@@ -283,9 +283,7 @@ static i32 loader_read(i32 r, void *buf, i32 n, const struct PP_CompletionCallba
     if (result != 1 || n == 0) {
         if (n == 0 && result == 1) result = 0;
         unlock(&pa_url_lock);
-        if (!cb.func || (cb.flags & PP_COMPLETIONCALLBACK_FLAG_OPTIONAL)) return result;
-        pa_complete_on(loop_get_current(), cb, result, 0);
-        return PP_OK_COMPLETIONPENDING;
+        return pa_result_now(&cb, result);
     }
     l->cb = cb;
     l->cb_loop = loop_get_current();

@@ -210,14 +210,22 @@ static i32 vd_decode(i32 r, u32 decode_id, u32 size, const void *buffer, const s
     return pa_pending_return(cb, &wait);
 }
 
-/* The picture `vd`'s GetPicture takes next (pa_vd_lock held): its slot, or -1. */
-static i32 pa_vd_take_ready(struct pa_vd *vd) {
+/* The first of the pictures waiting for GetPicture, taken off their queue (pa_vd_lock
+   held): its slot, or -1. */
+static i32 pa_vd_pop_ready(struct pa_vd *vd) {
     if (!vd->ready_n) return -1;
     u32 k = vd->ready[vd->ready_head];
     vd->ready_head = (vd->ready_head + 1) % PA_VD_PICTURES;
     vd->ready_n--;
-    vd->pics[k].state = VDP_PLUGIN;
     return (i32)k;
+}
+
+/* The picture `vd`'s GetPicture takes next, now the plugin's (pa_vd_lock held): its
+   slot, or -1. */
+static i32 pa_vd_take_ready(struct pa_vd *vd) {
+    i32 k = pa_vd_pop_ready(vd);
+    if (k >= 0) vd->pics[k].state = VDP_PLUGIN;
+    return k;
 }
 
 /* Picture `k` given to the plugin at `out` (1.0's 36 bytes, or 0.1's first 20), its
@@ -337,50 +345,37 @@ static void vd_recycle_picture(i32 r, const void *picture) {
     unlock(&pa_vd_lock);
 }
 
-static i32 vd_flush(i32 r, const struct PP_CompletionCallback *cb) {
+/* Flush, or Reset (`reset`): each refused while the other is under way, as Chrome's
+   were. A Reset ends a waiting Decode and GetPicture now, aborted (they run after this
+   call returns). */
+static i32 pa_vd_flush_or_reset(i32 r, int reset, const struct PP_CompletionCallback *cb) {
     PA_HOLD(struct pa_vd, vd, r, RES_VIDEO_DECODER);
     if (!vd) return pa_result_now(cb, PP_ERROR_BADRESOURCE);
     if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
+    struct pa_pending *mine = reset ? &vd->reset : &vd->flush, *other = reset ? &vd->flush : &vd->reset;
     lock(&pa_vd_lock);
     i32 refused = vd->last_error ? vd->last_error
-                  : vd->reset.active ? PP_ERROR_FAILED
-                  : vd->flush.active ? PP_ERROR_INPROGRESS
-                                     : PP_OK;
+                  : other->active ? PP_ERROR_FAILED
+                  : mine->active  ? PP_ERROR_INPROGRESS
+                                  : PP_OK;
     if (refused) {
         unlock(&pa_vd_lock);
         return pa_result_now(cb, refused);
     }
+    if (reset) {
+        pa_pending_end(&vd->decode, PP_ERROR_ABORTED, 0);
+        pa_pending_end(&vd->picture, PP_ERROR_ABORTED, 0);
+    }
     struct pa_wait wait;
-    pa_pending_start(&vd->flush, cb, &wait);
+    pa_pending_start(mine, cb, &wait);
     u32 words[1] = {(u32)r};
-    pa_vd_send(PA_TO_VD_FLUSH, words, 1);
+    pa_vd_send(reset ? PA_TO_VD_RESET : PA_TO_VD_FLUSH, words, 1);
     unlock(&pa_vd_lock);
     return pa_pending_return(cb, &wait);
 }
 
-static i32 vd_reset(i32 r, const struct PP_CompletionCallback *cb) {
-    PA_HOLD(struct pa_vd, vd, r, RES_VIDEO_DECODER);
-    if (!vd) return pa_result_now(cb, PP_ERROR_BADRESOURCE);
-    if (!pa_may_block(cb)) return PP_ERROR_BLOCKS_MAIN_THREAD;
-    lock(&pa_vd_lock);
-    i32 refused = vd->last_error ? vd->last_error
-                  : vd->flush.active ? PP_ERROR_FAILED
-                  : vd->reset.active ? PP_ERROR_INPROGRESS
-                                     : PP_OK;
-    if (refused) {
-        unlock(&pa_vd_lock);
-        return pa_result_now(cb, refused);
-    }
-    /* What waits ends now, aborted, as Chrome's did (after this call returns). */
-    pa_pending_end(&vd->decode, PP_ERROR_ABORTED, 0);
-    pa_pending_end(&vd->picture, PP_ERROR_ABORTED, 0);
-    struct pa_wait wait;
-    pa_pending_start(&vd->reset, cb, &wait);
-    u32 words[1] = {(u32)r};
-    pa_vd_send(PA_TO_VD_RESET, words, 1);
-    unlock(&pa_vd_lock);
-    return pa_pending_return(cb, &wait);
-}
+static i32 vd_flush(i32 r, const struct PP_CompletionCallback *cb) { return pa_vd_flush_or_reset(r, 0, cb); }
+static i32 vd_reset(i32 r, const struct PP_CompletionCallback *cb) { return pa_vd_flush_or_reset(r, 1, cb); }
 
 /* Decoder `vd` fails with `error` (pa_vd_lock held): all that waits ends with it. */
 static void pa_vd_fail(struct pa_vd *vd, i32 error) {
@@ -456,12 +451,9 @@ static void pa_vd_from_page(u32 kind, const u8 *body, u32 n) {
         pa_pending_end(&vd->flush, (i32)b == PP_OK ? PP_OK : PP_ERROR_FAILED, 0);
     } else if (kind == PA_FROM_VD_DONE && a == VD_DONE_RESET && vd->reset.active) {
         for (u32 i = 0; i < vd->nbuffers; i++) vd->buffers[i].busy = 0;
-        while (vd->ready_n) {
-            u32 k = vd->ready[vd->ready_head];
-            vd->ready_head = (vd->ready_head + 1) % PA_VD_PICTURES;
-            vd->ready_n--;
-            if (vd->pics[k].old) pa_vd_drop(vd, k);
-            else pa_vd_offer(vd, k);
+        for (i32 k; (k = pa_vd_pop_ready(vd)) >= 0;) {
+            if (vd->pics[k].old) pa_vd_drop(vd, (u32)k);
+            else pa_vd_offer(vd, (u32)k);
         }
         pa_pending_end(&vd->reset, (i32)b == PP_OK ? PP_OK : PP_ERROR_FAILED, 0);
     } else if (kind == PA_FROM_VD_DECODED) {
