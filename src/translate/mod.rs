@@ -273,7 +273,9 @@ fn compile_export(
     codegen::optimize(&tm, &llmod, opts.opt, opts.target).map_err(|e| err("optimization", e))?;
     if opts.target.spec().memory == crate::target::Memory::Region {
         codegen::trap_unreachables(&llmod);
+        codegen::address_once(&llmod);
     }
+    codegen::count_zeros_for_codegen(&llmod, opts.target);
     let t_opt = std::time::Instant::now();
     // Not at -O0, whose instruction selection (FastISel) makes no tail calls.
     if opts.target == Target::Wasm32 && opts.opt != OptLevel::O0 {

@@ -1,0 +1,78 @@
+; What x86-64's translation gives LLVM's code generation after its optimizations
+; (llvm::codegen: count_zeros_for_codegen, address_once), seen in the program's code.
+; RUN: pnacl-finalize --no-strip-syms %s -o %t.pexe
+; RUN: pnacl-translate -O2 --arch x86-64 %t.pexe -o %t
+; RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=__pexe_f0.lowest %t | FileCheck %s --check-prefix=CTZ
+; RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=__pexe_f1.walk %t | FileCheck %s --check-prefix=WALK
+
+target datalayout = "e-p:32:32:32-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v128:128:128-a0:0:32-f80:128:128-n8:16:32-S128"
+target triple = "le32-unknown-nacl"
+
+declare i64 @llvm.cttz.i64(i64, i1)
+
+; A count of trailing zeros, which the ABI defines at zero (64), is x86's bsf and a cmov
+; of 64, with no branch on zero (CodeGenPrepare made one, and began the function again
+; after each: stockfish's move generator has 169).
+; CTZ-LABEL: <__pexe_f0.lowest>:
+; CTZ-NOT: j{{[a-z]+}} 
+; CTZ: bsfq
+; CTZ-NOT: j{{[a-z]+}} 
+; CTZ: cmov
+; CTZ-NOT: j{{[a-z]+}} 
+; CTZ: ret
+define internal i32 @lowest(i64 %x) {
+  %c = call i64 @llvm.cttz.i64(i64 %x, i1 false)
+  %t = trunc i64 %c to i32
+  ret i32 %t
+}
+
+; A list walked through memory: each node's address is loaded in one block and used in
+; others. It is extended to 64 bits once, where it is loaded (a 32-bit load clears the
+; upper half), not again in each block with a move of a register to itself.
+; WALK-LABEL: <__pexe_f1.walk>:
+; WALK: movl ({{%r[a-z0-9]+}}), [[NEXT:%e[a-z]+]]
+; WALK-NOT: movl [[NEXT]],
+; WALK: ret
+define internal i32 @walk(i32 %head, i32 %limit) {
+entry:
+  br label %loop
+loop:
+  %p = phi i32 [ %head, %entry ], [ %next, %more ]
+  %sum = phi i32 [ 0, %entry ], [ %sum2, %more ]
+  %null = icmp eq i32 %p, 0
+  br i1 %null, label %done, label %node
+node:
+  %np = inttoptr i32 %p to i32*
+  %next = load i32, i32* %np, align 4
+  %big = icmp ugt i32 %next, %limit
+  br i1 %big, label %done, label %value
+value:
+  %vaddr = add i32 %next, 4
+  %vp = inttoptr i32 %vaddr to i32*
+  %v = load i32, i32* %vp, align 4
+  %odd = and i32 %v, 1
+  %isodd = icmp ne i32 %odd, 0
+  br i1 %isodd, label %twice, label %more0
+twice:
+  %waddr = add i32 %next, 8
+  %wp = inttoptr i32 %waddr to i32*
+  %w = load i32, i32* %wp, align 4
+  br label %more
+more0:
+  br label %more
+more:
+  %add = phi i32 [ %w, %twice ], [ %v, %more0 ]
+  %sum2 = add i32 %sum, %add
+  br label %loop
+done:
+  ret i32 %sum
+}
+
+define void @_start(i32 %info) {
+  %w = call i32 @walk(i32 %info, i32 1000)
+  %x = zext i32 %w to i64
+  %c = call i32 @lowest(i64 %x)
+  %p = inttoptr i32 %info to i32*
+  store i32 %c, i32* %p, align 4
+  ret void
+}
