@@ -276,6 +276,10 @@ fn compile_export(
         codegen::address_once(&llmod);
     }
     codegen::count_zeros_for_codegen(&llmod, opts.target);
+    // -O0's instruction selection (FastISel) passes over them itself.
+    if opts.opt != OptLevel::O0 {
+        codegen::drop_unused(&tm, &llmod).map_err(|e| err("optimization", e))?;
+    }
     let t_opt = std::time::Instant::now();
     // Not at -O0, whose instruction selection (FastISel) makes no tail calls.
     if opts.target == Target::Wasm32 && opts.opt != OptLevel::O0 {
