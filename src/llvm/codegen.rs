@@ -249,17 +249,18 @@ pub fn trap_unreachables(module: &Module<'_>) -> usize {
 
 /// Every count of trailing zeros (`llvm.cttz`, whose result the pexe's ABI defines at
 /// zero: the bit width) given to x86's code generation as `x <=u 0 ? width : cttz(x)`, the
-/// count's result at zero left undefined, where its type is a native integer. Instruction
-/// selection makes of it what it made of the defined count, `bsf` with a `cmov` of the
-/// width (`lit-tests/translate/x86-64-codegen-prep.ll`). But of the defined count, CodeGenPrepare (x86
-/// before BMI has no count defined at zero) makes a branch on zero, and of that compare
-/// and the pexe's `x - 1` beside it (`x & (x - 1)` clears the bit found) an unsigned
-/// subtraction with overflow, and it begins the whole function again after each: 169
-/// times in stockfish's move generator, 0.45 s of x86-64's CPU time to translate it
-/// (x86-32's 64-bit counts are not of a native type and were never split). `<=u 0` is
-/// `== 0` to instruction selection, but not one of the compares CodeGenPrepare pairs with
-/// a subtraction. It runs after LLVM's optimizations, whose instcombine would fold the
-/// select back. Returns how many counts it rewrote.
+/// count's result at zero left undefined, where its type is no wider than a pointer (a
+/// native integer on x86). Instruction selection makes of it what it made of the defined
+/// count, `bsf` with a `cmov` of the width (`lit-tests/translate/x86-64-codegen-prep.ll`).
+/// But of the defined count, CodeGenPrepare (x86 before BMI has no count defined at zero)
+/// makes a branch on zero, and of that compare and the pexe's `x - 1` beside it
+/// (`x & (x - 1)` clears the bit found) an unsigned subtraction with overflow, and it
+/// begins the whole function again after each: 169 times in stockfish's move generator,
+/// 0.45 s of x86-64's CPU time to translate it (x86-32's 64-bit counts are not of a native
+/// type and were never split). `<=u 0` is `== 0` to instruction selection, but not one of
+/// the compares CodeGenPrepare pairs with a subtraction. It runs after LLVM's
+/// optimizations, whose instcombine would fold the select back. Returns how many counts
+/// it rewrote.
 pub fn count_zeros_for_codegen(module: &Module<'_>, target: Target) -> usize {
     use super::edit::{IntPred, Module as Edit, Opcode};
     if !matches!(target, Target::X86_32 | Target::X86_64) {
@@ -267,7 +268,7 @@ pub fn count_zeros_for_codegen(module: &Module<'_>, target: Target) -> usize {
     }
     let m = Edit::of(module);
     let tys = m.types();
-    let native = native_int_width(target);
+    let native = 8 * m.layout().pointer_size();
     let b = m.builder();
     let mut rewritten = 0;
     for f in m.functions() {
@@ -310,8 +311,8 @@ pub fn count_zeros_for_codegen(module: &Module<'_>, target: Target) -> usize {
 /// to have its upper half zero, so each block extended it again with a 32-bit `mov`
 /// (stockfish: 85% more virtual registers than on x86-32, 1,733 such moves in one
 /// partition, 649 after), where the instruction that made it (any 32-bit operation) has
-/// already cleared that half. A phi is left as it was: loop strength
-/// reduction follows an induction variable's addresses only as null plus its extension.
+/// already cleared that half. A phi is left as it was: loop strength reduction follows an
+/// induction variable's addresses only as null plus its extension.
 /// Returns how many pointers it made.
 pub fn address_once(module: &Module<'_>) -> usize {
     use super::edit::{Module as Edit, Opcode, ValueKind};
@@ -376,19 +377,6 @@ pub fn address_once(module: &Module<'_>) -> usize {
 /// replaced too (11-15%). Instruction selection of what is left took 3% less time.
 pub fn drop_unused(tm: &TargetMachine, module: &Module<'_>) -> Result<(), String> {
     run_passes(tm, module, "function(dce)")
-}
-
-/// The widest native integer of `target`'s data layout (its `n` widths).
-fn native_int_width(target: Target) -> u32 {
-    target
-        .spec()
-        .data_layout
-        .split('-')
-        .filter_map(|f| f.strip_prefix('n'))
-        .flat_map(|ws| ws.split(':'))
-        .filter_map(|w| w.parse().ok())
-        .max()
-        .unwrap_or(32)
 }
 
 fn run_passes(tm: &TargetMachine, module: &Module<'_>, passes: &str) -> Result<(), String> {
