@@ -23,6 +23,8 @@ fn main() {
         ("PNACL_TOOL_CLANG", get("native", "clang")),
         ("PNACL_TOOL_LLVM_AR", get("llvm", "llvm-ar")),
         ("PNACL_NEWLIB_SOURCE", get("sdk", "newlib-source")),
+        ("PNACL_EMSCRIPTEN_PACKAGE", get("sdk", "emscripten-package")),
+        ("PNACL_EMSCRIPTEN_LIB", get("sdk", "emscripten-lib")),
         ("PNACL_TOOL_LD_LLD", get("native", "ld-lld")),
         ("PNACL_TOOL_QEMU_ARM", get("native", "qemu-arm")),
         ("PNACL_TOOL_QEMU_AARCH64", get("native", "qemu-aarch64")),
@@ -44,6 +46,25 @@ fn main() {
         .unwrap_or_else(|| get("llvm", "major"));
     println!("cargo:rustc-env=PNACL_LLVM_VERSION={version}");
     runtime_sources();
+    clang_cxx_link();
+}
+
+/// `pnacl-clang++` beside the binaries: a link to pnacl-clang, which acts as pnacl-clang++
+/// when run by that name (as clang++ is a link to clang). Cargo cannot name a binary with
+/// a `+`; `cargo install` users make the link themselves (README).
+fn clang_cxx_link() {
+    let Some(out) = std::env::var_os("OUT_DIR") else {
+        return;
+    };
+    // $OUT_DIR is <profile dir>/build/<package>-<hash>/out.
+    let Some(profile) = std::path::Path::new(&out).ancestors().nth(3) else {
+        return;
+    };
+    let link = profile.join("pnacl-clang++");
+    if fs::read_link(&link).is_err() {
+        let _ = fs::remove_file(&link);
+        let _ = std::os::unix::fs::symlink("pnacl-clang", &link);
+    }
 }
 
 /// The runtime's C sources (runtime/: .c, .h, .S, .def, in folders too) and its JavaScript

@@ -20,6 +20,10 @@ pub const CHROMIUM: &str = env!("PNACL_TOOL_CHROMIUM");
 pub const LLVM_AR: &str = env!("PNACL_TOOL_LLVM_AR");
 /// Where Debian's newlib-source package keeps newlib's source tarball.
 pub const NEWLIB_SOURCE: &str = env!("PNACL_NEWLIB_SOURCE");
+/// The Debian package whose sources of libc++ and libc++abi the C++ library is built from.
+pub const EMSCRIPTEN_PACKAGE: &str = env!("PNACL_EMSCRIPTEN_PACKAGE");
+/// Where that package installs them (`libcxx/`, `libcxxabi/`).
+pub const EMSCRIPTEN_LIB: &str = env!("PNACL_EMSCRIPTEN_LIB");
 
 /// Where compiled runtimes and the C library are kept: `$PNACL_CACHE_DIR`, else
 /// `$XDG_CACHE_HOME/pnacl`, else `~/.cache/pnacl`.

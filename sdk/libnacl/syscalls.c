@@ -11,6 +11,7 @@
 #include <sys/time.h>
 #include <sys/times.h>
 #include <time.h>
+#include <nacl/nacl_random.h>
 #include <unistd.h>
 
 #include "nacl.h"
@@ -354,6 +355,19 @@ int getentropy(void *buf, size_t len) {
     done += n;
   }
   return 0;
+}
+
+/* <nacl/nacl_random.h>: errno values returned, not set. */
+int nacl_secure_random_init(void) {
+  return __libnacl_query_once(&random_state, NACL_IRT_RANDOM_v0_1, &random_irt, sizeof random_irt)
+             ? 0
+             : 38 /* ENOSYS */;
+}
+
+int nacl_secure_random(void *dest, size_t bytes, size_t *bytes_written) {
+  int e = nacl_secure_random_init();
+  if (e) return e;
+  return random_irt.get_random_bytes(dest, bytes, bytes_written);
 }
 
 /* What a pexe cannot do. */

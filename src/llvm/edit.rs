@@ -661,8 +661,13 @@ impl<'a> Value<'a> {
         let g = self.must();
         LLVMSetLinkage(g, LLVMLinkage::LLVMInternalLinkage);
         LLVMSetVisibility(g, LLVMVisibility::LLVMDefaultVisibility);
-        // SAFETY: a global value of a live module (checked); a null comdat removes it.
-        unsafe { llvm_sys::comdat::LLVMSetComdat(self.0, std::ptr::null_mut()) };
+        // Only a function or a variable has a comdat (an alias has none: LLVM would take
+        // it for one of those).
+        if matches!(self.kind(), ValueKind::Function | ValueKind::GlobalVariable) {
+            // SAFETY: a function or global variable of a live module (checked); a null
+            // comdat removes it.
+            unsafe { llvm_sys::comdat::LLVMSetComdat(self.0, std::ptr::null_mut()) };
+        }
         LLVMSetDLLStorageClass(g, llvm_sys::LLVMDLLStorageClass::LLVMDefaultStorageClass);
     }
 

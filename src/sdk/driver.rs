@@ -1,6 +1,7 @@
-//! pnacl-clang: C source to a pexe, with clang's own conventions. Each C file is compiled
-//! by clang-14 for `le32-unknown-nacl` against the C library's headers into a bitcode
-//! object; then (unless `-c`, `-S` or `-E`) every object and archive is linked with the C
+//! pnacl-clang and pnacl-clang++: C and C++ source to a pexe, with clang's own conventions.
+//! Each source is compiled by clang-14 for `le32-unknown-nacl` against the C library's
+//! headers (and for C++, libc++'s) into a bitcode object; then (unless `-c`, `-S` or `-E`)
+//! every object and archive is linked with the C library, and for pnacl-clang++ the C++
 //! library (`link`), only the entry point stays external and what nothing reaches goes
 //! (`simplify::prepare`), the whole program is optimized (at `-O1` and above), simplified
 //! into the PNaCl subset (`simplify::lower`), stripped, checked against every ABI rule and
@@ -14,6 +15,7 @@ use inkwell::context::Context;
 
 use super::archive::Archive;
 use super::libc::{self, TARGET_FLAGS};
+use super::libcxx::{self, Libcxx};
 use super::link::{self, Input};
 
 /// Why pnacl-clang stopped: messages to report (none when the compiler has already said
@@ -38,9 +40,32 @@ enum Stage {
     Pexe,
 }
 
+/// Which driver: pnacl-clang or pnacl-clang++.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Driver {
+    C,
+    Cxx,
+}
+
+impl Driver {
+    pub fn name(self) -> &'static str {
+        match self {
+            Driver::C => "pnacl-clang",
+            Driver::Cxx => "pnacl-clang++",
+        }
+    }
+    pub fn help(self) -> &'static str {
+        match self {
+            Driver::C => HELP,
+            Driver::Cxx => HELP_CXX,
+        }
+    }
+}
+
 /// The command line, understood.
 #[derive(Debug)]
 pub struct Options {
+    driver: Driver,
     stage: Stage,
     output: Option<String>,
     opt: String,
@@ -53,6 +78,8 @@ pub struct Options {
     verbose: bool,
     compress: bool,
     no_stdlib: bool,
+    /// `-nostdlib++`: no C++ library.
+    no_stdlib_cxx: bool,
     keep_names: bool,
 }
 
@@ -84,11 +111,56 @@ Options:
                    print the directory it is kept in
   -h, --help       this text
   -V, --version    the version
+
+C++ sources are pnacl-clang++'s.
 ";
 
-/// Parses pnacl-clang's command line.
-pub fn parse(args: &[String]) -> Result<Options, Failure> {
+pub const HELP_CXX: &str = "\
+pnacl-clang++: compile C++ (and C) for PNaCl and link it into a pexe
+
+Usage: pnacl-clang++ [options] FILE...
+
+Inputs: C++ sources (.cpp .cc .cxx .C .c++; .c is C++ too, as clang++ has it; `-` with
+-x c++), bitcode objects (.o/.bc), bitcode archives (.a). With neither -c, -S nor -E
+they are linked with the C++ library (libc++ and libc++abi, built on first use from
+Debian's emscripten package's sources) and the C library into one pexe.
+
+C++ exceptions work as the NaCl SDK's did with --pnacl-exceptions=sjlj: each call that
+may throw into a handler or a destructor (an invoke) saves a setjmp context first, and a
+throw jumps to the innermost one. -fno-exceptions compiles a source without them (no
+try, catch or throw; no contexts saved; a throw from the library then ends the program
+as an uncaught exception does).
+
+Options:
+  -o FILE          write the output here (default: a.out, or FILE.o with -c)
+  -c               compile each source to a bitcode object, do not link
+  -S -emit-llvm    compile to LLVM text (.ll)
+  -E               preprocess only
+  -O0 -O1 -O2 -O3 -Os -Oz
+                   optimization: each file, and the whole program when linking
+  -std=STD         the C++ dialect (clang's default: gnu++14)
+  -stdlib=libc++   the only C++ library there is
+  -fno-exceptions, -fno-rtti
+                   as clang++ has them
+  -I DIR, -D NAME[=VALUE], -U NAME, -include FILE, -isystem DIR, -W..., -f..., -g
+                   as clang++ has them
+  -L DIR, -lNAME   archives to link (libNAME.a, searched in the -L directories)
+  -x LANG          the language of the inputs after it (c++, c)
+  -nostdlib        link no library at all (the program brings its own _start)
+  -nostdlib++      link no C++ library
+  --compress       write the pexe compressed (pnacl-compress's abbreviations)
+  --no-strip-syms  keep the names of internal functions and globals
+  -v               show the commands run and the steps taken
+  --build-libc     build the C and C++ libraries now (they are built on first use
+                   otherwise) and print the directories they are kept in
+  -h, --help       this text
+  -V, --version    the version
+";
+
+/// Parses pnacl-clang's (or pnacl-clang++'s) command line.
+pub fn parse(driver: Driver, args: &[String]) -> Result<Options, Failure> {
     let mut o = Options {
+        driver,
         stage: Stage::Pexe,
         output: None,
         opt: "-O0".into(),
@@ -99,6 +171,7 @@ pub fn parse(args: &[String]) -> Result<Options, Failure> {
         verbose: false,
         compress: false,
         no_stdlib: false,
+        no_stdlib_cxx: false,
         keep_names: false,
     };
     let mut emit_llvm = false;
@@ -126,6 +199,13 @@ pub fn parse(args: &[String]) -> Result<Options, Failure> {
             "--compress" => o.compress = true,
             "--no-strip-syms" => o.keep_names = true,
             "-nostdlib" | "-nodefaultlibs" => o.no_stdlib = true,
+            "-nostdlib++" => o.no_stdlib_cxx = true,
+            "-stdlib=libc++" => {}
+            _ if a.starts_with("-stdlib=") => {
+                return Err(Failure::one(format!(
+                    "'{a}': pexes have one C++ library, libc++ (-stdlib=libc++)"
+                )))
+            }
             "-pthread" | "-s" | "-static" => {}
             "-" => o.inputs.push((lang.clone(), "-".into())),
             _ if a.starts_with("-o") => o.output = Some(value(&mut i, "-o", a)?),
@@ -195,17 +275,36 @@ pub fn parse(args: &[String]) -> Result<Options, Failure> {
     Ok(o)
 }
 
-fn is_source(lang: &Option<String>, path: &str) -> bool {
-    match lang {
-        Some(l) => l == "c" || l == "cpp-output",
+/// What a source is, by `-x` or its name's extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lang {
+    C,
+    Cxx,
+}
+
+fn lang_of(driver: Driver, lang: &Option<String>, path: &str) -> Option<Lang> {
+    match lang.as_deref() {
+        Some("c" | "cpp-output") => Some(Lang::C),
+        Some("c++" | "c++-cpp-output") => Some(Lang::Cxx),
+        Some(_) => None,
         None => {
             let ext = Path::new(path)
                 .extension()
                 .and_then(|e| e.to_str())
                 .unwrap_or("");
-            matches!(ext, "c" | "i")
+            match ext {
+                // clang++ compiles .c as C++ (and says so); so does pnacl-clang++.
+                "c" if driver == Driver::Cxx => Some(Lang::Cxx),
+                "c" | "i" => Some(Lang::C),
+                "cpp" | "cc" | "cxx" | "C" | "c++" | "cp" | "CPP" | "ii" => Some(Lang::Cxx),
+                _ => None,
+            }
         }
     }
+}
+
+fn is_source(driver: Driver, lang: &Option<String>, path: &str) -> bool {
+    lang_of(driver, lang, path).is_some()
 }
 
 fn clang() -> Result<PathBuf, Failure> {
@@ -225,11 +324,30 @@ fn default_output(input: &str, ext: &str) -> String {
     format!("{stem}.{ext}")
 }
 
+/// The libraries a program is compiled against and linked with: the C library, and the
+/// C++ library for pnacl-clang++.
+pub struct Libs {
+    pub c: libc::Libc,
+    pub cxx: Option<Libcxx>,
+}
+
+impl Libs {
+    /// Built now if the cache does not have them (`progress` hears of it).
+    pub fn ensure(driver: Driver, progress: &mut dyn FnMut(&str)) -> Result<Libs, String> {
+        let c = libc::ensure(progress)?;
+        let cxx = match driver {
+            Driver::C => None,
+            Driver::Cxx => Some(libcxx::ensure(&c, progress)?),
+        };
+        Ok(Libs { c, cxx })
+    }
+}
+
 /// Compiles one source with clang-14 for le32: `what` is `-c -emit-llvm`, `-S -emit-llvm`
 /// or `-E`. Clang's messages go to standard error as they are.
 fn compile(
     o: &Options,
-    lib: &libc::Libc,
+    libs: &Libs,
     lang: &Option<String>,
     input: &str,
     what: &[&str],
@@ -237,12 +355,24 @@ fn compile(
 ) -> Result<(), Failure> {
     let clang = clang()?;
     let mut cmd = Command::new(&clang);
-    cmd.args(TARGET_FLAGS)
-        .arg("-nostdlibinc")
-        .arg("-isystem")
-        .arg(lib.include())
-        .arg(&o.opt)
-        .args(&o.compile);
+    cmd.args(TARGET_FLAGS);
+    match (lang_of(o.driver, lang, input), &libs.cxx) {
+        (Some(Lang::Cxx), Some(cxx)) => {
+            cmd.arg("--driver-mode=g++")
+                .args(libcxx::include_flags(cxx, &libs.c));
+        }
+        (Some(Lang::Cxx), None) => {
+            return Err(Failure::one(format!(
+                "{input}: a C++ source: compile and link C++ with pnacl-clang++"
+            )))
+        }
+        _ => {
+            cmd.arg("-nostdlibinc")
+                .arg("-isystem")
+                .arg(libs.c.include());
+        }
+    }
+    cmd.arg(&o.opt).args(&o.compile);
     if let Some(l) = lang {
         cmd.arg("-x").arg(l);
     }
@@ -259,20 +389,97 @@ fn compile(
     Ok(())
 }
 
-fn progress_of(verbose: bool) -> impl FnMut(&str) {
+fn progress_of(driver: Driver, verbose: bool) -> impl FnMut(&str) {
     move |m: &str| {
-        // The C library's build takes a minute: said even without -v.
-        if verbose || m.starts_with("building") {
-            eprintln!("pnacl-clang: {m}");
+        // The libraries' builds take minutes: said even without -v.
+        if verbose || m.starts_with("building") || m.starts_with("fetching") {
+            eprintln!("{}: {m}", driver.name());
         }
     }
 }
 
-/// Runs pnacl-clang.
-pub fn run(args: &[String]) -> Result<(), Failure> {
-    let o = parse(args)?;
-    let mut progress = progress_of(o.verbose);
-    let lib = libc::ensure(&mut progress).map_err(Failure::one)?;
+/// Which driver the program is, by the name it was run as (`pnacl-clang++`, a link to
+/// pnacl-clang as clang++ is to clang) or `--driver-mode=g++` (taken out of `args`).
+pub fn driver_of(argv0: &std::ffi::OsStr, args: &mut Vec<String>) -> Driver {
+    let name = Path::new(argv0)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut d = if name.ends_with("++") {
+        Driver::Cxx
+    } else {
+        Driver::C
+    };
+    args.retain(|a| match a.as_str() {
+        "--driver-mode=g++" => {
+            d = Driver::Cxx;
+            false
+        }
+        "--driver-mode=gcc" => {
+            d = Driver::C;
+            false
+        }
+        _ => true,
+    });
+    d
+}
+
+/// The whole of pnacl-clang's (and pnacl-clang++'s) `main`.
+pub fn main() -> std::process::ExitCode {
+    use crate::cli;
+    use std::process::ExitCode;
+    cli::default_sigpipe();
+    let argv0 = std::env::args_os().next().unwrap_or_default();
+    let raw: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let mut args = match args_of(raw) {
+        Ok(a) => a,
+        Err(f) => {
+            f.0.iter().for_each(|m| cli::report_msg("pnacl-clang", m));
+            return ExitCode::from(1);
+        }
+    };
+    let driver = driver_of(&argv0, &mut args);
+    let tool = driver.name();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{}", driver.help());
+        return ExitCode::SUCCESS;
+    }
+    if args.iter().any(|a| a == "--version" || a == "-V") {
+        println!("{tool} {}", cli::VERSION);
+        return ExitCode::SUCCESS;
+    }
+    // Builds the libraries into the cache now (scripts/test does, before tests that link
+    // in parallel) and says where they are.
+    if args.iter().any(|a| a == "--build-libc") {
+        let mut say = |m: &str| eprintln!("{tool}: {m}");
+        return match Libs::ensure(driver, &mut say) {
+            Ok(l) => {
+                println!("{}", l.c.dir.display());
+                if let Some(cxx) = l.cxx {
+                    println!("{}", cxx.dir.display());
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                cli::report_msg(tool, e);
+                ExitCode::from(1)
+            }
+        };
+    }
+    match run(driver, &args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            f.0.iter().for_each(|m| cli::report_msg(tool, m));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Runs pnacl-clang or pnacl-clang++.
+pub fn run(driver: Driver, args: &[String]) -> Result<(), Failure> {
+    let o = parse(driver, args)?;
+    let mut progress = progress_of(driver, o.verbose);
+    let lib = Libs::ensure(driver, &mut progress).map_err(Failure::one)?;
     match o.stage {
         Stage::Preprocess | Stage::Text | Stage::Object => {
             let (what, ext): (&[&str], &str) = match o.stage {
@@ -281,9 +488,10 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
                 _ => (&["-c", "-emit-llvm"], "o"),
             };
             for (lang, input) in &o.inputs {
-                if !is_source(lang, input) && input != "-" {
+                if !is_source(driver, lang, input) && input != "-" {
                     return Err(Failure::one(format!(
-                        "{input}: not a C source (with -c, -S or -E, inputs are compiled)"
+                        "{input}: not a {} source (with -c, -S or -E, inputs are compiled)",
+                        if driver == Driver::C { "C" } else { "C++ or C" }
                     )));
                 }
                 let out = match (&o.output, o.stage) {
@@ -341,7 +549,7 @@ impl Drop for Steps {
     }
 }
 
-fn link_pexe(o: &Options, lib: &libc::Libc, progress: &mut dyn FnMut(&str)) -> Result<(), Failure> {
+fn link_pexe(o: &Options, lib: &Libs, progress: &mut dyn FnMut(&str)) -> Result<(), Failure> {
     let mut steps = Steps::new();
     let tmp = tempfile::tempdir().map_err(|e| Failure::one(e.to_string()))?;
     // Sources first compiled, two at a time (or as many as there are cores).
@@ -349,7 +557,7 @@ fn link_pexe(o: &Options, lib: &libc::Libc, progress: &mut dyn FnMut(&str)) -> R
         .inputs
         .iter()
         .enumerate()
-        .filter(|(_, (l, p))| is_source(l, p) || (p == "-" && l.is_some()))
+        .filter(|(_, (l, p))| is_source(o.driver, l, p) || (p == "-" && l.is_some()))
         .map(|(k, (l, p))| (k, l, p))
         .collect();
     let objects: Vec<PathBuf> = (0..o.inputs.len())
@@ -390,7 +598,7 @@ fn link_pexe(o: &Options, lib: &libc::Libc, progress: &mut dyn FnMut(&str)) -> R
     let ctx = Context::create();
     let mut inputs = Vec::new();
     for (k, (lang, path)) in o.inputs.iter().enumerate() {
-        if is_source(lang, path) || (path == "-" && lang.is_some()) {
+        if is_source(o.driver, lang, path) || (path == "-" && lang.is_some()) {
             let bytes = std::fs::read(&objects[k]).map_err(|e| Failure::one(e.to_string()))?;
             inputs.push(Input::Object(path.clone(), bytes));
             continue;
@@ -403,7 +611,7 @@ fn link_pexe(o: &Options, lib: &libc::Libc, progress: &mut dyn FnMut(&str)) -> R
             .lib_dirs
             .iter()
             .map(PathBuf::from)
-            .chain(std::iter::once(lib.lib()))
+            .chain(std::iter::once(lib.c.lib()))
             .map(|d| d.join(format!("lib{l}.a")))
             .find(|p| p.is_file());
         match found {
@@ -412,13 +620,20 @@ fn link_pexe(o: &Options, lib: &libc::Libc, progress: &mut dyn FnMut(&str)) -> R
                 let bytes = read_input(&name)?;
                 inputs.push(input_of(&ctx, name, bytes)?);
             }
-            // The C library's parts (libm, libpthread, …) are always linked.
+            // The C library's parts (libm, libpthread, …) are always linked, and
+            // pnacl-clang++'s C++ library.
             None if ["m", "c", "pthread", "nacl", "rt"].contains(&l.as_str()) => {}
+            None if lib.cxx.is_some()
+                && ["c++", "c++abi", "stdc++", "supc++"].contains(&l.as_str()) => {}
             None => return Err(Failure::one(format!("library not found: -l{l}"))),
         }
     }
     if !o.no_stdlib {
-        for a in lib.archives() {
+        let cxx = match &lib.cxx {
+            Some(cxx) if !o.no_stdlib_cxx => cxx.archives(),
+            _ => Vec::new(),
+        };
+        for a in cxx.into_iter().chain(lib.c.archives()) {
             let name = a.display().to_string();
             let bytes = read_input(&name)?;
             inputs.push(input_of(&ctx, name, bytes)?);

@@ -20,6 +20,10 @@ const HEADERS: &[(&str, &str)] = &[
         include_str!("../../sdk/include/sys/_pthreadtypes.h"),
     ),
     ("sys/mman.h", include_str!("../../sdk/include/sys/mman.h")),
+    (
+        "nacl/nacl_random.h",
+        include_str!("../../sdk/include/nacl/nacl_random.h"),
+    ),
 ];
 
 const LIBNACL: &[(&str, &str)] = &[
@@ -270,7 +274,7 @@ fn run(cmd: &mut Command, what: &str, log: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn patch(path: &Path, from: &str, to: &str) -> Result<(), String> {
+pub(crate) fn patch(path: &Path, from: &str, to: &str) -> Result<(), String> {
     let s = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if !s.contains(from) {
         return Err(format!(
@@ -441,7 +445,7 @@ fn build(
     Ok(())
 }
 
-fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
+pub(crate) fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
     std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
     for e in std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))? {
         let e = e.map_err(|e| e.to_string())?;

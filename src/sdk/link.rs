@@ -23,7 +23,14 @@ pub enum Input {
 fn symbols(m: &Module<'_>) -> (Vec<String>, Vec<String>) {
     let mm = edit::Module::of(m);
     let (mut defs, mut needs) = (Vec::new(), Vec::new());
-    for v in mm.functions().into_iter().chain(mm.globals()) {
+    // Aliases define symbols too (C++'s complete-object constructors and destructors are
+    // aliases of the base-object ones).
+    for v in mm
+        .functions()
+        .into_iter()
+        .chain(mm.globals())
+        .chain(mm.aliases())
+    {
         let name = v.name();
         if name.is_empty() || name.starts_with("llvm.") {
             continue;

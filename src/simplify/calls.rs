@@ -151,12 +151,15 @@ impl<'a> Fx<'a, '_> {
             args.push(self.vararg_buffer(i, target, direct, fixed)?);
             by_memory = true;
         }
+        // The callee: a function (or a constant cast of one), or a pointer made from an
+        // i32 (`callee_i32`).
+        let mut callee_i32 = None;
         let callee_new = match (direct, self.lw.funcs.get(&target).copied()) {
             (true, Some(nf)) => {
                 if nf.function_type() == conv.fn_ty {
                     nf
                 } else {
-                    self.b.cast(Opcode::LLVMBitCast, nf, conv.fn_ty.ptr())
+                    tys.const_bitcast(nf, conv.fn_ty.ptr())
                 }
             }
             (true, None) => {
@@ -166,10 +169,15 @@ impl<'a> Fx<'a, '_> {
             }
             _ => {
                 let x = self.one(callee)?;
+                callee_i32 = Some(x);
                 self.ptr(x, conv.fn_ty)
             }
         };
-        let r = self.b.call(conv.fn_ty, callee_new, &args);
+        let r = match self.eh_list {
+            // An invoke's call, with the exception lowering (eh.rs).
+            Some(list) => self.eh_call(list, conv.fn_ty, callee_new, callee_i32, &args)?,
+            None => self.b.call(conv.fn_ty, callee_new, &args),
+        };
         if i.opcode() == Some(Opcode::LLVMCall) && i.is_tail_call() && !by_memory {
             self.b.set_tail_call(r, true);
         }

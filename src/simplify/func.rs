@@ -41,6 +41,12 @@ pub(super) struct Fx<'a, 'l> {
     pub sret: Option<Value<'a>>,
     tp: Option<Value<'a>>,
     unreachable: Option<Block<'a>>,
+    /// C++ exceptions (eh.rs): the function's frame, an i32 address in its prologue.
+    pub eh_frame: Option<Value<'a>>,
+    /// While an invoke's call is made: its landing pad's clause list (the call then goes
+    /// through a helper, `eh_call`, which leaves whether it caught in `eh_caught`).
+    pub eh_list: Option<i32>,
+    pub eh_caught: Option<Value<'a>>,
 }
 
 /// Converts the body of old function `old_f` into its new function.
@@ -69,6 +75,9 @@ pub(super) fn lower_function<'a>(lw: &Lowering<'a>, old_f: Value<'a>) -> Result<
         sret: None,
         tp: None,
         unreachable: None,
+        eh_frame: None,
+        eh_list: None,
+        eh_caught: None,
     };
     let r = fx.run();
     if let Some(m) = fx.marker.take() {
@@ -85,14 +94,16 @@ pub(super) fn lower_function<'a>(lw: &Lowering<'a>, old_f: Value<'a>) -> Result<
 }
 
 /// The blocks reachable from the entry, in reverse post-order (an invoke's unwind edge
-/// does not count: invokes become calls).
-fn reverse_post_order<'a>(f: Value<'a>) -> Vec<Block<'a>> {
+/// counts only with the exception lowering: without it invokes become calls).
+fn reverse_post_order<'a>(f: Value<'a>, unwinds: bool) -> Vec<Block<'a>> {
     let Some(entry) = f.entry_block() else {
         return Vec::new();
     };
     let succs = |b: Block<'a>| -> Vec<Block<'a>> {
         match b.terminator() {
-            Some(t) if t.opcode() == Some(Opcode::LLVMInvoke) => vec![t.invoke_dests().0],
+            Some(t) if t.opcode() == Some(Opcode::LLVMInvoke) && !unwinds => {
+                vec![t.invoke_dests().0]
+            }
             Some(t) => t.successors(),
             None => Vec::new(),
         }
@@ -120,7 +131,7 @@ fn reverse_post_order<'a>(f: Value<'a>) -> Vec<Block<'a>> {
 
 impl<'a> Fx<'a, '_> {
     fn run(&mut self) -> Result<(), (Option<Value<'a>>, String)> {
-        let order = reverse_post_order(self.old_f);
+        let order = reverse_post_order(self.old_f, self.lw.eh.is_some());
         let reachable: HashSet<Block<'a>> = order.iter().copied().collect();
         for ob in self.old_f.blocks() {
             if reachable.contains(&ob) {
@@ -511,12 +522,33 @@ impl<'a> Fx<'a, '_> {
                 return Ok(());
             }
             LLVMInvoke => {
-                let x = self.call(i)?;
-                self.set(i, x);
-                let normal = self.block(i.invoke_dests().0)?;
-                self.b.br(normal);
+                let (normal, unwind) = i.invoke_dests();
+                self.eh_list = self.eh_list_of(i)?;
+                self.eh_caught = None;
+                let x = self.call(i);
+                self.eh_list = None;
+                self.set(i, x?);
+                let normal = self.block(normal)?;
+                match self.eh_caught.take() {
+                    Some(caught) => {
+                        let unwind = self.block(unwind)?;
+                        let tys = self.lw.tys;
+                        let c = self.b.icmp(
+                            crate::llvm::edit::pred::LLVMIntNE,
+                            caught,
+                            tys.const_i32(0),
+                        );
+                        self.b.cond_br(c, unwind, normal);
+                    }
+                    // Not a call that can throw (an intrinsic, a library routine).
+                    None => {
+                        self.b.br(normal);
+                    }
+                }
                 return Ok(());
             }
+            LLVMLandingPad if self.lw.eh.is_some() => self.eh_landing_pad()?,
+            LLVMResume if self.lw.eh.is_some() => return self.eh_resume(i.operand(0)),
             LLVMPHI => {
                 let shape = self.lw.shapes.of(i.ty())?;
                 let tys = self.lw.tys;

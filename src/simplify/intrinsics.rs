@@ -62,6 +62,17 @@ impl<'a> Fx<'a, '_> {
             | "va_end"
             | "instrprof.increment" => none(),
             "invariant.start" => Ok(Vals::One(tys.undef(tys.i8().ptr()))),
+            // A catch type's id in the exception lowering's tables (eh.rs); without the
+            // unwinder no landing pad is reached, and no id matches.
+            "eh.typeid.for" => {
+                let id = match &self.lw.eh {
+                    Some(eh) => eh
+                        .type_id(i.arg(0))
+                        .ok_or("llvm.eh.typeid.for of a type no landing pad names")?,
+                    None => 0,
+                };
+                Ok(Vals::One(tys.const_i32(id as i64)))
+            }
             "expect"
             | "expect.with.probability"
             | "annotation"

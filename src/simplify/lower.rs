@@ -40,6 +40,10 @@ pub const SYNTHESIZED: &[&str] = &[
     "__tls_template_tdata_end",
     "__tls_template_end",
     "__tls_template_alignment",
+    // The exception lowering's tables (eh.rs), which the C++ library's unwinder reads.
+    "__pnacl_eh_type_table",
+    "__pnacl_eh_action_table",
+    "__pnacl_eh_filter_table",
 ];
 
 /// How a function's parameters and result are passed in the subset.
@@ -93,6 +97,8 @@ pub struct Lowering<'a> {
     pub tls: Option<Tls>,
     /// Old functions called as the library calls a pexe leaves to the translator.
     pub library: HashMap<Value<'a>, &'static str>,
+    /// C++ exceptions' lowering, if the program has the unwinder (`eh`).
+    pub eh: Option<super::eh::Eh<'a>>,
 }
 
 impl<'a> Lowering<'a> {
@@ -237,7 +243,12 @@ fn lower_into<'a>(
         block_numbers: HashMap::new(),
         tls: None,
         library: HashMap::new(),
+        eh: None,
     };
+    match super::eh::tables(old) {
+        Ok(eh) => lw.eh = eh,
+        Err(mut p) => problems.append(&mut p),
+    }
 
     // Functions: the entry point external, every other definition internal; the
     // library calls a pexe leaves to the translator; anything else undefined that is

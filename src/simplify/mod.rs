@@ -21,6 +21,7 @@
 //! Every LLVM call goes through `llvm::edit`, the typed layer; nothing here is `unsafe`.
 
 mod calls;
+mod eh;
 mod func;
 mod globals;
 mod intrinsics;
@@ -187,13 +188,25 @@ pub fn prepare(m: &mut inkwell::module::Module<'_>) -> Result<(), Vec<Problem>> 
         if !problems.is_empty() {
             return Err(problems);
         }
+        // The unwinder's list and resume stay external until the lowering, which uses
+        // them (eh.rs): the optimizer must neither drop them nor take the list for
+        // always empty (nothing the program has yet pushes on it).
         for f in mm.functions() {
-            if !f.is_declaration() && !f.is_intrinsic() && f.name() != ENTRY {
+            let name = f.name();
+            if !f.is_declaration()
+                && !f.is_intrinsic()
+                && name != ENTRY
+                && !eh::ROOTS.contains(&name.as_str())
+            {
                 f.internalize();
             }
         }
         for g in mm.globals() {
-            if !g.is_declaration() && !g.name().starts_with("llvm.") {
+            let name = g.name();
+            if !g.is_declaration()
+                && !name.starts_with("llvm.")
+                && !eh::ROOTS.contains(&name.as_str())
+            {
                 g.internalize();
             }
         }
