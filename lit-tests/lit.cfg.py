@@ -10,7 +10,7 @@ import lit.formats
 
 config.name = 'pnacl'
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = ['.test', '.ll', '.txt', '.c']
+config.suffixes = ['.test', '.ll', '.txt', '.c', '.cpp']
 config.excludes = ['Inputs', 'lit.cfg.py']
 config.test_source_root = os.path.dirname(__file__)
 
@@ -29,5 +29,6 @@ config.substitutions.append(('%pexes', os.path.join(os.path.dirname(root), 'shar
 config.substitutions.append(('%inputs', os.path.join(config.test_source_root, 'Inputs')))
 config.substitutions.append(('%bindir', bindir))
 config.substitutions.append(('%root', root))
-# C built into a pexe and run on each architecture, against the same C built natively.
+# C and C++ built into a pexe and run on each architecture, against the same source built
+# natively.
 config.substitutions.append(('%c-vs-native', 'python3 ' + os.path.join(root, 'scripts', 'c_vs_native.py')))

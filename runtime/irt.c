@@ -75,8 +75,10 @@ static int mmap_arguments(int prot, int flags, int *fd, i64 *off) {
 #if PNACL_REGION
 /* A setjmp context (region.h): the callee-saved registers, stack pointer and return
    address (arch_*.S), the caller's stack pointer, the pexe's stack pointer, its id and the
-   jmp_buf that names it. */
-#define MAX_CONTEXTS 1024
+   jmp_buf that names it. C++ exceptions keep one live per active invoke (simplify::eh),
+   each with a 1056-byte frame on the pexe's stack: as many as a 16 MiB pexe stack holds
+   (3.5 MiB of the thread's stack region, touched only as deep as they are used). */
+#define MAX_CONTEXTS 16384
 struct context {
     u64 regs[24];
     u64 sp;

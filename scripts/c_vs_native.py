@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""C built into a pexe runs as the same C built natively does.
+"""C or C++ built into a pexe runs as the same source built natively does.
 
-    c_vs_native.py SOURCE WORKDIR [--opt O0,O2] [--arch x86-32,arm,wasm32] [-- ARGS...]
+    c_vs_native.py SOURCE WORKDIR [--also SOURCE]... [--opt O0,O2] [--arch x86-32,arm,wasm32,...]
+                   [--cflags FLAGS] [-- ARGS...]
 
-The source is compiled natively with `clang-14 -m32 -msse2 -mlong-double-64
+C sources (.c) are compiled natively with `clang-14 -m32 -msse2 -mlong-double-64
 -malign-double` (a pexe's long double is double, its i64 and double 8-aligned in
-structs) and run: its standard output and exit status are what each pexe must give. Then for each optimization level it is built with pnacl-clang, the pexe is
-checked with pnacl-abicheck, translated for each architecture (pnacl-translate; ARM runs
-under pnacl-run, WebAssembly under node) and run with the same arguments. Any difference
+structs), C++ ones (.cpp) with `clang++-14 -m32 -msse2` (against libstdc++, whose own
+layout those two flags would break), and run: its standard output and exit status are
+what each pexe must give. Then for each optimization level it is built with pnacl-clang
+(pnacl-clang++ for C++), the pexe is
+checked with pnacl-abicheck, translated for each architecture (pnacl-translate; ARM and AArch64
+run under pnacl-run, WebAssembly under node) and run with the same arguments. Any difference
 is printed (the first differing lines) and the script fails.
 """
 import argparse
@@ -46,6 +50,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('source')
     ap.add_argument('work')
+    ap.add_argument('--also', action='append', default=[], help='more sources of the program')
     ap.add_argument('--opt', default='O0,O2')
     ap.add_argument('--arch', default='x86-32,arm,wasm32')
     ap.add_argument('--cflags', default='')
@@ -54,20 +59,29 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     name = os.path.splitext(os.path.basename(a.source))[0]
     cflags = a.cflags.split()
+    sources = [a.source, *a.also]
+    cxx = any(not s.endswith('.c') for s in sources)
+    if cxx:
+        native_cc = [CLANG, '--driver-mode=g++', '-m32', '-msse2']
+        pnacl_cc = 'pnacl-clang++'
+    else:
+        native_cc = [CLANG, '-m32', '-msse2', '-mlong-double-64', '-malign-double']
+        pnacl_cc = 'pnacl-clang'
     failed = False
     for opt in a.opt.split(','):
         native = os.path.join(a.work, f'{name}.{opt}.native')
-        must([CLANG, '-m32', '-msse2', '-mlong-double-64', '-malign-double', f'-{opt}', *cflags, a.source,
-              '-o', native, '-lm', '-lpthread'], 'the native build')
+        must([*native_cc, f'-{opt}', *cflags, *sources, '-o', native, '-lm', '-lpthread'],
+             'the native build')
         ref = run([native, *a.args], 'the native program')
         pexe = os.path.join(a.work, f'{name}.{opt}.pexe')
-        must(['pnacl-clang', f'-{opt}', *cflags, a.source, '-o', pexe], 'pnacl-clang')
+        must([pnacl_cc, f'-{opt}', *cflags, *sources, '-o', pexe], pnacl_cc)
         must(['pnacl-abicheck', '-q', pexe], 'pnacl-abicheck')
         for arch in a.arch.split(','):
-            ext = {'x86-32': 'x86', 'arm': 'arm', 'wasm32': 'mjs'}[arch]
+            ext = {'x86-32': 'x86', 'arm': 'arm', 'wasm32': 'mjs', 'x86-64': 'x64', 'aarch64': 'a64'}[arch]
             prog = os.path.join(a.work, f'{name}.{opt}.{ext}')
             must(['pnacl-translate', '--arch', arch, pexe, '-o', prog], f'pnacl-translate --arch {arch}')
-            cmd = {'x86-32': [prog], 'arm': ['pnacl-run', prog], 'wasm32': [NODE, prog]}[arch]
+            cmd = {'x86-32': [prog], 'arm': ['pnacl-run', prog], 'wasm32': [NODE, prog],
+                   'x86-64': [prog], 'aarch64': ['pnacl-run', prog]}[arch]
             got = run([*cmd, *a.args], arch)
             where = f'{name} -{opt} on {arch}'
             if got.returncode != ref.returncode:

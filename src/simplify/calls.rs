@@ -159,7 +159,7 @@ impl<'a> Fx<'a, '_> {
                 if nf.function_type() == conv.fn_ty {
                     nf
                 } else {
-                    tys.const_bitcast(nf, conv.fn_ty.ptr())
+                    self.b.cast(Opcode::LLVMBitCast, nf, conv.fn_ty.ptr())
                 }
             }
             (true, None) => {

@@ -311,6 +311,10 @@ impl<'a> Fx<'a, '_> {
         hb.position_at_end(call);
         let hcallee = match callee_i32 {
             Some(_) => hb.cast(Opcode::LLVMIntToPtr, ps[args.len()], fn_ty.ptr()),
+            // A function called as another type: the caller's cast of it, made again here.
+            None if callee.is_instruction() => {
+                hb.cast(Opcode::LLVMBitCast, callee.operand(0), fn_ty.ptr())
+            }
             None => callee,
         };
         let v = hb.call(fn_ty, hcallee, &ps[..args.len()]);
