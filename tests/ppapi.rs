@@ -776,6 +776,29 @@ fn resources_released_while_used_and_stale_ids_name_nothing() {
     }
 }
 
+/// A plugin written in C++ (tests/programs/cxx_plugin.cpp: classes over declarations of
+/// ppapi/c of its own, std::function, std::map, a std::thread, errors as exceptions caught
+/// around each command), built by pnacl-clang++, answers its messages on every target.
+#[test]
+fn a_cxx_plugin_answers_its_messages_on_every_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::c_program_pexe(dir.path(), "cxx_plugin");
+    let input = b"push 5\npush 7\npush x\nsum\ndiv 12 0\ndiv 12 5\nprimes 1000\nsorted\nbogus\n";
+    let expected = "ok 1\nok 2\nerror: not a number: x\n12\nerror: division by zero\n2\n168\n\
+                    5 7\nerror: unknown command: bogus\n";
+    for arch in TARGETS {
+        let command = translate(&pexe, arch, dir.path());
+        let o = run(&command, input, &[]);
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            expected,
+            "{arch}: {}",
+            describe(&o)
+        );
+        assert!(o.status.success(), "{arch}: {}", describe(&o));
+    }
+}
+
 /// PPB_MouseCursor;1.0 answers as Chrome's did (tests/programs/cursor.c): the browser's
 /// cursors (0, 42, 37) are set; a type past the last or before CUSTOM is refused; a
 /// custom image is set with its hot spot inside it, refused with it on the edge or

@@ -268,7 +268,9 @@ fn revived_apps_run_in_chromium() {
     let clocks = common::c_program_pexe(dir.path(), "clocks");
     let keep = common::c_program_pexe(dir.path(), "keep");
     let video = common::c_program_pexe(dir.path(), "video");
-    let cases: [(&str, PathBuf, &str, &[&str]); 21] = [
+    let cxx = common::c_program_pexe(dir.path(), "cxx_plugin");
+    let cases: [(&str, PathBuf, &str, &[&str]); 22] = [
+        ("cxx_plugin", cxx, "cxx_plugin.pexe", &[]),
         ("decoder", video, "video.pexe", &[]),
         (
             "player",
@@ -486,6 +488,12 @@ fn revived_apps_run_in_chromium() {
             "keep" => assert_eq!(result, "1048576 | 0 0 0 65 0 0 99 | 1 1 0 65 0 116 99"),
             // The clock a thread started 500 ms later reads, less the main thread's: one
             // clock for both workers.
+            // The C++ plugin (pnacl-clang++) answers the page's commands, its errors
+            // exceptions it caught.
+            "cxx_plugin" => assert_eq!(
+                result,
+                "ok 1|ok 2|42|error: division by zero|25|2 40|error: unknown command: nope"
+            ),
             "clocks" => {
                 let ms: i64 = result
                     .parse()

@@ -205,16 +205,22 @@ pub fn attack_pexe(dir: &std::path::Path, name: &str) -> PathBuf {
     prelude_pexe(dir, &attacks_dir().join(format!("{name}.ll")))
 }
 
-/// The C program tests/programs/`name`.c built by pnacl-clang -O2 into a pexe in `dir`.
+/// The C program tests/programs/`name`.c built by pnacl-clang -O2 into a pexe in `dir` (or
+/// the C++ one, `name`.cpp, by pnacl-clang++).
 pub fn c_program_pexe(dir: &std::path::Path, name: &str) -> PathBuf {
     use assert_cmd::cargo::cargo_bin;
     let pexe = dir.join(format!("{name}.pexe"));
+    // tests/programs/NAME.c, or NAME.cpp built as pnacl-clang++ builds it.
+    let programs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
+    let c = programs.join(format!("{name}.c"));
+    let (source, mode) = if c.is_file() {
+        (c, "--driver-mode=gcc")
+    } else {
+        (programs.join(format!("{name}.cpp")), "--driver-mode=g++")
+    };
     let o = std::process::Command::new(cargo_bin("pnacl-clang"))
-        .args(["-O2", "-w"])
-        .arg(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join(format!("tests/programs/{name}.c")),
-        )
+        .args([mode, "-O2", "-w"])
+        .arg(source)
         .arg("-o")
         .arg(&pexe)
         .output()
