@@ -424,57 +424,6 @@ pub fn driver_of(argv0: &std::ffi::OsStr, args: &mut Vec<String>) -> Driver {
     d
 }
 
-/// The whole of pnacl-clang's (and pnacl-clang++'s) `main`.
-pub fn main() -> std::process::ExitCode {
-    use crate::cli;
-    use std::process::ExitCode;
-    cli::default_sigpipe();
-    let argv0 = std::env::args_os().next().unwrap_or_default();
-    let raw: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let mut args = match args_of(raw) {
-        Ok(a) => a,
-        Err(f) => {
-            f.0.iter().for_each(|m| cli::report_msg("pnacl-clang", m));
-            return ExitCode::from(1);
-        }
-    };
-    let driver = driver_of(&argv0, &mut args);
-    let tool = driver.name();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{}", driver.help());
-        return ExitCode::SUCCESS;
-    }
-    if args.iter().any(|a| a == "--version" || a == "-V") {
-        println!("{tool} {}", cli::VERSION);
-        return ExitCode::SUCCESS;
-    }
-    // Builds the libraries into the cache now (scripts/test does, before tests that link
-    // in parallel) and says where they are.
-    if args.iter().any(|a| a == "--build-libc") {
-        let mut say = |m: &str| eprintln!("{tool}: {m}");
-        return match Libs::ensure(driver, &mut say) {
-            Ok(l) => {
-                println!("{}", l.c.dir.display());
-                if let Some(cxx) = l.cxx {
-                    println!("{}", cxx.dir.display());
-                }
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                cli::report_msg(tool, e);
-                ExitCode::from(1)
-            }
-        };
-    }
-    match run(driver, &args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(f) => {
-            f.0.iter().for_each(|m| cli::report_msg(tool, m));
-            ExitCode::from(1)
-        }
-    }
-}
-
 /// Runs pnacl-clang or pnacl-clang++.
 pub fn run(driver: Driver, args: &[String]) -> Result<(), Failure> {
     let o = parse(driver, args)?;
