@@ -197,7 +197,8 @@ fn newlib_tarball() -> Result<PathBuf, String> {
     })
 }
 
-fn file_identity(p: &Path) -> String {
+/// A file's identity in a cache key: its real path, size and modification time.
+pub(crate) fn file_identity(p: &Path) -> String {
     let real = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     match std::fs::metadata(&real) {
         Ok(m) => format!("{} {} {:?}", real.display(), m.len(), m.modified().ok()),
@@ -205,7 +206,7 @@ fn file_identity(p: &Path) -> String {
     }
 }
 
-fn clang() -> Result<PathBuf, String> {
+pub(crate) fn clang() -> Result<PathBuf, String> {
     which::which(crate::tools::CLANG).map_err(|_| {
         format!(
             "{} is not installed (install the Debian package clang-14, or run scripts/setup)",

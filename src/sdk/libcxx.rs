@@ -184,13 +184,6 @@ fn sources(progress: &mut dyn FnMut(&str)) -> Result<PathBuf, String> {
     }
 }
 
-fn identity(p: &Path) -> String {
-    match std::fs::metadata(p) {
-        Ok(m) => format!("{} {} {:?}", p.display(), m.len(), m.modified().ok()),
-        Err(_) => p.display().to_string(),
-    }
-}
-
 fn cpp_files(dir: &Path, skip: &[&str]) -> Result<Vec<PathBuf>, String> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
@@ -206,20 +199,15 @@ fn cpp_files(dir: &Path, skip: &[&str]) -> Result<Vec<PathBuf>, String> {
 /// build takes a minute or two).
 pub fn ensure(c: &Libc, progress: &mut dyn FnMut(&str)) -> Result<Libcxx, String> {
     let src = sources(progress)?;
-    let clang = which::which(crate::tools::CLANG).map_err(|_| {
-        format!(
-            "{} is not installed (run scripts/setup)",
-            crate::tools::CLANG
-        )
-    })?;
+    let clang = libc::clang()?;
     let abi_src = cpp_files(&src.join("libcxxabi/src"), LIBCXXABI_SKIPPED)?;
     let cxx_src = cpp_files(&src.join("libcxx/src"), LIBCXX_SKIPPED)?;
     let mut h = DefaultHasher::new();
     for p in abi_src.iter().chain(&cxx_src) {
-        identity(p).hash(&mut h);
+        libc::file_identity(p).hash(&mut h);
     }
-    identity(&src.join("libcxx/include/__config")).hash(&mut h);
-    identity(&std::fs::canonicalize(&clang).unwrap_or(clang.clone())).hash(&mut h);
+    libc::file_identity(&src.join("libcxx/include/__config")).hash(&mut h);
+    libc::file_identity(&clang).hash(&mut h);
     c.dir.hash(&mut h);
     (CONFIG_SITE, SJLJ_EXCEPTION, STD).hash(&mut h);
     (TARGET_FLAGS, LIB_FLAGS, LIBCXX_FLAGS, LIBCXXABI_FLAGS).hash(&mut h);

@@ -11,7 +11,7 @@
 use super::func::{Fx, R};
 use super::lower::{param_type, strip_callee};
 use super::shape::{LeafKind, Vals};
-use crate::llvm::edit::{Opcode, Type, Value, ValueKind};
+use crate::llvm::edit::{Builder, Opcode, Type, Value, ValueKind};
 
 /// Whether call `i` is of the empty compiler barrier, `asm volatile("" ::: "memory")`.
 pub fn is_barrier(i: Value<'_>) -> bool {
@@ -19,6 +19,26 @@ pub fn is_barrier(i: Value<'_>) -> bool {
     i.ty().is_void()
         && (text.contains("asm sideeffect \"\", \"~{memory}\"")
             || text.contains("asm sideeffect \"\", \"\""))
+}
+
+/// What a call calls, before it is made the pointer the call takes where the call is
+/// built (in the caller, or in an invoke's helper: eh.rs).
+#[derive(Clone, Copy)]
+pub(super) enum Callee<'a> {
+    /// A function of the new module.
+    Function(Value<'a>),
+    /// An address, as an i32 (0 for a weak function nothing defines).
+    Address(Value<'a>),
+}
+
+/// Function `nf` as a pointer to `fn_ty` (cast where its own type is another: an
+/// unprototyped call).
+pub(super) fn callee_ptr<'a>(b: &Builder<'a>, fn_ty: Type<'a>, nf: Value<'a>) -> Value<'a> {
+    if nf.function_type() == fn_ty {
+        nf
+    } else {
+        b.cast(Opcode::LLVMBitCast, nf, fn_ty.ptr())
+    }
 }
 
 impl<'a> Fx<'a, '_> {
@@ -151,32 +171,22 @@ impl<'a> Fx<'a, '_> {
             args.push(self.vararg_buffer(i, target, direct, fixed)?);
             by_memory = true;
         }
-        // The callee: a function (or a constant cast of one), or a pointer made from an
-        // i32 (`callee_i32`).
-        let mut callee_i32 = None;
-        let callee_new = match (direct, self.lw.funcs.get(&target).copied()) {
-            (true, Some(nf)) => {
-                if nf.function_type() == conv.fn_ty {
-                    nf
-                } else {
-                    self.b.cast(Opcode::LLVMBitCast, nf, conv.fn_ty.ptr())
-                }
-            }
-            (true, None) => {
-                // A weak function nothing defines: calling it is calling null.
-                let z = tys.const_i32(0);
-                self.b.cast(Opcode::LLVMIntToPtr, z, conv.fn_ty.ptr())
-            }
-            _ => {
-                let x = self.one(callee)?;
-                callee_i32 = Some(x);
-                self.ptr(x, conv.fn_ty)
-            }
+        let target_new = match (direct, self.lw.funcs.get(&target).copied()) {
+            (true, Some(nf)) => Callee::Function(nf),
+            // A weak function nothing defines: calling it is calling null.
+            (true, None) => Callee::Address(tys.const_i32(0)),
+            _ => Callee::Address(self.one(callee)?),
         };
         let r = match self.eh_list {
             // An invoke's call, with the exception lowering (eh.rs).
-            Some(list) => self.eh_call(list, conv.fn_ty, callee_new, callee_i32, &args)?,
-            None => self.b.call(conv.fn_ty, callee_new, &args),
+            Some(list) => self.eh_call(list, conv.fn_ty, target_new, &args)?,
+            None => {
+                let p = match target_new {
+                    Callee::Function(nf) => callee_ptr(&self.b, conv.fn_ty, nf),
+                    Callee::Address(x) => self.ptr(x, conv.fn_ty),
+                };
+                self.b.call(conv.fn_ty, p, &args)
+            }
         };
         if i.opcode() == Some(Opcode::LLVMCall) && i.is_tail_call() && !by_memory {
             self.b.set_tail_call(r, true);

@@ -238,6 +238,7 @@ pub fn tables<'a>(old: Module<'a>) -> Result<Option<Eh<'a>>, Vec<Problem>> {
     }))
 }
 
+use super::calls::{callee_ptr, Callee};
 use super::func::{Fx, R};
 use super::shape::Vals;
 use crate::llvm::edit::{pred, Linkage, Type};
@@ -262,18 +263,21 @@ impl<'a> Fx<'a, '_> {
         }
     }
 
-    /// An invoke's call of `callee` (of type `fn_ty`; a pointer made from `callee_i32`
-    /// when it is called through one) with `args`, whose landing pad has clause list
-    /// `list`: made through a helper that setjmps first. The call's result is returned;
-    /// whether the unwinder jumped back instead is left in `eh_caught`.
+    /// An invoke's call of `callee` (of type `fn_ty`) with `args`, whose landing pad has
+    /// clause list `list`: made through a helper that setjmps first (an address called
+    /// is the helper's argument too). The call's result is returned; whether the unwinder
+    /// jumped back instead is left in `eh_caught`.
     pub fn eh_call(
         &mut self,
         list: i32,
         fn_ty: Type<'a>,
-        callee: Value<'a>,
-        callee_i32: Option<Value<'a>>,
+        callee: Callee<'a>,
         args: &[Value<'a>],
     ) -> R<Value<'a>> {
+        let callee_i32 = match callee {
+            Callee::Address(x) => Some(x),
+            Callee::Function(_) => None,
+        };
         let tys = self.lw.tys;
         let (i32t, i8p) = (tys.i32(), tys.i8().ptr());
         let stack_g = self
@@ -309,13 +313,9 @@ impl<'a> Fx<'a, '_> {
         let direct = hb.icmp(pred::LLVMIntEQ, r, tys.const_i32(0));
         hb.cond_br(direct, call, caught);
         hb.position_at_end(call);
-        let hcallee = match callee_i32 {
-            Some(_) => hb.cast(Opcode::LLVMIntToPtr, ps[args.len()], fn_ty.ptr()),
-            // A function called as another type: the caller's cast of it, made again here.
-            None if callee.is_instruction() => {
-                hb.cast(Opcode::LLVMBitCast, callee.operand(0), fn_ty.ptr())
-            }
-            None => callee,
+        let hcallee = match callee {
+            Callee::Function(nf) => callee_ptr(&hb, fn_ty, nf),
+            Callee::Address(_) => hb.cast(Opcode::LLVMIntToPtr, ps[args.len()], fn_ty.ptr()),
         };
         let v = hb.call(fn_ty, hcallee, &ps[..args.len()]);
         if !rt.is_void() {
