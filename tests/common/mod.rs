@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests: where the real pexes are.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `../shared/pexes` beside the checkout (or `$PNACL_SHARED/pexes`).
 pub fn pexes_dir() -> PathBuf {
@@ -325,4 +325,30 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The directory of a real program's sources: a crate tests/sources/Cargo.toml names,
+/// fetched from the crates registry by cargo's metadata of that package (nothing built).
+pub fn source_crate(name: &str) -> PathBuf {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--manifest-path"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sources/Cargo.toml"))
+        .output()
+        .expect("cargo metadata");
+    assert!(
+        out.status.success(),
+        "cargo metadata of tests/sources: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let p = v["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("tests/sources names no crate {name}"));
+    Path::new(p["manifest_path"].as_str().unwrap())
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }

@@ -1,0 +1,1 @@
+//! Nothing: this package only names the sources the tests build (see Cargo.toml).
