@@ -37,6 +37,7 @@ const LIBNACL: &[(&str, &str)] = &[
     ("atomic.c", include_str!("../../sdk/libnacl/atomic.c")),
     ("fma.c", include_str!("../../sdk/libnacl/fma.c")),
     ("math.c", include_str!("../../sdk/libnacl/math.c")),
+    ("complex.c", include_str!("../../sdk/libnacl/complex.c")),
 ];
 
 /// The text of libnacl's file `name` (the PPAPI host of region targets is built with its
