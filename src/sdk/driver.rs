@@ -625,8 +625,8 @@ pub fn pexe_of(
     progress("linking");
     let allowed: Vec<&str> = crate::simplify::LIBRARY_CALLS
         .iter()
-        .chain(crate::simplify::SYNTHESIZED)
         .copied()
+        .chain(crate::simplify::synthesized())
         .collect();
     let mut module =
         link::link(ctx, inputs, &[crate::simplify::ENTRY], &allowed).map_err(Failure::one)?;

@@ -292,7 +292,7 @@ fn end_of(start: &str) -> &'static str {
 }
 
 fn is_special(name: &str) -> bool {
-    super::lower::SYNTHESIZED.contains(&name)
+    super::lower::is_synthesized(name)
 }
 
 fn is_zero(c: Value<'_>) -> bool {

@@ -28,8 +28,9 @@ pub const LIBRARY_CALLS: &[&str] = &[
 
 /// The symbols the simplification defines itself, which the C library's start-up refers
 /// to: the constructor and destructor arrays (ExpandCtors) and the TLS template
-/// (ExpandTls). A link leaves them undefined.
-pub const SYNTHESIZED: &[&str] = &[
+/// (ExpandTls). A link leaves them undefined. With the exception lowering's tables
+/// (`eh::TABLES`, which the C++ library's unwinder reads), `synthesized()` lists them all.
+const START_UP_SYMBOLS: &[&str] = &[
     "__init_array_start",
     "__init_array_end",
     "__fini_array_start",
@@ -40,11 +41,20 @@ pub const SYNTHESIZED: &[&str] = &[
     "__tls_template_tdata_end",
     "__tls_template_end",
     "__tls_template_alignment",
-    // The exception lowering's tables (eh.rs), which the C++ library's unwinder reads.
-    "__pnacl_eh_type_table",
-    "__pnacl_eh_action_table",
-    "__pnacl_eh_filter_table",
 ];
+
+/// Every symbol the simplification defines itself (a link leaves them undefined).
+pub fn synthesized() -> impl Iterator<Item = &'static str> {
+    START_UP_SYMBOLS
+        .iter()
+        .copied()
+        .chain(super::eh::TABLES.iter().copied())
+}
+
+/// Whether the simplification defines `name` itself.
+pub fn is_synthesized(name: &str) -> bool {
+    synthesized().any(|n| n == name)
+}
 
 /// How a function's parameters and result are passed in the subset.
 #[derive(Debug)]

@@ -30,7 +30,7 @@ mod memory;
 mod ops;
 mod shape;
 
-pub use lower::{LIBRARY_CALLS, SYNTHESIZED};
+pub use lower::{is_synthesized, synthesized, LIBRARY_CALLS};
 
 use crate::llvm::edit::{self, Linkage, Module};
 
@@ -140,9 +140,7 @@ pub fn prepare(m: &mut inkwell::module::Module<'_>) -> Result<(), Vec<Problem>> 
                 .filter(|v| v.linkage() != Linkage::LLVMExternalWeakLinkage)
                 .map(|v| v.name())
                 .filter(|n| !n.starts_with("llvm."))
-                .filter(|n| {
-                    !LIBRARY_CALLS.contains(&n.as_str()) && !SYNTHESIZED.contains(&n.as_str())
-                })
+                .filter(|n| !LIBRARY_CALLS.contains(&n.as_str()) && !is_synthesized(n))
                 .collect();
             undefined.sort();
             if !undefined.is_empty() {
