@@ -83,8 +83,42 @@ pub struct Options {
     keep_names: bool,
 }
 
-pub const HELP: &str = "\
-pnacl-clang: compile C for PNaCl and link it into a pexe
+// The option lines pnacl-clang's and pnacl-clang++'s help texts share.
+macro_rules! options_first {
+    () => {
+        "  -o FILE          write the output here (default: a.out, or FILE.o with -c)
+  -c               compile each source to a bitcode object, do not link
+  -S -emit-llvm    compile to LLVM text (.ll)
+  -E               preprocess only
+  -O0 -O1 -O2 -O3 -Os -Oz
+                   optimization: each file, and the whole program when linking
+"
+    };
+}
+macro_rules! options_link {
+    () => {
+        "  -L DIR, -lNAME   archives to link (libNAME.a, searched in the -L directories)
+"
+    };
+}
+macro_rules! options_output {
+    () => {
+        "  --compress       write the pexe compressed (pnacl-compress's abbreviations)
+  --no-strip-syms  keep the names of internal functions and globals
+  -v               show the commands run and the steps taken
+"
+    };
+}
+macro_rules! options_last {
+    () => {
+        "  -h, --help       this text
+  -V, --version    the version
+"
+    };
+}
+
+pub const HELP: &str = concat!(
+    "pnacl-clang: compile C for PNaCl and link it into a pexe
 
 Usage: pnacl-clang [options] FILE...
 
@@ -93,30 +127,27 @@ bitcode archives (.a). With neither -c, -S nor -E they are linked with the C lib
 (newlib and libnacl, built on first use from Debian's newlib-source) into one pexe.
 
 Options:
-  -o FILE          write the output here (default: a.out, or FILE.o with -c)
-  -c               compile each source to a bitcode object, do not link
-  -S -emit-llvm    compile to LLVM text (.ll)
-  -E               preprocess only
-  -O0 -O1 -O2 -O3 -Os -Oz
-                   optimization: each file, and the whole program when linking
-  -I DIR, -D NAME[=VALUE], -U NAME, -include FILE, -isystem DIR, -std=STD, -W..., -f..., -g
+",
+    options_first!(),
+    "  -I DIR, -D NAME[=VALUE], -U NAME, -include FILE, -isystem DIR, -std=STD, -W..., -f..., -g
                    as clang has them
-  -L DIR, -lNAME   archives to link (libNAME.a, searched in the -L directories)
-  -x LANG          the language of the inputs after it
+",
+    options_link!(),
+    "  -x LANG          the language of the inputs after it
   -nostdlib        link no C library (the program brings its own _start)
-  --compress       write the pexe compressed (pnacl-compress's abbreviations)
-  --no-strip-syms  keep the names of internal functions and globals
-  -v               show the commands run and the steps taken
-  --build-libc     build the C library now (it is built on first use otherwise) and
+",
+    options_output!(),
+    "  --build-libc     build the C library now (it is built on first use otherwise) and
                    print the directory it is kept in
-  -h, --help       this text
-  -V, --version    the version
-
+",
+    options_last!(),
+    "
 C++ sources are pnacl-clang++'s.
-";
+",
+);
 
-pub const HELP_CXX: &str = "\
-pnacl-clang++: compile C++ (and C) for PNaCl and link it into a pexe
+pub const HELP_CXX: &str = concat!(
+    "pnacl-clang++: compile C++ (and C) for PNaCl and link it into a pexe
 
 Usage: pnacl-clang++ [options] FILE...
 
@@ -132,30 +163,26 @@ try, catch or throw; no contexts saved; a throw from the library then ends the p
 as an uncaught exception does).
 
 Options:
-  -o FILE          write the output here (default: a.out, or FILE.o with -c)
-  -c               compile each source to a bitcode object, do not link
-  -S -emit-llvm    compile to LLVM text (.ll)
-  -E               preprocess only
-  -O0 -O1 -O2 -O3 -Os -Oz
-                   optimization: each file, and the whole program when linking
-  -std=STD         the C++ dialect (clang's default: gnu++14)
+",
+    options_first!(),
+    "  -std=STD         the C++ dialect (clang's default: gnu++14)
   -stdlib=libc++   the only C++ library there is
   -fno-exceptions, -fno-rtti
                    as clang++ has them
   -I DIR, -D NAME[=VALUE], -U NAME, -include FILE, -isystem DIR, -W..., -f..., -g
                    as clang++ has them
-  -L DIR, -lNAME   archives to link (libNAME.a, searched in the -L directories)
-  -x LANG          the language of the inputs after it (c++, c)
+",
+    options_link!(),
+    "  -x LANG          the language of the inputs after it (c++, c)
   -nostdlib        link no library at all (the program brings its own _start)
   -nostdlib++      link no C++ library
-  --compress       write the pexe compressed (pnacl-compress's abbreviations)
-  --no-strip-syms  keep the names of internal functions and globals
-  -v               show the commands run and the steps taken
-  --build-libc     build the C and C++ libraries now (they are built on first use
+",
+    options_output!(),
+    "  --build-libc     build the C and C++ libraries now (they are built on first use
                    otherwise) and print the directories they are kept in
-  -h, --help       this text
-  -V, --version    the version
-";
+",
+    options_last!(),
+);
 
 /// Parses pnacl-clang's (or pnacl-clang++'s) command line.
 pub fn parse(driver: Driver, args: &[String]) -> Result<Options, Failure> {
