@@ -12,7 +12,7 @@ use std::process::Command;
 use assert_cmd::cargo::cargo_bin;
 
 mod common;
-use common::{run_ok, source_crate as crate_dir};
+use common::{run_ok, source_crate};
 
 fn programs() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs")
@@ -87,7 +87,7 @@ fn build(
 
 #[test]
 fn lua_passes_its_checks_as_built_natively() {
-    let lua = crate_dir("lua-src").join("lua-5.4.9");
+    let lua = source_crate("lua-src").join("lua-5.4.9");
     let dir = tempfile::tempdir().unwrap();
     let mut sources = c_files(&lua, &["luac.c", "lua.c"]);
     sources.push(programs().join("lua-main.c"));
@@ -130,7 +130,7 @@ fn translated(x86: &Path, mjs: &Path) -> [(&'static str, Command); 2] {
 
 #[test]
 fn zlib_compresses_a_large_file_as_natively() {
-    let zlib = crate_dir("libz-sys").join("src/zlib");
+    let zlib = source_crate("libz-sys").join("src/zlib");
     let dir = tempfile::tempdir().unwrap();
     let mut sources = c_files(&zlib, &[]);
     sources.push(programs().join("zlib-roundtrip.c"));

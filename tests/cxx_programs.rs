@@ -35,8 +35,8 @@ const FLAGS: &[&str] = &[
 /// anything it finds.
 const TOO_SLOW_TO_COMPILE: &[&str] = &["test-repacker"];
 
-/// The `'...cc'` names in the block of src/meson.build that starts with `start`, up to the
-/// line `end`.
+/// The trimmed lines of the block of src/meson.build that starts with `start`, up to
+/// `end`.
 fn meson_block<'a>(meson: &'a str, start: &str, end: &str) -> Vec<&'a str> {
     let from = meson
         .find(start)
@@ -46,13 +46,15 @@ fn meson_block<'a>(meson: &'a str, start: &str, end: &str) -> Vec<&'a str> {
     block.lines().map(str::trim).collect()
 }
 
+/// The `'...'` strings of a line.
 fn quoted(line: &str) -> Vec<&str> {
     line.split('\'').skip(1).step_by(2).collect()
 }
 
-/// Runs the commands on as many threads as the machine has cores; panics with every
-/// failure's output.
-fn run_all(jobs: Vec<(String, Command)>) {
+/// Runs the commands, started in the order given, on as many threads as the machine has
+/// cores; panics with every failure's output.
+fn run_all(mut jobs: Vec<(String, Command)>) {
+    jobs.reverse();
     let queue = Mutex::new(jobs);
     let failures = Mutex::new(Vec::new());
     let n = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -119,8 +121,18 @@ fn harfbuzz_passes_its_own_tests_and_shapes_text_as_natively() {
     let d = dir.path();
     let shape = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/harfbuzz-shape.cc");
 
-    // The library's objects, each test's objects, and the native build, side by side.
-    let mut jobs = Vec::new();
+    // The native build (the longest, so first), the library's objects and each test's
+    // objects, side by side.
+    let native = d.join("shape.native");
+    let mut cmd = Command::new(pnacl::tools::CLANG);
+    cmd.args(["--driver-mode=g++", "-m32"])
+        .args(FLAGS)
+        .arg(format!("-I{}", src.display()))
+        .arg(src.join("harfbuzz.cc"))
+        .arg(&shape)
+        .arg("-o")
+        .arg(&native);
+    let mut jobs = vec![("the native build".to_string(), cmd)];
     let object = |source: &str| d.join(format!("{}.o", source.replace('/', "_")));
     for source in &library {
         let mut cmd = clangxx(FLAGS, &src);
@@ -146,18 +158,6 @@ fn harfbuzz_passes_its_own_tests_and_shapes_text_as_natively() {
             .arg(object(&format!("t_{source}")));
         jobs.push((format!("pnacl-clang++ -c {source} (a test's)"), cmd));
     }
-    let native = d.join("shape.native");
-    let mut cmd = Command::new(pnacl::tools::CLANG);
-    cmd.args(["--driver-mode=g++", "-m32"])
-        .args(FLAGS)
-        .arg(format!("-I{}", src.display()))
-        .arg(src.join("harfbuzz.cc"))
-        .arg(&shape)
-        .arg("-o")
-        .arg(&native);
-    jobs.push(("the native build".into(), cmd));
-    // The longest first (they are popped from the end).
-    jobs.reverse();
     run_all(jobs);
 
     let archive = d.join("libharfbuzz.a");
@@ -216,25 +216,14 @@ fn harfbuzz_passes_its_own_tests_and_shapes_text_as_natively() {
     };
 
     // HarfBuzz's own checks: each test program asserts, and exits 0 when all hold.
-    let mut failed = Vec::new();
+    let mut jobs = Vec::new();
     for (name, _) in &tests {
         for (arch, mut cmd) in on(name) {
-            let out = cmd.current_dir(d).output().unwrap();
-            if !out.status.success() {
-                failed.push(format!(
-                    "{name} on {arch}: {}\n{}{}",
-                    out.status,
-                    String::from_utf8_lossy(&out.stdout),
-                    String::from_utf8_lossy(&out.stderr)
-                ));
-            }
+            cmd.current_dir(d);
+            jobs.push((format!("HarfBuzz's {name} on {arch}"), cmd));
         }
     }
-    assert!(
-        failed.is_empty(),
-        "HarfBuzz's tests failed:\n{}",
-        failed.join("\n")
-    );
+    run_all(jobs);
 
     // Shaping, against the native build.
     let perf = hb.join("perf");
@@ -263,11 +252,10 @@ fn harfbuzz_passes_its_own_tests_and_shapes_text_as_natively() {
             );
             let got = String::from_utf8_lossy(&got.stdout);
             if got != expected {
-                let line = got
-                    .lines()
-                    .zip(expected.lines())
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(0);
+                let line = common::first_difference(
+                    &got.lines().collect::<Vec<_>>(),
+                    &expected.lines().collect::<Vec<_>>(),
+                );
                 panic!(
                     "{text} with {font} on {arch} differs from the native build at line {}:\n{}\nnatively:\n{}",
                     line + 1,
