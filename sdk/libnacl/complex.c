@@ -13,26 +13,25 @@
 #define ZERO_IF_NAN(v, t) \
   if (__builtin_isnan(v)) v = __builtin_copysign##t(0, v)
 
+/* Multiplication's recovery when operand p + qi is infinite: its parts boxed to 1 or 0
+   (keeping their signs), the other operand's NaN parts made 0. */
+#define INFINITE_OPERAND(p, q, r, s, t)          \
+  if (__builtin_isinf(p) || __builtin_isinf(q)) { \
+    p = BOX(p, t);                                \
+    q = BOX(q, t);                                \
+    ZERO_IF_NAN(r, t);                            \
+    ZERO_IF_NAN(s, t);                            \
+    again = 1;                                    \
+  }
+
 #define MUL(name, T, t)                                                                \
   T _Complex name(T a, T b, T c, T d) {                                              \
     T ac = a * c, bd = b * d, ad = a * d, bc = b * c;                                \
     T x = ac - bd, y = ad + bc;                                                      \
     if (__builtin_isnan(x) && __builtin_isnan(y)) {                                  \
       int again = 0;                                                                 \
-      if (__builtin_isinf(a) || __builtin_isinf(b)) {                                \
-        a = BOX(a, t);                                                               \
-        b = BOX(b, t);                                                               \
-        ZERO_IF_NAN(c, t);                                                           \
-        ZERO_IF_NAN(d, t);                                                           \
-        again = 1;                                                                   \
-      }                                                                              \
-      if (__builtin_isinf(c) || __builtin_isinf(d)) {                                \
-        c = BOX(c, t);                                                               \
-        d = BOX(d, t);                                                               \
-        ZERO_IF_NAN(a, t);                                                           \
-        ZERO_IF_NAN(b, t);                                                           \
-        again = 1;                                                                   \
-      }                                                                              \
+      INFINITE_OPERAND(a, b, c, d, t);                                               \
+      INFINITE_OPERAND(c, d, a, b, t);                                               \
       if (!again && (__builtin_isinf(ac) || __builtin_isinf(bd) ||                   \
                      __builtin_isinf(ad) || __builtin_isinf(bc))) {                  \
         ZERO_IF_NAN(a, t);                                                           \
