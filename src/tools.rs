@@ -38,3 +38,45 @@ pub fn cache_dir() -> std::path::PathBuf {
         .unwrap_or_else(std::env::temp_dir);
     base.join("pnacl")
 }
+
+/// A file's identity in a cache key: its real path, size and modification time (a package
+/// upgrade changes them; cheaper than running a compiler for its version).
+pub fn file_identity(p: &std::path::Path) -> String {
+    let real = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    match std::fs::metadata(&real) {
+        Ok(m) => format!("{} {} {:?}", real.display(), m.len(), m.modified().ok()),
+        Err(_) => real.display().to_string(),
+    }
+}
+
+/// The cache's directory `name` (its key in the name), made once per machine: when `ready`
+/// does not hold of it, `build(work, out)` fills `out` (not yet made) using the scratch
+/// directory `work`; both are in the cache, so that `out` becomes the entry by one rename,
+/// whole or not at all. Another process that finished first made an entry as good.
+pub fn cached_dir(
+    name: &str,
+    ready: impl Fn(&std::path::Path) -> bool,
+    build: impl FnOnce(&std::path::Path, &std::path::Path) -> Result<(), String>,
+) -> Result<std::path::PathBuf, String> {
+    let cache = cache_dir();
+    let dir = cache.join(name);
+    if ready(&dir) {
+        return Ok(dir);
+    }
+    std::fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
+    let work = tempfile::Builder::new()
+        .prefix(&format!("{name}-build-"))
+        .tempdir_in(&cache)
+        .map_err(|e| format!("{}: {e}", cache.display()))?;
+    let out = work.path().join("out");
+    build(work.path(), &out)?;
+    if std::fs::rename(&out, &dir).is_err() && !ready(&dir) {
+        // What is there is not an entry (left by an interrupted build of another layout):
+        // replaced.
+        let _ = std::fs::remove_dir_all(&dir);
+        if std::fs::rename(&out, &dir).is_err() && !ready(&dir) {
+            return Err(format!("could not put {} in place", dir.display()));
+        }
+    }
+    Ok(dir)
+}

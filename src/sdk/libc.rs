@@ -198,15 +198,6 @@ fn newlib_tarball() -> Result<PathBuf, String> {
     })
 }
 
-/// A file's identity in a cache key: its real path, size and modification time.
-pub(crate) fn file_identity(p: &Path) -> String {
-    let real = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    match std::fs::metadata(&real) {
-        Ok(m) => format!("{} {} {:?}", real.display(), m.len(), m.modified().ok()),
-        Err(_) => real.display().to_string(),
-    }
-}
-
 pub(crate) fn clang() -> Result<PathBuf, String> {
     which::which(crate::tools::CLANG).map_err(|_| {
         format!(
@@ -222,8 +213,8 @@ pub fn ensure(progress: &mut dyn FnMut(&str)) -> Result<Libc, String> {
     let tarball = newlib_tarball()?;
     let clang = clang()?;
     let mut h = DefaultHasher::new();
-    file_identity(&tarball).hash(&mut h);
-    file_identity(&clang).hash(&mut h);
+    crate::tools::file_identity(&tarball).hash(&mut h);
+    crate::tools::file_identity(&clang).hash(&mut h);
     HEADERS.hash(&mut h);
     LIBNACL.hash(&mut h);
     TARGET_FLAGS.hash(&mut h);
@@ -234,26 +225,22 @@ pub fn ensure(progress: &mut dyn FnMut(&str)) -> Result<Libc, String> {
     REMOVED_MEMBERS.hash(&mut h);
     NEWLIB_H_EXTRA.hash(&mut h);
     TIME_H_CLOCKS.hash(&mut h);
-    let cache = crate::tools::cache_dir();
-    let dir = cache.join(format!("libc-le32-{:016x}", h.finish()));
-    let lib = Libc { dir: dir.clone() };
-    if lib.archives().iter().all(|a| a.is_file()) && lib.include().join("stdio.h").is_file() {
-        return Ok(lib);
-    }
-    std::fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
-    let work = tempfile::Builder::new()
-        .prefix("libc-build-")
-        .tempdir_in(&cache)
-        .map_err(|e| format!("{}: {e}", cache.display()))?;
-    progress("building the C library for pexes (newlib and libnacl, once: about a minute)");
-    let out = work.path().join("out");
-    build(&tarball, &clang, work.path(), &out, progress)
-        .map_err(|e| format!("building the C library for pexes: {e}"))?;
-    // Another process may have finished first: its library is as good.
-    if std::fs::rename(&out, &dir).is_err() && !lib.archives().iter().all(|a| a.is_file()) {
-        return Err(format!("could not put the C library at {}", dir.display()));
-    }
-    Ok(lib)
+    let complete = |d: &Path| {
+        let lib = Libc {
+            dir: d.to_path_buf(),
+        };
+        lib.archives().iter().all(|a| a.is_file()) && lib.include().join("stdio.h").is_file()
+    };
+    let dir = crate::tools::cached_dir(
+        &format!("libc-le32-{:016x}", h.finish()),
+        complete,
+        |work, out| {
+            progress("building the C library for pexes (newlib and libnacl, once: about a minute)");
+            build(&tarball, &clang, work, out, progress)
+                .map_err(|e| format!("building the C library for pexes: {e}"))
+        },
+    )?;
+    Ok(Libc { dir })
 }
 
 fn run(cmd: &mut Command, what: &str, log: &Path) -> Result<(), String> {

@@ -105,28 +105,38 @@ fn sources(progress: &mut dyn FnMut(&str)) -> Result<PathBuf, String> {
     if has(&installed) {
         return Ok(installed);
     }
-    let cache = crate::tools::cache_dir();
-    let unpacked = cache.join(format!("{}-deb", crate::tools::EMSCRIPTEN_PACKAGE));
     let inside = crate::tools::EMSCRIPTEN_LIB.trim_start_matches('/');
+    let unpacked = crate::tools::cached_dir(
+        &format!("{}-deb", crate::tools::EMSCRIPTEN_PACKAGE),
+        |d| has(&d.join(inside)),
+        |work, tree| {
+            progress(&format!(
+                "fetching libc++'s sources: Debian's {} package (about 110 MB, once)",
+                crate::tools::EMSCRIPTEN_PACKAGE
+            ));
+            unpack(work, tree, inside)
+        },
+    )?;
     let copy = unpacked.join(inside);
     if has(&copy) {
-        return Ok(copy);
+        Ok(copy)
+    } else {
+        Err(format!(
+            "{}: the emscripten package's files hold no libc++ sources at /{inside}",
+            unpacked.display()
+        ))
     }
-    progress(&format!(
-        "fetching libc++'s sources: Debian's {} package (about 110 MB, once)",
-        crate::tools::EMSCRIPTEN_PACKAGE
-    ));
-    std::fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
-    let work = tempfile::Builder::new()
-        .prefix("emscripten-deb-")
-        .tempdir_in(&cache)
-        .map_err(|e| format!("{}: {e}", cache.display()))?;
+}
+
+/// Fetches the emscripten package into `work` and unpacks its libc++ and libc++abi
+/// sources (`inside` it) into `tree`, as dpkg-deb's file tree.
+fn unpack(work: &Path, tree: &Path, inside: &str) -> Result<(), String> {
     let out = Command::new("apt-get")
         .args(["download", "-qq", crate::tools::EMSCRIPTEN_PACKAGE])
-        .current_dir(work.path())
+        .current_dir(work)
         .output()
         .map_err(|e| format!("running apt-get: {e}"))?;
-    let deb = std::fs::read_dir(work.path())
+    let deb = std::fs::read_dir(work)
         .ok()
         .and_then(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
@@ -141,9 +151,7 @@ fn sources(progress: &mut dyn FnMut(&str)) -> Result<PathBuf, String> {
                 String::from_utf8_lossy(&out.stderr).trim()
             )
         })?;
-    // dpkg-deb's file tree, of which tar keeps the two directories.
-    let tree = work.path().join("tree");
-    std::fs::create_dir_all(&tree).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(tree).map_err(|e| e.to_string())?;
     let mut dpkg = Command::new("dpkg-deb")
         .arg("--fsys-tarfile")
         .arg(&deb)
@@ -153,7 +161,7 @@ fn sources(progress: &mut dyn FnMut(&str)) -> Result<PathBuf, String> {
     let tar = Command::new("tar")
         .arg("x")
         .arg("-C")
-        .arg(&tree)
+        .arg(tree)
         .arg(format!("./{inside}/libcxx"))
         .arg(format!("./{inside}/libcxxabi"))
         .stdin(dpkg.stdout.take().unwrap())
@@ -167,21 +175,7 @@ fn sources(progress: &mut dyn FnMut(&str)) -> Result<PathBuf, String> {
             String::from_utf8_lossy(&tar.stderr).trim()
         ));
     }
-    // Another process may have unpacked them first: theirs are as good.
-    if std::fs::rename(&tree, &unpacked).is_err() && !has(&copy) {
-        return Err(format!(
-            "could not put libc++'s sources at {}",
-            unpacked.display()
-        ));
-    }
-    if has(&copy) {
-        Ok(copy)
-    } else {
-        Err(format!(
-            "{}: the package holds no libc++ sources at /{inside}",
-            deb.display()
-        ))
-    }
+    Ok(())
 }
 
 fn cpp_files(dir: &Path, skip: &[&str]) -> Result<Vec<PathBuf>, String> {
@@ -204,36 +198,32 @@ pub fn ensure(c: &Libc, progress: &mut dyn FnMut(&str)) -> Result<Libcxx, String
     let cxx_src = cpp_files(&src.join("libcxx/src"), LIBCXX_SKIPPED)?;
     let mut h = DefaultHasher::new();
     for p in abi_src.iter().chain(&cxx_src) {
-        libc::file_identity(p).hash(&mut h);
+        crate::tools::file_identity(p).hash(&mut h);
     }
-    libc::file_identity(&src.join("libcxx/include/__config")).hash(&mut h);
-    libc::file_identity(&clang).hash(&mut h);
+    crate::tools::file_identity(&src.join("libcxx/include/__config")).hash(&mut h);
+    crate::tools::file_identity(&clang).hash(&mut h);
     c.dir.hash(&mut h);
     (CONFIG_SITE, SJLJ_EXCEPTION, STD).hash(&mut h);
     (TARGET_FLAGS, LIB_FLAGS, LIBCXX_FLAGS, LIBCXXABI_FLAGS).hash(&mut h);
     (LIBCXX_SKIPPED, LIBCXXABI_SKIPPED, HEADER_PATCHES).hash(&mut h);
-    let cache = crate::tools::cache_dir();
-    let dir = cache.join(format!("libcxx-le32-{:016x}", h.finish()));
-    let lib = Libcxx { dir: dir.clone() };
-    if lib.archives().iter().all(|a| a.is_file()) && lib.include().join("vector").is_file() {
-        return Ok(lib);
-    }
-    std::fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
-    let work = tempfile::Builder::new()
-        .prefix("libcxx-build-")
-        .tempdir_in(&cache)
-        .map_err(|e| format!("{}: {e}", cache.display()))?;
-    progress("building the C++ library for pexes (libc++ and libc++abi, once: a few minutes)");
-    let out = work.path().join("out");
-    build(&src, &clang, c, &abi_src, &cxx_src, work.path(), &out)
-        .map_err(|e| format!("building the C++ library for pexes: {e}"))?;
-    if std::fs::rename(&out, &dir).is_err() && !lib.archives().iter().all(|a| a.is_file()) {
-        return Err(format!(
-            "could not put the C++ library at {}",
-            dir.display()
-        ));
-    }
-    Ok(lib)
+    let complete = |d: &Path| {
+        let lib = Libcxx {
+            dir: d.to_path_buf(),
+        };
+        lib.archives().iter().all(|a| a.is_file()) && lib.include().join("vector").is_file()
+    };
+    let dir = crate::tools::cached_dir(
+        &format!("libcxx-le32-{:016x}", h.finish()),
+        complete,
+        |work, out| {
+            progress(
+                "building the C++ library for pexes (libc++ and libc++abi, once: a few minutes)",
+            );
+            build(&src, &clang, c, &abi_src, &cxx_src, work, out)
+                .map_err(|e| format!("building the C++ library for pexes: {e}"))
+        },
+    )?;
+    Ok(Libcxx { dir })
 }
 
 /// The flags a C++ source is compiled with against these headers (pnacl-clang++ adds the

@@ -12,7 +12,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::process::Command;
 
-use super::{clang_version, err, tool, Error, SOURCES};
+use super::{err, tool, Error, SOURCES};
 use crate::ir::{Init, Linkage, Module};
 
 /// The host's global that holds the plugin's `_start` (ppapi_pexe.c's).
@@ -124,7 +124,7 @@ pub fn host_module() -> Result<(Module, u64), Error> {
     atomics.hash(&mut h);
     HOST_FLAGS.hash(&mut h);
     crate::sdk::libc::TARGET_FLAGS.hash(&mut h);
-    clang_version(&clang)?.hash(&mut h);
+    crate::tools::file_identity(&clang).hash(&mut h);
     let key = h.finish();
     let dir = crate::tools::cache_dir();
     let path = dir.join(format!("ppapi-host-{key:016x}.pexe"));

@@ -89,8 +89,6 @@ pub fn clang_flags(target: Target) -> &'static [&'static str] {
         .map_or(&[], |r| r.clang_flags)
 }
 
-use crate::tools::cache_dir;
-
 /// The runtime objects for `target`, compiled once and cached.
 pub fn runtime_objects(target: Target) -> Result<Vec<PathBuf>, Error> {
     runtime_objects_with(target, &[])
@@ -137,61 +135,42 @@ pub fn runtime_objects_with(target: Target, extra: &[&str]) -> Result<Vec<PathBu
     for u in units {
         unit_flags(u).hash(&mut h);
     }
-    clang_version(&clang)?.hash(&mut h);
-    let dir = cache_dir().join(format!("runtime-{}-{:016x}", target.name(), h.finish()));
-    let objs: Vec<PathBuf> = units.iter().map(|u| dir.join(format!("{u}.o"))).collect();
-    if objs.iter().all(|o| o.is_file()) {
-        return Ok(objs);
-    }
-    std::fs::create_dir_all(&dir).map_err(|e| err("runtime", format!("{}: {e}", dir.display())))?;
-    let work = tempfile::tempdir_in(&dir).map_err(|e| err("runtime", e.to_string()))?;
-    for (n, s) in SOURCES {
-        let path = work.path().join(n);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| err("runtime", e.to_string()))?;
+    crate::tools::file_identity(&clang).hash(&mut h);
+    let name = format!("runtime-{}-{:016x}", target.name(), h.finish());
+    let ready = |d: &Path| units.iter().all(|u| d.join(format!("{u}.o")).is_file());
+    let dir = crate::tools::cached_dir(&name, ready, |work, out| {
+        for (n, s) in SOURCES {
+            let path = work.join(n);
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            }
+            std::fs::write(path, s).map_err(|e| e.to_string())?;
         }
-        std::fs::write(path, s).map_err(|e| err("runtime", e.to_string()))?;
-    }
-    for (u, obj) in units.iter().zip(&objs) {
-        let tmp = work.path().join(format!("{u}.o"));
-        let out = Command::new(&clang)
-            .args(RUNTIME_FLAGS)
-            .args(clang_flags(target))
-            .args(target.spec().link_base.map(|_| "-fpie"))
-            .args(extra)
-            .args(unit_flags(u))
-            .arg("-c")
-            .arg(work.path().join(u))
-            .arg("-o")
-            .arg(&tmp)
-            .output()
-            .map_err(|e| err("runtime", format!("running {}: {e}", clang.display())))?;
-        if !out.status.success() {
-            return Err(err(
-                "runtime",
-                format!(
+        std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
+        for u in units {
+            let cmd = Command::new(&clang)
+                .args(RUNTIME_FLAGS)
+                .args(clang_flags(target))
+                .args(target.spec().link_base.map(|_| "-fpie"))
+                .args(extra)
+                .args(unit_flags(u))
+                .arg("-c")
+                .arg(work.join(u))
+                .arg("-o")
+                .arg(out.join(format!("{u}.o")))
+                .output()
+                .map_err(|e| format!("running {}: {e}", clang.display()))?;
+            if !cmd.status.success() {
+                return Err(format!(
                     "compiling {u} for {target}: {}",
-                    String::from_utf8_lossy(&out.stderr)
-                ),
-            ));
+                    String::from_utf8_lossy(&cmd.stderr)
+                ));
+            }
         }
-        std::fs::rename(&tmp, obj).map_err(|e| err("runtime", e.to_string()))?;
-    }
-    Ok(objs)
-}
-
-/// What identifies the compiler itself: its resolved path, size and modification time
-/// (a package upgrade changes them; cheaper than running it for its version).
-fn clang_version(clang: &Path) -> Result<String, Error> {
-    let real = std::fs::canonicalize(clang).unwrap_or_else(|_| clang.to_path_buf());
-    let meta =
-        std::fs::metadata(&real).map_err(|e| err("runtime", format!("{}: {e}", real.display())))?;
-    Ok(format!(
-        "{} {} {:?}",
-        real.display(),
-        meta.len(),
-        meta.modified().ok()
-    ))
+        Ok(())
+    })
+    .map_err(|e| err("runtime", e))?;
+    Ok(units.iter().map(|u| dir.join(format!("{u}.o"))).collect())
 }
 
 /// Options of a translation.
