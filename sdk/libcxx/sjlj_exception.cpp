@@ -93,6 +93,30 @@ static bool catches(const __shim_type_info *t, _Unwind_Exception *e, void *&adju
   return thrown != nullptr && t->can_catch(thrown, adjusted);
 }
 
+// Whether the exception specification of clause `clause` (< 0) lists a type that
+// catches `e`.
+static bool specification_allows(int32_t clause, _Unwind_Exception *e) {
+  for (const int32_t *id = &__pnacl_eh_filter_table[-clause - 1]; *id > 0; id++) {
+    void *unused;
+    if (native(e) && __pnacl_eh_type_table[*id - 1] != nullptr &&
+        catches(__pnacl_eh_type_table[*id - 1], e, unused))
+      return true;
+  }
+  return false;
+}
+
+// The same for a std::bad_exception.
+static bool specification_allows_bad_exception(int32_t clause) {
+  const auto *bad = static_cast<const __shim_type_info *>(&typeid(std::bad_exception));
+  for (const int32_t *id = &__pnacl_eh_filter_table[-clause - 1]; *id > 0; id++) {
+    std::bad_exception object;
+    void *adjusted = &object;
+    const __shim_type_info *t = __pnacl_eh_type_table[*id - 1];
+    if (t != nullptr && t->can_catch(bad, adjusted)) return true;
+  }
+  return false;
+}
+
 // The selector frame clause list `list` gives `e`: a catching clause's type id, an
 // exception specification's (negative) index when `e` breaks it, 0 if nothing catches.
 static int32_t select(int32_t list, _Unwind_Exception *e, void *&adjusted) {
@@ -100,20 +124,9 @@ static int32_t select(int32_t list, _Unwind_Exception *e, void *&adjusted) {
     int32_t clause = __pnacl_eh_action_table[l - 1].clause;
     if (clause > 0) {
       if (catches(__pnacl_eh_type_table[clause - 1], e, adjusted)) return clause;
-    } else if (clause < 0) {
-      bool allowed = false;
-      for (const int32_t *id = &__pnacl_eh_filter_table[-clause - 1]; *id > 0; id++) {
-        void *unused;
-        if (native(e) && __pnacl_eh_type_table[*id - 1] != nullptr &&
-            catches(__pnacl_eh_type_table[*id - 1], e, unused)) {
-          allowed = true;
-          break;
-        }
-      }
-      if (!allowed) {
-        adjusted = native(e) ? thrown_object(e) : nullptr;
-        return clause;
-      }
+    } else if (clause < 0 && !specification_allows(clause, e)) {
+      adjusted = native(e) ? thrown_object(e) : nullptr;
+      return clause;
     }
   }
   return 0;
@@ -169,11 +182,40 @@ void _Unwind_DeleteException(_Unwind_Exception *e) {
 }
 
 // A landing pad's call when an exception breaks its function's exception specification
-// (a dynamic one, `throw(A, B)`, before C++17): the exception is caught, and the program
-// ends as std::unexpected's default does.
+// (a dynamic one, `throw(A, B)`, before C++17), as [except.unexpected] says: the
+// exception is caught and the unexpected handler (the one in force when it was thrown)
+// runs. If the handler throws an exception the specification allows, that one goes on
+// from the function's caller; if not, and the specification allows std::bad_exception,
+// a std::bad_exception does; otherwise the program terminates with the terminate handler
+// in force at the throw. The broken exception is destroyed before the search goes on.
 [[noreturn]] void __cxa_call_unexpected(void *arg) {
-  __cxa_begin_catch(arg);
-  std::terminate();
+  auto *e = static_cast<_Unwind_Exception *>(arg);
+  __cxa_begin_catch(e);
+  __cxa_exception *h = native(e) ? header(e) : nullptr;
+  std::terminate_handler terminate = h ? h->terminateHandler : std::get_terminate();
+  std::unexpected_handler unexpected = h ? h->unexpectedHandler : std::get_unexpected();
+  // The specification's clause, which `jump` left as the selector (a foreign exception
+  // has none: only termination is left for it).
+  int32_t clause = h ? h->handlerSwitchValue : 0;
+  std::exception_ptr next;
+  bool bad = false;
+  try {
+    std::__unexpected(unexpected);
+  } catch (...) {
+    if (clause < 0) {
+      __cxa_exception *thrown = __cxa_get_globals_fast()->caughtExceptions;
+      if (thrown != h && specification_allows(clause, &thrown->unwindHeader))
+        next = std::current_exception();
+      else
+        bad = specification_allows_bad_exception(clause);
+    }
+  }
+  if (next || bad) {
+    __cxa_end_catch();
+    if (next) std::rethrow_exception(next);
+    throw std::bad_exception();
+  }
+  std::__terminate(terminate);
 }
 
 // Functions keep the personality clang names; nothing calls it in a pexe.
