@@ -88,21 +88,32 @@ impl<'a> Fx<'a, '_> {
         Ok(())
     }
 
-    /// A call or invoke: its result's leaves.
+    /// A call: its result's leaves.
     pub fn call(&mut self, i: Value<'a>) -> R<Vals<'a>> {
+        Ok(self.call_or_invoke(i, None)?.0)
+    }
+
+    /// A call, or an invoke's call when `unwind` is its landing pad's clause list (made
+    /// through eh.rs's helper): its result's leaves, and for an invoke's call that can
+    /// throw, whether the unwinder jumped back to it instead (an i32, nonzero if so).
+    pub fn call_or_invoke(
+        &mut self,
+        i: Value<'a>,
+        unwind: Option<i32>,
+    ) -> R<(Vals<'a>, Option<Value<'a>>)> {
         let tys = self.lw.tys;
         let callee = i.called_value();
         if callee.kind() == ValueKind::InlineAsm {
-            return self.inline_asm(i, callee);
+            return Ok((self.inline_asm(i, callee)?, None));
         }
         let target = strip_callee(callee);
         let direct = target.kind() == ValueKind::Function;
         if direct && target.is_intrinsic() {
-            return self.intrinsic(i, &target.name());
+            return Ok((self.intrinsic(i, &target.name())?, None));
         }
         if direct {
             if let Some(name) = self.lw.library.get(&target).copied() {
-                return self.library_call(i, name);
+                return Ok((self.library_call(i, name)?, None));
             }
         }
         let call_fty = i.called_fn_type();
@@ -177,27 +188,34 @@ impl<'a> Fx<'a, '_> {
             (true, None) => Callee::Address(tys.const_i32(0)),
             _ => Callee::Address(self.one(callee)?),
         };
-        let r = match self.eh_list {
+        let (r, caught) = match unwind {
             // An invoke's call, with the exception lowering (eh.rs).
-            Some(list) => self.eh_call(list, conv.fn_ty, target_new, &args)?,
+            Some(list) => {
+                let (r, caught) = self.eh_call(list, conv.fn_ty, target_new, &args)?;
+                (r, Some(caught))
+            }
             None => {
                 let p = match target_new {
                     Callee::Function(nf) => callee_ptr(&self.b, conv.fn_ty, nf),
                     Callee::Address(x) => self.ptr(x, conv.fn_ty),
                 };
-                self.b.call(conv.fn_ty, p, &args)
+                (self.b.call(conv.fn_ty, p, &args), None)
             }
         };
         if i.opcode() == Some(Opcode::LLVMCall) && i.is_tail_call() && !by_memory {
             self.b.set_tail_call(r, true);
         }
         if let Some(t) = out {
-            return self.load_typed(t, conv.old_ret, ret_shape.abi_align);
+            return Ok((
+                self.load_typed(t, conv.old_ret, ret_shape.abi_align)?,
+                caught,
+            ));
         }
-        match ret_shape.leaves.first() {
-            None => Ok(Vals::from_vec(Vec::new())),
-            Some(l) => Ok(Vals::One(self.narrow(r, l.kind))),
-        }
+        let vals = match ret_shape.leaves.first() {
+            None => Vals::from_vec(Vec::new()),
+            Some(l) => Vals::One(self.narrow(r, l.kind)),
+        };
+        Ok((vals, caught))
     }
 
     /// The type of argument `k`'s `byval` copy, if it is passed by value in memory.

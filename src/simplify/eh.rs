@@ -265,15 +265,15 @@ impl<'a> Fx<'a, '_> {
 
     /// An invoke's call of `callee` (of type `fn_ty`) with `args`, whose landing pad has
     /// clause list `list`: made through a helper that setjmps first (an address called
-    /// is the helper's argument too). The call's result is returned; whether the unwinder
-    /// jumped back instead is left in `eh_caught`.
+    /// is the helper's argument too). Returned: the call's result, and whether the
+    /// unwinder jumped back instead (an i32, nonzero if so).
     pub fn eh_call(
         &mut self,
         list: i32,
         fn_ty: Type<'a>,
         callee: Callee<'a>,
         args: &[Value<'a>],
-    ) -> R<Value<'a>> {
+    ) -> R<(Value<'a>, Value<'a>)> {
         let callee_i32 = match callee {
             Callee::Address(x) => Some(x),
             Callee::Function(_) => None,
@@ -344,13 +344,12 @@ impl<'a> Fx<'a, '_> {
         hargs.push(frame);
         let flag = self.b.call(hty, h, &hargs);
         self.b.store(outer, stack_p, 1);
-        self.eh_caught = Some(flag);
         if rt.is_void() {
-            return Ok(flag);
+            return Ok((flag, flag));
         }
         let at = self.offset(frame, FRAME_RESULT);
         let p = self.ptr(at, rt);
-        Ok(self.b.load(rt, p, self.result_align(rt)))
+        Ok((self.b.load(rt, p, self.result_align(rt)), flag))
     }
 
     /// A landing pad's value: the exception and selector the unwinder left in the frame.

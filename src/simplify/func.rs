@@ -43,10 +43,6 @@ pub(super) struct Fx<'a, 'l> {
     unreachable: Option<Block<'a>>,
     /// C++ exceptions (eh.rs): the function's frame, an i32 address in its prologue.
     pub eh_frame: Option<Value<'a>>,
-    /// While an invoke's call is made: its landing pad's clause list (the call then goes
-    /// through a helper, `eh_call`, which leaves whether it caught in `eh_caught`).
-    pub eh_list: Option<i32>,
-    pub eh_caught: Option<Value<'a>>,
 }
 
 /// Converts the body of old function `old_f` into its new function.
@@ -76,8 +72,6 @@ pub(super) fn lower_function<'a>(lw: &Lowering<'a>, old_f: Value<'a>) -> Result<
         tp: None,
         unreachable: None,
         eh_frame: None,
-        eh_list: None,
-        eh_caught: None,
     };
     let r = fx.run();
     if let Some(m) = fx.marker.take() {
@@ -523,13 +517,11 @@ impl<'a> Fx<'a, '_> {
             }
             LLVMInvoke => {
                 let (normal, unwind) = i.invoke_dests();
-                self.eh_list = self.eh_list_of(i)?;
-                self.eh_caught = None;
-                let x = self.call(i);
-                self.eh_list = None;
-                self.set(i, x?);
+                let list = self.eh_list_of(i)?;
+                let (x, caught) = self.call_or_invoke(i, list)?;
+                self.set(i, x);
                 let normal = self.block(normal)?;
-                match self.eh_caught.take() {
+                match caught {
                     Some(caught) => {
                         let unwind = self.block(unwind)?;
                         let tys = self.lw.tys;
