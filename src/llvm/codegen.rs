@@ -367,6 +367,42 @@ pub fn address_once(module: &Module<'_>) -> usize {
                 inst.replace_all_uses_with(with);
             }
         }
+        // The i32's own uses in other blocks take it back from the pointer (its low half,
+        // a subregister): one register crosses the blocks, not two.
+        for (&x, &p) in &pointers {
+            let home = p.parent_block();
+            let mut low: HashMap<_, _> = HashMap::new();
+            for u in x.users() {
+                if u == p {
+                    continue;
+                }
+                let phi = u.opcode() == Some(Opcode::LLVMPHI);
+                let incoming = if phi { u.incoming() } else { Vec::new() };
+                for i in 0..u.num_operands() {
+                    if u.operand(i) != x {
+                        continue;
+                    }
+                    let at = if phi {
+                        incoming[i as usize].1
+                    } else {
+                        u.parent_block()
+                    };
+                    if at == home {
+                        continue;
+                    }
+                    let t = *low.entry(at).or_insert_with(|| {
+                        let first = at
+                            .instructions()
+                            .into_iter()
+                            .find(|i| i.opcode() != Some(Opcode::LLVMPHI))
+                            .expect("a block's terminator");
+                        b.position_before(first);
+                        b.cast(Opcode::LLVMPtrToInt, p, i32t)
+                    });
+                    u.set_operand(i, t);
+                }
+            }
+        }
     }
     made
 }
