@@ -318,7 +318,10 @@ pub fn count_zeros_for_codegen(module: &Module<'_>, target: Target) -> usize {
 /// (stockfish: 85% more virtual registers than on x86-32, 1,733 such moves in one
 /// partition, 649 after), where the instruction that made it (any 32-bit operation) has
 /// already cleared that half. A phi is left as it was: loop strength reduction follows an
-/// induction variable's addresses only as null plus its extension.
+/// induction variable's addresses only as null plus its extension. The i32's uses as a
+/// number in other blocks then take it back from the pointer's lower half (a subregister),
+/// so that one register crosses the blocks, not two (binarytrees' `DeleteTree` kept a node
+/// both ways across two calls: three callee-saved registers, one after).
 /// Returns how many pointers it made.
 pub fn address_once(module: &Module<'_>) -> usize {
     use super::edit::{Module as Edit, Opcode, ValueKind};
@@ -331,7 +334,10 @@ pub fn address_once(module: &Module<'_>) -> usize {
         let Some(entry) = f.entry_block() else {
             continue;
         };
+        // Each i32's pointer, and the i32s in the order their pointers were made (so that
+        // what follows inserts its instructions in the same order on every run).
         let mut pointers: HashMap<_, _> = HashMap::new();
+        let mut made_for = Vec::new();
         for blk in f.blocks() {
             for inst in blk.instructions() {
                 let x = match inst.opcode() {
@@ -361,7 +367,7 @@ pub fn address_once(module: &Module<'_>) -> usize {
                 let p = *pointers.entry(x).or_insert_with(|| {
                     // Every block ends with a terminator, after any value it makes.
                     b.position_before(after.expect("a block's terminator"));
-                    made += 1;
+                    made_for.push(x);
                     b.cast(Opcode::LLVMIntToPtr, x, i8p)
                 });
                 let with = if inst.ty() == i8p {
@@ -375,7 +381,8 @@ pub fn address_once(module: &Module<'_>) -> usize {
         }
         // The i32's own uses in other blocks take it back from the pointer (its low half,
         // a subregister): one register crosses the blocks, not two.
-        for (&x, &p) in &pointers {
+        for &x in &made_for {
+            let p = pointers[&x];
             let home = p.parent_block();
             let mut low: HashMap<_, _> = HashMap::new();
             for u in x.users() {
@@ -397,18 +404,14 @@ pub fn address_once(module: &Module<'_>) -> usize {
                         continue;
                     }
                     let t = *low.entry(at).or_insert_with(|| {
-                        let first = at
-                            .instructions()
-                            .into_iter()
-                            .find(|i| i.opcode() != Some(Opcode::LLVMPHI))
-                            .expect("a block's terminator");
-                        b.position_before(first);
+                        b.position_before(at.first_non_phi().expect("a block's terminator"));
                         b.cast(Opcode::LLVMPtrToInt, p, i32t)
                     });
                     u.set_operand(i, t);
                 }
             }
         }
+        made += made_for.len();
     }
     made
 }

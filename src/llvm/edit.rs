@@ -937,6 +937,13 @@ impl<'a> Block<'a> {
         opt_v(LLVMGetFirstInstruction(self))
     }
 
+    /// The first instruction that is not a phi (where a value for the whole block goes).
+    pub fn first_non_phi(self) -> Option<Value<'a>> {
+        self.instructions()
+            .into_iter()
+            .find(|i| i.opcode() != Some(Opcode::LLVMPHI))
+    }
+
     pub fn name(self) -> String {
         // SAFETY: a block of a live module; the name is copied at once.
         unsafe {

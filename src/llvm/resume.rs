@@ -350,13 +350,6 @@ fn plan<'a>(m: Module<'a>, f: Value<'a>) -> Option<Plan<'a>> {
     })
 }
 
-/// The first instruction of `b` that is not a phi.
-fn first_non_phi(b: Block<'_>) -> Option<Value<'_>> {
-    b.instructions()
-        .into_iter()
-        .find(|&i| opcode(i) != Opcode::LLVMPHI)
-}
-
 fn phis(b: Block<'_>) -> Vec<Value<'_>> {
     b.instructions()
         .into_iter()
@@ -444,7 +437,7 @@ fn rewrite<'a>(m: Module<'a>, f: Value<'a>, plan: &Plan<'a>) {
             let parent = v.parent_block();
             if opcode(v) == Opcode::LLVMPHI {
                 // A header's phis have a block of their own, with nothing after them yet.
-                match first_non_phi(parent) {
+                match parent.first_non_phi() {
                     None => b.position_at_end(parent),
                     Some(first) => b.position_before(first),
                 }
@@ -486,7 +479,7 @@ fn rewrite<'a>(m: Module<'a>, f: Value<'a>, plan: &Plan<'a>) {
 
     // The inner headers count too.
     for &h in &plan.counted {
-        b.position_before(first_non_phi(h).expect("a header's terminator"));
+        b.position_before(h.first_non_phi().expect("a header's terminator"));
         let c = load(i32t, counter);
         let c = b.binop(Opcode::LLVMSub, c, int(1));
         store(c, counter);
