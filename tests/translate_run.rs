@@ -356,3 +356,35 @@ fn atomic_operations_stay_atomic_as_threads_start() {
         }
     }
 }
+
+/// `PNACL_LLVM_ARGS` hands LLVM more options: with `-time-passes`, the report of code
+/// generation's passes (instruction selection, register allocation), which LLVM prints
+/// only when the process ends its use of LLVM, is on standard error; the program still
+/// prints what it should.
+#[test]
+fn llvm_args_from_the_environment_reach_code_generation() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::pexes_dir().join("run/puts.pexe");
+    let exe = dir.path().join("puts");
+    let out = Command::new(assert_cmd::cargo::cargo_bin("pnacl-translate"))
+        .env("PNACL_LLVM_ARGS", " -time-passes ")
+        .args(["-O2", "--arch", "x86-64"])
+        .arg(&pexe)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Pass execution timing report"), "{err}");
+    assert!(err.contains("X86 DAG->DAG Instruction Selection"), "{err}");
+    assert!(err.contains("Greedy Register Allocator"), "{err}");
+    let want = std::fs::read(pexe.with_extension("stdout")).unwrap();
+    let argv: Vec<String> = std::fs::read_to_string(pexe.with_extension("argv"))
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let ran = run(Target::X86_64, &exe, &argv);
+    assert_eq!(ran.stdout, want);
+}

@@ -162,6 +162,7 @@ fn main() -> ExitCode {
         progress,
     };
     let result = translate::translate(&module, &opts, &output);
+    pnacl::llvm::codegen::finish_developer_options();
     progress.done();
     match result {
         Ok(()) => ExitCode::SUCCESS,

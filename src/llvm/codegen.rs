@@ -70,7 +70,7 @@ fn init(target: Target) {
 fn llvm_options() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        let args = [
+        let mut args = vec![
             c"pnacl".as_ptr(),
             c"-wasm-enable-sjlj".as_ptr(),
             c"-locally-hot-callsite-threshold=1000".as_ptr(),
@@ -79,6 +79,8 @@ fn llvm_options() {
             c"-dag-maps-huge-region=200".as_ptr(),
             c"-force-ordered-reductions".as_ptr(),
         ];
+        let extra = developer_llvm_args();
+        args.extend(extra.iter().map(|a| a.as_ptr()));
         // SAFETY: NUL-terminated strings that outlive the call; LLVM copies what it
         // keeps. Once per process, before any target machine exists.
         unsafe {
@@ -89,6 +91,30 @@ fn llvm_options() {
             )
         };
     });
+}
+
+/// `PNACL_LLVM_ARGS`: more of LLVM's global options, separated by white space, after
+/// `llvm_options`' own, for whoever measures or studies code generation (`-time-passes`,
+/// `-print-after=...`). A developer's knob: the options change what LLVM makes.
+const LLVM_ARGS_VAR: &str = "PNACL_LLVM_ARGS";
+
+fn developer_llvm_args() -> Vec<std::ffi::CString> {
+    std::env::var(LLVM_ARGS_VAR)
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|a| std::ffi::CString::new(a).ok())
+        .collect()
+}
+
+/// Ends LLVM's use in the process where `PNACL_LLVM_ARGS` was given, so that what its
+/// options collect and print only then (`-time-passes`' report of code generation's
+/// passes) is printed. Call when no LLVM context is left.
+pub fn finish_developer_options() {
+    if std::env::var_os(LLVM_ARGS_VAR).is_some() {
+        // SAFETY: no LLVM object is alive any more (the caller's promise); LLVM frees its
+        // global state and prints its timers' reports.
+        unsafe { llvm_sys::core::LLVMShutdown() }
+    }
 }
 
 /// LLVM's optimizations before code generation, at -O2. The pexe's code was optimized
