@@ -379,12 +379,7 @@ fn llvm_args_from_the_environment_reach_code_generation() {
     assert!(err.contains("Pass execution timing report"), "{err}");
     assert!(err.contains("X86 DAG->DAG Instruction Selection"), "{err}");
     assert!(err.contains("Greedy Register Allocator"), "{err}");
-    let want = std::fs::read(pexe.with_extension("stdout")).unwrap();
-    let argv: Vec<String> = std::fs::read_to_string(pexe.with_extension("argv"))
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect();
+    let (argv, want) = common::expectations(&pexe);
     let ran = run(Target::X86_64, &exe, &argv);
     assert_eq!(ran.stdout, want);
 }
