@@ -78,6 +78,10 @@ pub struct Spec {
     /// outside the pexe's region (its runtime's code and data must lie above 6 GiB), for
     /// which the code is position-independent.
     pub link_base: Option<u64>,
+    /// Whether the processor keeps stores in order for every other thread (x86's total
+    /// store order): an atomic store of release order or weaker is then the plain store,
+    /// the same instruction whatever the number of threads.
+    pub ordered_stores: bool,
 }
 
 /// Where a region target's programs are linked: far above the pexe's region and its guard,
@@ -105,6 +109,7 @@ const TABLE: [Spec; 6] = [
         runs: Runner::Nothing,
         memory: Memory::Flat,
         link_base: None,
+        ordered_stores: false,
     },
     Spec {
         target: Target::X86_32,
@@ -127,6 +132,7 @@ const TABLE: [Spec; 6] = [
         runs: Runner::Native,
         memory: Memory::Flat,
         link_base: None,
+        ordered_stores: true,
     },
     Spec {
         target: Target::Arm,
@@ -150,6 +156,7 @@ const TABLE: [Spec; 6] = [
         runs: Runner::Qemu(crate::tools::QEMU_ARM),
         memory: Memory::Flat,
         link_base: None,
+        ordered_stores: false,
     },
     Spec {
         target: Target::Wasm32,
@@ -183,6 +190,7 @@ const TABLE: [Spec; 6] = [
         runs: Runner::Wasm,
         memory: Memory::Flat,
         link_base: None,
+        ordered_stores: false,
     },
     Spec {
         target: Target::X86_64,
@@ -200,6 +208,7 @@ const TABLE: [Spec; 6] = [
         runs: Runner::Native,
         memory: Memory::Region,
         link_base: HIGH,
+        ordered_stores: true,
     },
     Spec {
         target: Target::Aarch64,
@@ -218,6 +227,7 @@ const TABLE: [Spec; 6] = [
         runs: Runner::Qemu(crate::tools::QEMU_AARCH64),
         memory: Memory::Region,
         link_base: HIGH,
+        ordered_stores: false,
     },
 ];
 

@@ -128,7 +128,15 @@ impl Lowering for Native {
                     let v = x.value(c.st, c.args[0]);
                     let vt = c.intr.params[0].pexe();
                     let p = x.pointer(c.st, c.args[1], x.ty(vt));
-                    let op = one_thread::Op::Store(store_order(ord));
+                    let ord = store_order(ord);
+                    if x.target.spec().ordered_stores && !seq_cst(ord) {
+                        // The plain store already (an unlock): no test of the threads.
+                        let s = LLVMBuildStore(x.b, v, p);
+                        LLVMSetOrdering(s, ord);
+                        LLVMSetAlignment(s, vt.store_size());
+                        return Ok(s);
+                    }
+                    let op = one_thread::Op::Store(ord);
                     one_thread::call(x, op, vt.bits(), vt.store_size(), &mut [p, v])
                 }
                 Kind::AtomicRmw => {
@@ -297,6 +305,10 @@ fn load_order(o: LLVMAtomicOrdering) -> LLVMAtomicOrdering {
 }
 
 /// Stores cannot be acquire or acq_rel: keep their release half.
+fn seq_cst(o: LLVMAtomicOrdering) -> bool {
+    o == LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent
+}
+
 fn store_order(o: LLVMAtomicOrdering) -> LLVMAtomicOrdering {
     use LLVMAtomicOrdering::*;
     match o {

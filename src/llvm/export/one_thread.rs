@@ -12,6 +12,8 @@
 //! thread starts (`irt_thread_create`; the creating thread is the only one, and a new
 //! thread starts after the store), and for a thread of its own that runs pexe code (a
 //! plugin's sound); the threads it keeps for itself never touch what the pexe's atomics do.
+//! A store that is plain already (release or weaker on x86: `target::Spec::ordered_stores`)
+//! needs no helper and is made as it is (`native.rs`).
 
 use llvm_sys::core::LLVMBuildCall2;
 use llvm_sys::prelude::LLVMValueRef;
