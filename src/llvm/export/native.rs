@@ -129,7 +129,8 @@ impl Lowering for Native {
                     let vt = c.intr.params[0].pexe();
                     let p = x.pointer(c.st, c.args[1], x.ty(vt));
                     let ord = store_order(ord);
-                    if x.target.spec().ordered_stores && !seq_cst(ord) {
+                    let seq_cst = LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent;
+                    if x.target.spec().ordered_stores && ord != seq_cst {
                         // The plain store already (an unlock): no test of the threads.
                         let s = LLVMBuildStore(x.b, v, p);
                         LLVMSetOrdering(s, ord);
@@ -305,10 +306,6 @@ fn load_order(o: LLVMAtomicOrdering) -> LLVMAtomicOrdering {
 }
 
 /// Stores cannot be acquire or acq_rel: keep their release half.
-fn seq_cst(o: LLVMAtomicOrdering) -> bool {
-    o == LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent
-}
-
 fn store_order(o: LLVMAtomicOrdering) -> LLVMAtomicOrdering {
     use LLVMAtomicOrdering::*;
     match o {
