@@ -56,12 +56,16 @@ fn init(target: Target) {
 ///   registers; x86-32 has 7, and the extra induction variables spilled (spectralnorm's
 ///   inner loops kept three counters and reloaded a base pointer from the stack each
 ///   iteration). The other targets' cost models do not count instructions.
-/// - `-dag-maps-huge-region=200`: the machine scheduler makes each memory access in a
+/// - `-dag-maps-huge-region=50`: the machine scheduler makes each memory access in a
 ///   block depend on every earlier one whose object LLVM cannot name (on a region target
 ///   every access: no pexe global is an LLVM global), until 1,000 are pending, when it
-///   puts a barrier between them; at 200 the barrier comes sooner. Blocks of fewer
+///   puts a barrier between them; at 50 the barrier comes sooner. Blocks of fewer
 ///   accesses are scheduled as before; a block of 1,460 loads and stores (stockfish
-///   filling its tables) took x86-64's scheduling of one partition from 0.29 s to 0.10 s.
+///   filling its tables) took x86-64's scheduling of one partition from 0.29 s to 0.10 s
+///   at 200, and at 50 building the scheduler's graph costs x86-64 what it costs x86-32
+///   (2.7% of the code generation's instructions for one partition, 0.6% on x86-32).
+///   x86-64's code is the same at 1,000, 200, 50 and 20 (stockfish, the benchmarks);
+///   x86-32's differs at 50 in one function's order of two instructions, at 20 in many.
 /// - `-force-ordered-reductions`: the loop vectorizer may vectorize a loop that sums
 ///   floating-point values, keeping the sum's order (each lane added in turn, so the
 ///   result is the scalar loop's to the bit), as LLVM does by default only for AArch64.
@@ -76,7 +80,7 @@ fn llvm_options() {
             c"-locally-hot-callsite-threshold=1000".as_ptr(),
             c"-inline-threshold=0".as_ptr(),
             c"-lsr-insns-cost=false".as_ptr(),
-            c"-dag-maps-huge-region=200".as_ptr(),
+            c"-dag-maps-huge-region=50".as_ptr(),
             c"-force-ordered-reductions".as_ptr(),
         ];
         let extra = developer_llvm_args();
