@@ -123,8 +123,29 @@ static int string_ok(u32 p) {
         if (!*(const volatile char *)(uptr)a) return 1;
     return 0;
 }
-#define STRING(p) \
-    if (!string_ok(p)) return NACL_EFAULT
+
+/* A file name, copied out of the region before the runtime looks at it: the pexe's other
+   threads can change its memory at any time, and a name checked in place ("abcde/file":
+   no "..", no link) could be another when used ("lnk/./file"). Its zero must lie within
+   the region (else EFAULT) and within its first NAME_COPY bytes (else ENAMETOOLONG, as
+   resolve answers a name so long). */
+#define NAME_COPY 4096
+static int name_copy(u32 p, char *to) {
+    if (!p) return NACL_EFAULT;
+    for (u64 i = 0; p + i < REGION_END; i++) {
+        char c = *(const volatile char *)(uptr)(p + i);
+        if (i < NAME_COPY) to[i] = c;
+        if (!c) return i < NAME_COPY ? 0 : NACL_ENAMETOOLONG;
+    }
+    return NACL_EFAULT;
+}
+/* Declares name##_, the copy of pexe name `name`, or returns the error. */
+#define NAME(name)                           \
+    char name##_[NAME_COPY];                 \
+    {                                        \
+        int e_ = name_copy(name, name##_);   \
+        if (e_) return e_;                   \
+    }
 
 /* ----------------------------------------------------------------------------------- */
 /* The region's address space                                                          */

@@ -4,7 +4,8 @@
  * with its signature, so the compiler checks every definition here against it). Every
  * argument is a pexe number: a pointer is checked to lie in the region (a null one only
  * where the call takes none) before the IRT function of irt.c follows it, and a length
- * with it; a string must end in the region. What fails is EFAULT, as NaCl answered.
+ * with it; a string must end in the region, and a file name is copied out of it first
+ * (region.h's NAME). What fails is EFAULT, as NaCl answered.
  */
 #ifndef PNACL_RT_REGION_CALLS_H
 #define PNACL_RT_REGION_CALLS_H
@@ -78,50 +79,50 @@ u32 __pnacl_irt_isatty(u32 fd, u32 result) {
 
 /* nacl-irt-filename */
 u32 __pnacl_irt_open(u32 path, u32 oflag, u32 mode, u32 newfd) {
-    STRING(path);
+    NAME(path)
     NEED(newfd, 4);
-    return irt_open(G(path), (int)oflag, mode, G(newfd));
+    return irt_open(path_, (int)oflag, mode, G(newfd));
 }
 u32 __pnacl_irt_stat(u32 path, u32 st) {
-    STRING(path);
+    NAME(path)
     NEED(st, sizeof(struct nacl_stat));
-    return irt_stat(G(path), G(st));
+    return irt_stat(path_, G(st));
 }
 u32 __pnacl_irt_lstat(u32 path, u32 st) {
-    STRING(path);
+    NAME(path)
     NEED(st, sizeof(struct nacl_stat));
-    return irt_lstat(G(path), G(st));
+    return irt_lstat(path_, G(st));
 }
 u32 __pnacl_irt_mkdir(u32 path, u32 mode) {
-    STRING(path);
-    return irt_mkdir(G(path), mode);
+    NAME(path)
+    return irt_mkdir(path_, mode);
 }
 u32 __pnacl_irt_rmdir(u32 path) {
-    STRING(path);
-    return irt_rmdir(G(path));
+    NAME(path)
+    return irt_rmdir(path_);
 }
 u32 __pnacl_irt_chdir(u32 path) {
-    STRING(path);
-    return irt_chdir(G(path));
+    NAME(path)
+    return irt_chdir(path_);
 }
 u32 __pnacl_irt_getcwd(u32 buf, u32 len) {
     NEED(buf, len);
     return irt_getcwd(G(buf), len);
 }
 u32 __pnacl_irt_unlink(u32 path) {
-    STRING(path);
-    return irt_unlink(G(path));
+    NAME(path)
+    return irt_unlink(path_);
 }
 u32 __pnacl_irt_access(u32 path, u32 mode) {
-    STRING(path);
-    return irt_access(G(path), (int)mode);
+    NAME(path)
+    return irt_access(path_, (int)mode);
 }
 u32 __pnacl_irt_readlink(u32 path, u32 buf, u32 count, u32 n) {
-    STRING(path);
+    NAME(path)
     MAY(buf, count);
     NEED(n, 4);
     size_t done = 0;
-    int e = irt_readlink(G(path), G(buf), count, &done);
+    int e = irt_readlink(path_, G(buf), count, &done);
     if (!e) *(u32 *)G(n) = (u32)done;
     return e;
 }

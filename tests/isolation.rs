@@ -3,7 +3,7 @@
 //! (tests/isolation/attacker.c, built by pnacl-clang, so it passes pnacl-abicheck) that
 //! writes every page it can have, reads its whole 4 GiB for the runtime's bytes, calls
 //! what is no function or a function as another type, hands the IRT pointers past its
-//! region, and runs its stacks out. Each either stays in the region or traps (status 134,
+//! region, changes a file name while the runtime checks it, and runs its stacks out. Each either stays in the region or traps (status 134,
 //! the reason on standard error), and the runtime keeps answering.
 #![cfg(feature = "llvm")]
 
@@ -60,6 +60,11 @@ fn attacker(target: Target) -> PathBuf {
 
 /// The attacker for `target` run with `args` (under pnacl-run where it runs under qemu).
 fn run(target: Target, args: &[&str]) -> Output {
+    run_in(target, args, None)
+}
+
+/// The same, its files under `root` if given.
+fn run_in(target: Target, args: &[&str], root: Option<&Path>) -> Output {
     let exe = attacker(target);
     let mut cmd = match target.spec().runs {
         Runner::Qemu(_) => {
@@ -69,7 +74,11 @@ fn run(target: Target, args: &[&str]) -> Output {
         }
         _ => Command::new(&exe),
     };
-    cmd.args(args).env_clear().output().unwrap()
+    cmd.args(args).env_clear();
+    if let Some(root) = root {
+        cmd.env("PNACL_FS_ROOT", root);
+    }
+    cmd.output().unwrap()
 }
 
 fn text(b: &[u8]) -> String {
@@ -217,6 +226,23 @@ fn the_irt_refuses_pointers_and_lengths_past_the_region() {
         let out = run(t, &["bounds"]);
         assert!(out.status.success(), "{t}: {}", text(&out.stderr));
         assert_eq!(text(&out.stdout), want, "{t}");
+    }
+}
+
+/// A file name is the runtime's once checked: another thread of the pexe's turning it
+/// from "abcde/file" into "lnk/./file" and back, as fast as it can, never gets the runtime
+/// to follow the link (which a name read once to check and again to use let it do, in
+/// about one open of 500).
+#[test]
+fn a_name_changed_while_the_runtime_checks_it_is_never_followed_through_a_link() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::create_dir(root.path().join("sub")).unwrap();
+    std::fs::write(root.path().join("sub/file"), "inside\n").unwrap();
+    std::os::unix::fs::symlink("sub", root.path().join("lnk")).unwrap();
+    for t in TARGETS {
+        let out = run_in(t, &["path-race", "50000"], Some(root.path()));
+        assert!(out.status.success(), "{t}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), "opened 0 of 50000\n", "{t}");
     }
 }
 

@@ -25,6 +25,10 @@
  *                            translated code adds to ADDR, not wrapping at 4 GiB), having
  *                            mapped the page the address would wrap around to
  *   attacker load-back ADDR  reads the 4 bytes 2 GiB before ADDR (the same, negative)
+ *   attacker path-race N     opens "abcde/file" N times while a thread of its own turns the
+ *                            name's first bytes into "lnk/." and back, so that the runtime
+ *                            would follow the link lnk if it read the name twice (once to
+ *                            check it, once to use it); prints how many opens succeeded
  */
 #include <irt.h>
 #include <stdio.h>
@@ -135,6 +139,47 @@ static void calls(const char *how) {
     printf("returned\n");
 }
 
+/* The name the runtime is given, its first 8 bytes turned over by the thread below. */
+static volatile union {
+    unsigned long long first;
+    char bytes[16];
+} race_name = {.bytes = "abcde/file"};
+static volatile int racing = 1;
+
+static void turn_name(void) {
+    const unsigned long long plain = race_name.first;
+    unsigned long long linked;
+    memcpy(&linked, "lnk/./fi", 8);
+    while (racing) {
+        race_name.first = linked;
+        race_name.first = plain;
+    }
+    thread.thread_exit(NULL);
+}
+
+static void path_race(int n) {
+    static unsigned long long stack[2048];
+    if (thread.thread_create(turn_name, &stack[2048], NULL)) {
+        printf("no thread\n");
+        exit(2);
+    }
+    int fd, opened = 0;
+    /* The file itself, named so that no link is followed: the root is where it should be. */
+    if (file.open("sub/file", 0, 0, &fd)) {
+        printf("no sub/file\n");
+        exit(2);
+    }
+    fdio.close(fd);
+    for (int i = 0; i < n; i++) {
+        if (!file.open((const char *)race_name.bytes, 0, 0, &fd)) {
+            opened++;
+            fdio.close(fd);
+        }
+    }
+    racing = 0;
+    printf("opened %d of %d\n", opened, n);
+}
+
 static void say(const char *what, int e) { printf("%s: %d\n", what, e); }
 
 static void bounds(void) {
@@ -220,6 +265,8 @@ int main(int argc, char **argv) {
         printf("loading\n");
         fflush(stdout);
         printf("%u\n", far ? load_far(p) : load_back(p));
+    } else if (!strcmp(mode, "path-race")) {
+        path_race(atoi(argv[2]));
     } else if (!strcmp(mode, "vla")) {
         vla(atoi(argv[2]));
     } else {
