@@ -24,9 +24,12 @@
 
 #define REGION_LO 0x10000ull          /* below: no pexe address (a null pointer's) */
 #define REGION_END (1ull << 32)       /* the pexe's 4 GiB */
-/* and a guard above them: an access of the pexe's code is to a 32-bit address plus at most
-   a constant offset below 2 GiB and the access's size (llvm/export/region.rs) */
-#define RESERVED_END ((6ull << 30) + 0x10000)
+/* and a guard above them, 4 GiB: an access of the pexe's code is to a 32-bit address plus
+   at most a constant offset below 2 GiB and the access's size (llvm/export/region.rs), and
+   the runtime's memcpy, memmove and memset (builtins.c), which the pexe's code calls with
+   a 32-bit address and a 32-bit length, reach no further than their sum, below 8 GiB (the
+   first store of a memmove from its end lies there) */
+#define RESERVED_END ((8ull << 30) + 0x10000)
 #define PEXE_STACK (16u << 20)        /* the main thread's stack, in the region */
 
 /* The calls between the pexe and the runtime (irt.def): signature ids, their types, the
@@ -302,7 +305,7 @@ static void region_init(void) {
     long r = sys6(SYS_mmap, REGION_LO, RESERVED_END - REGION_LO, PROT_NONE,
                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
     if (SYS_FAILED(r) || (u64)r != REGION_LO)
-        fatal("cannot reserve the pexe's 4 GiB (is something mapped below 6 GiB, or the "
+        fatal("cannot reserve the pexe's 4 GiB (is something mapped below 8 GiB, or the "
               "address space limited?)");
     free_ranges[0] = (struct range){REGION_LO, REGION_END};
     free_count = 1;

@@ -75,7 +75,7 @@ pub struct Spec {
     pub runs: Runner,
     pub memory: Memory,
     /// Where its programs are linked: None, the linker's default; or a high address,
-    /// outside the pexe's region (its runtime's code and data must lie above 6 GiB), for
+    /// outside the pexe's region (its runtime's code and data must lie above 8 GiB), for
     /// which the code is position-independent.
     pub link_base: Option<u64>,
     /// Whether the processor keeps stores in order for every other thread (x86's total

@@ -201,6 +201,15 @@ fn accesses_outside_the_mapped_region_trap() {
             assert_eq!(text(&out.stdout), "loading\n", "{t} {mode}");
             assert_trapped(&out, "memory access out of bounds", &format!("{t} {mode}"));
         }
+        // The runtime's memmove for the pexe's code, from the end of 4 GiB - 1 bytes: its
+        // first store, nearly 4 GiB past the region's end, still lands in the guard.
+        let out = run(t, &["move-far"]);
+        assert_eq!(text(&out.stdout), "moving\n", "{t} move-far");
+        assert_trapped(
+            &out,
+            "memory access out of bounds",
+            &format!("{t} move-far"),
+        );
     }
 }
 

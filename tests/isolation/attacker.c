@@ -25,6 +25,9 @@
  *                            translated code adds to ADDR, not wrapping at 4 GiB), having
  *                            mapped the page the address would wrap around to
  *   attacker load-back ADDR  reads the 4 bytes 2 GiB before ADDR (the same, negative)
+ *   attacker move-far        moves 4 GiB - 1 bytes from the region's last page to 240 bytes
+ *                            on (memmove, which the runtime's code does for the pexe's code),
+ *                            whose first store would be nearly 4 GiB past the region's end
  *   attacker path-race N     opens "abcde/file" N times while a thread of its own turns the
  *                            name's first bytes into "lnk/." and back, so that the runtime
  *                            would follow the link lnk if it read the name twice (once to
@@ -265,6 +268,16 @@ int main(int argc, char **argv) {
         printf("loading\n");
         fflush(stdout);
         printf("%u\n", far ? load_far(p) : load_back(p));
+    } else if (!strcmp(mode, "move-far")) {
+        void *last = (void *)(size_t)0xfffff000u;
+        if (mem.mmap(&last, PAGE, 3, 0x32, -1, 0)) {
+            printf("cannot map the last page\n");
+            return 2;
+        }
+        printf("moving\n");
+        fflush(stdout);
+        __builtin_memmove((void *)(size_t)0xfffffff0u, (void *)(size_t)0xffffff00u, 0xffffffffu);
+        printf("moved\n");
     } else if (!strcmp(mode, "path-race")) {
         path_race(atoi(argv[2]));
     } else if (!strcmp(mode, "vla")) {
