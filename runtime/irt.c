@@ -869,6 +869,7 @@ void __pnacl_main(long *sp) {
        pexe's globals in it, then the main thread's stack, its thread-local storage and
        signal stack, and the signals that end the program on a trap. */
     region_init();
+    function_table_init();
     find_tls((const u64 *)(envp + envc + 1));
     t = new_stack();
     if (!t) fatal("cannot map the main thread's stack");

@@ -12,6 +12,8 @@
  *     functions below in the pexe's function table (runtime/irt.def): each takes pexe
  *     addresses and checks every pointer and length against the region before it follows
  *     one. The runtime calls the pexe's functions through the same table, checked too.
+ *     The pexe's code reads a read-only copy of it at a fixed place with nothing mapped
+ *     after it as far as any index reaches, so that its calls need no bounds check.
  *   - setjmp's contexts are the runtime's, in the thread's descriptor; the pexe's jmp_buf
  *     only names one, and a longjmp to a context whose frame is gone traps.
  *   - A trap (a failed check of the pexe's code, a fault in the region, a call stack run
@@ -73,6 +75,9 @@ extern HIDDEN const u8 __pnacl_image[];
 extern HIDDEN const struct image_segment __pnacl_image_segments[];
 extern HIDDEN const u32 __pnacl_image_segment_count, __pnacl_image_base, __pnacl_image_end;
 extern HIDDEN const u32 __pnacl_ppapi_host; /* 1: the pexe carries the PPAPI host (ppapi_pexe.c) */
+/* Where the pexe's indirect calls read the table (function_table_init), and how far a
+   32-bit index reaches from there. */
+extern HIDDEN const u64 __pnacl_function_table_at, __pnacl_function_table_span;
 
 /* The thread's pexe stack pointer and the lowest it may go (the module's allocas). */
 HIDDEN __thread u32 __pnacl_sp;
@@ -91,12 +96,14 @@ __attribute__((noreturn)) static void trap(const char *why) {
     for (;;) sys1(SYS_exit_group, 134);
 }
 
-/* The module's checks (region.rs's Trap). */
+/* The module's checks (region.rs's Trap), by number. */
+static const char *const trap_reasons[] = {
+    "indirect call of a number that is no function's address",
+    "indirect call of a function of another type",
+    "the stack is exhausted",
+};
 __attribute__((noreturn)) void __pnacl_trap(u32 why) {
-    trap(why == 0   ? "indirect call of a number that is no function's address"
-         : why == 1 ? "indirect call of a function of another type"
-         : why == 2 ? "the stack is exhausted"
-                    : "unknown trap");
+    trap(why < sizeof trap_reasons / sizeof trap_reasons[0] ? trap_reasons[why] : "unknown trap");
 }
 
 /* Pexe function `index` if it has signature `sig`, else NULL. */
@@ -323,6 +330,24 @@ static void region_init(void) {
     }
 }
 
+/* The function table the pexe's indirect calls read, with no bounds check (region.rs's
+   FUNCTION_TABLE_AT): __pnacl_functions copied to its fixed place, the rest of its last
+   page entries of no function's (entry 0's), read-only, and nothing mapped after it as
+   far as a 32-bit index reaches (a read there faults: on_signal). */
+static void function_table_init(void) {
+    u64 at = __pnacl_function_table_at, span = __pnacl_function_table_span;
+    u64 bytes = PAGE_UP((u64)__pnacl_function_count * sizeof(struct pexe_fn));
+    long r = sys6(SYS_mmap, at, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+                  -1, 0);
+    if (SYS_FAILED(r) || (u64)r != at || bytes > span) fatal("cannot reserve the place of the function table");
+    if (SYS_FAILED(region_map(at, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)))
+        fatal("cannot map the function table");
+    struct pexe_fn *t = (struct pexe_fn *)(uptr)at;
+    copy(t, __pnacl_functions, (u64)__pnacl_function_count * sizeof(struct pexe_fn));
+    for (u64 i = __pnacl_function_count; i < bytes / sizeof(struct pexe_fn); i++) t[i] = __pnacl_functions[0];
+    if (SYS_FAILED(sys3(SYS_mprotect, at, bytes, PROT_READ))) fatal("cannot protect the function table");
+}
+
 /* ----------------------------------------------------------------------------------- */
 /* Thread-local storage and the signal stack (the runtime's, outside the region)        */
 
@@ -413,6 +438,9 @@ static void on_signal(int sig, void *info, void *context) {
     u64 guard = (uptr)t->region + THREAD_HEAD;
     if (sig == 11 /* SIGSEGV */ && addr >= guard - PAGE && addr < guard + PAGE)
         trap("the call stack is exhausted");
+    /* An indirect call's read of the function table past its end. */
+    if (sig == 11 && addr - __pnacl_function_table_at < __pnacl_function_table_span)
+        trap(trap_reasons[0]);
     /* The region and its guard, or below address 0 by a negative constant offset (at most
        2 GiB; a non-canonical address reports none). */
     if ((sig == 11 || sig == 7 /* SIGBUS */) && (addr < RESERVED_END || addr >= -(2ull << 30)))

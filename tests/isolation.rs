@@ -171,6 +171,14 @@ fn calls_of_what_is_no_function_or_of_another_type_trap() {
                 "indirect call of a number that is no function's address",
             ),
             (
+                "call-null",
+                "indirect call of a number that is no function's address",
+            ),
+            (
+                "call-last",
+                "indirect call of a number that is no function's address",
+            ),
+            (
                 "call-data",
                 "indirect call of a number that is no function's address",
             ),

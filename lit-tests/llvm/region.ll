@@ -37,6 +37,11 @@ target triple = "le32-unknown-nacl"
 ; irt.def's 3); a function only ever called directly has no entry.
 ; CHECK: @__pnacl_functions = hidden constant [66 x { i8*, i32 }] [{ i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32, i32, i32)* @__pnacl_irt_query to i8*), i32 5 }, { i8*, i32 } { i8* bitcast (void (i32)* @__pnacl_irt_exit to i8*), i32 1 },
 ; CHECK-SAME: { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* null, i32 -1 }, { i8*, i32 } { i8* bitcast (i32 (i32)* @__pexe_f2.twice to i8*), i32 3 },
+; The runtime copies it to 64 GiB, where the calls read it, and maps nothing in the 64 GiB
+; a 32-bit index reaches from there.
+; CHECK: @__pnacl_function_count = hidden constant i32 66
+; CHECK: @__pnacl_function_table_at = hidden constant i64 68719476736
+; CHECK: @__pnacl_function_table_span = hidden constant i64 68719476736
 ; The runtime hands the PPAPI host's settings only to a pexe that carries the host
 ; (pnacl-translate joins it to a plugin; translate::host).
 ; CHECK: @__pnacl_ppapi_host = hidden constant i32 0
@@ -68,22 +73,33 @@ define internal i32 @twice(i32 %x) {
   ret i32 %y
 }
 
-; An indirect call: an index past the table's length reads entry 0 (no function, no
-; signature), the entry's signature is checked against the call's, one branch, else the
-; program traps, saying which check failed (0: no function, 1: another signature).
+; An indirect call reads the entry at its index in the runtime's copy of the table, with
+; no bounds check: past the table's end lie entries of no function's (signature -1) to
+; the end of its page, then nothing mapped, where the read faults and the runtime traps.
+; The entry's signature is checked against the call's, one branch, else the program
+; traps, saying which check failed (0: no function, 1: another signature).
 ; CHECK-LABEL: define {{.*}}through
-; CHECK: [[I:%[0-9]+]] = icmp ult i32 %0, 66
-; CHECK-NEXT: [[IDX:%[0-9]+]] = select i1 [[I]], i32 %0, i32 0
-; CHECK-NEXT: [[W:%[0-9]+]] = zext i32 [[IDX]] to i64
-; CHECK-NEXT: getelementptr inbounds [66 x { i8*, i32 }], [66 x { i8*, i32 }]* @__pnacl_functions, i64 0, i64 [[W]], i32 1
-; CHECK: [[SAME:%[0-9]+]] = icmp eq i32 %{{[0-9]+}}, 3
+; CHECK: [[W:%[0-9]+]] = zext i32 %0 to i64
+; CHECK-NEXT: [[AT:%[0-9]+]] = getelementptr [0 x { i8*, i32 }], [0 x { i8*, i32 }]* inttoptr (i64 68719476736 to [0 x { i8*, i32 }]*), i64 0, i64 [[W]], i32 1
+; CHECK-NEXT: [[SIG:%[0-9]+]] = load i32, i32* [[AT]]
+; CHECK-NEXT: [[SAME:%[0-9]+]] = icmp eq i32 [[SIG]], 3
 ; CHECK-NEXT: br i1 [[SAME]], label %[[CALL:[0-9]+]], label %[[TRAP:[0-9]+]]
 ; CHECK: [[TRAP]]:
-; CHECK-NEXT: [[IN:%[0-9]+]] = phi i1 [ [[I]], %{{[0-9]+}} ]
-; CHECK-NEXT: [[WHY:%[0-9]+]] = select i1 [[IN]], i32 1, i32 0
+; CHECK-NEXT: [[GOT:%[0-9]+]] = phi i32 [ [[SIG]], %{{[0-9]+}} ]
+; CHECK-NEXT: [[NOFN:%[0-9]+]] = icmp eq i32 [[GOT]], -1
+; CHECK-NEXT: [[WHY:%[0-9]+]] = select i1 [[NOFN]], i32 0, i32 1
 ; CHECK-NEXT: call void @__pnacl_trap(i32 [[WHY]])
 ; CHECK: [[CALL]]:
+; CHECK-NEXT: getelementptr [0 x { i8*, i32 }], [0 x { i8*, i32 }]* inttoptr (i64 68719476736 to [0 x { i8*, i32 }]*), i64 0, i64 [[W]], i32 0
 ; CHECK: call i32 %{{[0-9]+}}(i32 %1)
+; On x86-64: the index times 16, the signature compared, the call through the entry.
+; X8664-ASM-LABEL: {{.*}}through:
+; X8664-ASM: movabsq $68719476736, [[T:%r[a-z0-9]+]]
+; X8664-ASM: movl %edi, [[I:%e[a-z0-9]+]]
+; X8664-ASM-NEXT: shlq $4, [[R:%r[a-z0-9]+]]
+; X8664-ASM-NEXT: movl 8([[R]],[[T]]), [[S:%e[a-z0-9]+]]
+; X8664-ASM-NEXT: cmpl $3, [[S]]
+; X8664-ASM: callq *([[T]],[[R]])
 define internal i32 @through(i32 %f, i32 %x) {
   %p = inttoptr i32 %f to i32 (i32)*
   %r = call i32 %p(i32 %x)

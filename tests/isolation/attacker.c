@@ -11,6 +11,8 @@
  *                            needle given XORed with 0x55, so that its bytes appear nowhere
  *                            in the pexe's memory but where they are found)
  *   attacker call-number     calls through a number that is no function's address
+ *   attacker call-null       calls through the null address
+ *   attacker call-last       calls through the highest number, 0xffffffff
  *   attacker call-type       calls a function of type int(int) as void(void)
  *   attacker call-data       calls the address of a global
  *   attacker call-irt        calls an IRT function (the query) as void(void)
@@ -130,6 +132,10 @@ static void calls(const char *how) {
     void (*volatile f)(void);
     if (!strcmp(how, "call-number"))
         f = (void (*)(void))(size_t)0x7fff1234u;
+    else if (!strcmp(how, "call-null"))
+        f = (void (*)(void))0;
+    else if (!strcmp(how, "call-last"))
+        f = (void (*)(void))(size_t)0xffffffffu;
     else if (!strcmp(how, "call-type"))
         f = (void (*)(void))twice;
     else if (!strcmp(how, "call-data"))

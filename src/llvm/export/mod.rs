@@ -261,11 +261,11 @@ struct Fn {
     /// predecessor its successors' phis name.
     exits: Vec<LLVMBasicBlockRef>,
     /// Region targets: the function's trap blocks, by `region::Trap` (an indirect call's
-    /// one, `NotAFunction`'s slot, with its phi of whether the index was in the table),
+    /// one, `NotAFunction`'s slot, with its phi of the signature id each call read),
     /// the pexe stack pointer at its entry (null if it has no alloca), and whether it
     /// calls setjmp.
     traps: [LLVMBasicBlockRef; 3],
-    call_trap_inside: LLVMValueRef,
+    call_trap_sig: LLVMValueRef,
     sp0: LLVMValueRef,
     setjmp: bool,
     /// Region targets: the entry block's allocas of constant size, one frame (its address,
@@ -934,7 +934,7 @@ impl<'m> Exporter<'m> {
             },
             exits: Vec::with_capacity(body.num_blocks as usize),
             traps: [std::ptr::null_mut(); 3],
-            call_trap_inside: std::ptr::null_mut(),
+            call_trap_sig: std::ptr::null_mut(),
             sp0: std::ptr::null_mut(),
             setjmp: false,
             frame: std::ptr::null_mut(),

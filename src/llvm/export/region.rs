@@ -19,9 +19,12 @@
 //!   (function, signature id) in the runtime's memory: 0 is no function, then come the
 //!   runtime's IRT functions (`runtime/irt.def`, the same in every module), then the
 //!   pexe's, function `f` at `irt + 1 + f`. Signature ids start with irt.def's, so that
-//!   the runtime knows the ids of the calls it makes and takes. An indirect call checks
-//!   the index and the signature and traps otherwise (`__pnacl_trap`); functions only
-//!   ever called directly (LLVM's fast calling convention) have no entry.
+//!   the runtime knows the ids of the calls it makes and takes. The runtime copies the
+//!   table to `FUNCTION_TABLE_AT`, with nothing mapped after it as far as a 32-bit index
+//!   reaches: an indirect call reads the entry at its index there, unchecked (past the
+//!   table it reads an entry of no function's or faults, and the runtime traps), checks
+//!   the signature and traps otherwise (`__pnacl_trap`); functions only ever called
+//!   directly (LLVM's fast calling convention) have no entry.
 //! - **Stack**: an alloca takes room below the thread's pexe stack pointer
 //!   (`__pnacl_sp`, a thread-local of the runtime), checked against the stack's limit
 //!   (`__pnacl_sp_limit`); the function gives it back when it returns. Return addresses
@@ -103,6 +106,20 @@ fn parse_calls(text: &str) -> RuntimeCalls {
 /// Where the image of the pexe's globals starts: above the 64 KiB no pexe may use (a
 /// null pointer's neighbourhood, as in NaCl).
 pub const IMAGE_BASE: u32 = 0x1_0000;
+
+/// Where the runtime puts its copy of the function table that indirect calls read
+/// (`__pnacl_functions`, copied at start-up, read-only): 64 GiB above the region's guard,
+/// followed by what nothing maps up to `FUNCTION_TABLE_SPAN` on. An indirect call reads
+/// the entry at its index with no bounds check: an index past the table reads an entry of
+/// no function's in the table's last page, or faults, which the runtime reports as a
+/// call of a number that is no function's address. The module tells the runtime where
+/// (`__pnacl_function_table_at`).
+pub const FUNCTION_TABLE_AT: u64 = 0x10_0000_0000;
+/// The entries any 32-bit index reaches (16 bytes each): 64 GiB.
+pub const FUNCTION_TABLE_SPAN: u64 = 16 << 32;
+/// The signature id of no function's entry (the null address's, and any the table has
+/// for a function that is only ever called directly).
+const NO_SIGNATURE: u32 = u32::MAX;
 
 /// Why the pexe's code traps (`__pnacl_trap`'s argument).
 #[derive(Clone, Copy)]
@@ -344,23 +361,6 @@ impl Exporter<'_> {
         g
     }
 
-    /// The table's type: (function, signature id) for the null address, the runtime's
-    /// functions and the pexe's (of no length in a portable partition, which knows no
-    /// module's length: `ExportOptions::portable`).
-    fn table_ty(&self) -> LLVMTypeRef {
-        let len = if self.portable {
-            0
-        } else {
-            self.layout().table_len()
-        };
-        // SAFETY: handles of the exporter's live context and module (see the module's note).
-        unsafe {
-            let mut f = [self.i8p, self.i32];
-            let entry = LLVMStructTypeInContext(self.ctx, f.as_mut_ptr(), 2, 0);
-            LLVMArrayType(entry, len)
-        }
-    }
-
     /// Partition 0's part: the image, its place and size, and the function table.
     pub(super) fn region_definitions(&mut self) -> R<()> {
         let m = self.m;
@@ -405,7 +405,7 @@ impl Exporter<'_> {
             let none = |x: &Self| {
                 let mut f = [
                     LLVMConstNull(x.i8p),
-                    LLVMConstInt(x.i32, u32::MAX as u64, 0),
+                    LLVMConstInt(x.i32, NO_SIGNATURE as u64, 0),
                 ];
                 LLVMConstStructInContext(x.ctx, f.as_mut_ptr(), 2, 0)
             };
@@ -441,10 +441,14 @@ impl Exporter<'_> {
             }
             let entry_ty = LLVMTypeOf(entries[0]);
             let table = LLVMConstArray(entry_ty, entries.as_mut_ptr(), entries.len() as u32);
-            // (Its type is `table_ty`: literal struct types are one per shape.)
             define(self, "__pnacl_functions", table);
             let len = self.layout().table_len();
             define(self, "__pnacl_function_count", int(self, len));
+            let i64t = LLVMInt64TypeInContext(self.ctx);
+            let at = LLVMConstInt(i64t, FUNCTION_TABLE_AT, 0);
+            define(self, "__pnacl_function_table_at", at);
+            let span = LLVMConstInt(i64t, FUNCTION_TABLE_SPAN, 0);
+            define(self, "__pnacl_function_table_span", span);
             let host = int(self, self.ppapi_host as u32);
             define(self, "__pnacl_ppapi_host", host);
         }
@@ -556,10 +560,10 @@ impl Exporter<'_> {
     }
 
     /// Continues in a new block if an indirect call's signature check `ok` holds, else
-    /// traps: for `NotAFunction` where `inside` (the index was in the table) is false,
-    /// else for `WrongSignature`. All of a function's indirect calls share the trap block,
-    /// whose phi takes each one's `inside`.
-    fn check_call(&mut self, st: &mut Fn, ok: LLVMValueRef, inside: LLVMValueRef) {
+    /// traps: for `NotAFunction` where the signature id `got` is `NO_SIGNATURE`, else for
+    /// `WrongSignature`. All of a function's indirect calls share the trap block, whose
+    /// phi takes each one's `got`.
+    fn check_call(&mut self, st: &mut Fn, ok: LLVMValueRef, got: LLVMValueRef) {
         let slot = Trap::NotAFunction as usize;
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
@@ -567,24 +571,26 @@ impl Exporter<'_> {
                 let bb = LLVMAppendBasicBlockInContext(self.ctx, st.llfn, EMPTY);
                 let here = LLVMGetInsertBlock(self.b);
                 LLVMPositionBuilderAtEnd(self.b, bb);
-                let i1 = LLVMInt1TypeInContext(self.ctx);
-                let phi = LLVMBuildPhi(self.b, i1, EMPTY);
+                let phi = LLVMBuildPhi(self.b, self.i32, EMPTY);
+                let none = LLVMConstInt(self.i32, NO_SIGNATURE as u64, 0);
+                let no_function =
+                    LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntEQ, phi, none, EMPTY);
                 let why = LLVMBuildSelect(
                     self.b,
-                    phi,
-                    LLVMConstInt(self.i32, Trap::WrongSignature as u64, 0),
+                    no_function,
                     LLVMConstInt(self.i32, Trap::NotAFunction as u64, 0),
+                    LLVMConstInt(self.i32, Trap::WrongSignature as u64, 0),
                     EMPTY,
                 );
                 self.trap_call(why);
                 LLVMBuildUnreachable(self.b);
                 LLVMPositionBuilderAtEnd(self.b, here);
                 st.traps[slot] = bb;
-                st.call_trap_inside = phi;
+                st.call_trap_sig = phi;
             }
-            let mut v = [inside];
+            let mut v = [got];
             let mut from = [LLVMGetInsertBlock(self.b)];
-            LLVMAddIncoming(st.call_trap_inside, v.as_mut_ptr(), from.as_mut_ptr(), 1);
+            LLVMAddIncoming(st.call_trap_sig, v.as_mut_ptr(), from.as_mut_ptr(), 1);
         }
         self.continue_if(st, ok, st.traps[slot]);
     }
@@ -1091,49 +1097,35 @@ impl Exporter<'_> {
                 }
             });
         };
-        let table = self.region_global("__pnacl_functions", self.table_ty(), false);
         let idx = self.value(st, callee);
         let b = self.b;
         // SAFETY: handles of the exporter's live context and module (see the module's note).
         unsafe {
-            use LLVMIntPredicate::*;
-            // A portable partition knows no table's length: it reads it.
-            let len = if self.portable {
-                let count = self.region_global("__pnacl_function_count", self.i32, false);
-                LLVMBuildLoad2(b, self.i32, count, EMPTY)
-            } else {
-                LLVMConstInt(self.i32, self.layout().table_len() as u64, 0)
-            };
-            // One branch: an index outside the table reads entry 0, no function's (its
-            // signature id none), and the trap says which check failed.
-            let inside = LLVMBuildICmp(b, LLVMIntULT, idx, len, EMPTY);
-            let zero = LLVMConstInt(self.i32, 0, 0);
-            let idx = LLVMBuildSelect(b, inside, idx, zero, EMPTY);
+            // The runtime's copy of the table, at its fixed address: the entry at the
+            // index, whatever the index (`FUNCTION_TABLE_AT`).
             let i64t = LLVMInt64TypeInContext(self.ctx);
-            let wide = LLVMBuildZExt(self.b, idx, i64t, EMPTY);
-            let ty = self.table_ty();
-            let mut at = [LLVMConstInt(i64t, 0, 0), wide, zero];
-            // (Not `inbounds` where the table is declared of no length.)
-            let gep = if self.portable {
-                LLVMBuildGEP2
-            } else {
-                LLVMBuildInBoundsGEP2
-            };
-            let sig_at = {
-                at[2] = LLVMConstInt(self.i32, 1, 0);
-                gep(self.b, ty, table, at.as_mut_ptr(), 3, EMPTY)
-            };
-            let got = LLVMBuildLoad2(self.b, self.i32, sig_at, EMPTY);
+            let mut f = [self.i8p, self.i32];
+            let entry = LLVMStructTypeInContext(self.ctx, f.as_mut_ptr(), 2, 0);
+            let ty = LLVMArrayType(entry, 0);
+            let table = LLVMConstIntToPtr(
+                LLVMConstInt(i64t, FUNCTION_TABLE_AT, 0),
+                LLVMPointerType(ty, 0),
+            );
+            let wide = LLVMBuildZExt(b, idx, i64t, EMPTY);
+            let zero = LLVMConstInt(self.i32, 0, 0);
+            let mut at = [LLVMConstInt(i64t, 0, 0), wide, LLVMConstInt(self.i32, 1, 0)];
+            let sig_at = LLVMBuildGEP2(b, ty, table, at.as_mut_ptr(), 3, EMPTY);
+            let got = LLVMBuildLoad2(b, self.i32, sig_at, EMPTY);
             let same = LLVMBuildICmp(
-                self.b,
-                LLVMIntEQ,
+                b,
+                LLVMIntPredicate::LLVMIntEQ,
                 got,
                 LLVMConstInt(self.i32, id as u64, 0),
                 EMPTY,
             );
-            self.check_call(st, same, inside);
+            self.check_call(st, same, got);
             at[2] = zero;
-            let fn_at = gep(self.b, ty, table, at.as_mut_ptr(), 3, EMPTY);
+            let fn_at = LLVMBuildGEP2(self.b, ty, table, at.as_mut_ptr(), 3, EMPTY);
             let fp = LLVMBuildLoad2(self.b, self.i8p, fn_at, EMPTY);
             let fty = self.fn_ty(&sig);
             let p = LLVMBuildBitCast(self.b, fp, LLVMPointerType(fty, 0), EMPTY);
