@@ -339,7 +339,9 @@ static void function_table_init(void) {
     u64 bytes = PAGE_UP((u64)__pnacl_function_count * sizeof(struct pexe_fn));
     long r = sys6(SYS_mmap, at, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
                   -1, 0);
-    if (SYS_FAILED(r) || (u64)r != at || bytes > span) fatal("cannot reserve the place of the function table");
+    if (SYS_FAILED(r) || (u64)r != at || bytes > span)
+        fatal("cannot reserve the function table's 64 GiB (is something mapped there, or the "
+              "address space limited?)");
     if (SYS_FAILED(region_map(at, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)))
         fatal("cannot map the function table");
     struct pexe_fn *t = (struct pexe_fn *)(uptr)at;
