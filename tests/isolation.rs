@@ -268,6 +268,12 @@ fn deep_recursion_and_huge_arrays_on_the_stack_trap() {
     for t in TARGETS {
         let out = run(t, &["recurse"]);
         assert_trapped(&out, "the stack is exhausted", &format!("{t} recurse"));
+        // Frames that never touch their arrays (60 and 100 KiB, their addresses escaping):
+        // none passes the stack's end unseen, whatever it leaves untouched.
+        for mode in ["recurse-wide", "recurse-wider"] {
+            let out = run(t, &[mode]);
+            assert_trapped(&out, "the stack is exhausted", &format!("{t} {mode}"));
+        }
         let out = run(t, &["recurse-calls"]);
         assert_trapped(&out, "the call stack is exhausted", &format!("{t} calls"));
         let out = run(t, &["vla", "100"]);

@@ -19,6 +19,9 @@
  *   attacker bounds          hands the IRT pointers and lengths past the region's end and
  *                            below its start; prints what each call answered
  *   attacker recurse         recurses without end, each call with an array on the stack
+ *   attacker recurse-wide    recurses 1,000 deep (60 MiB), each call with an array of 60 KiB
+ *                            on the stack that it never touches (its address escapes)
+ *   attacker recurse-wider   the same with 100 KiB
  *   attacker recurse-calls   recurses without end, each call with nothing on the pexe's
  *                            stack (only its return address on the runtime's)
  *   attacker vla N           allocates an array of N MiB on the stack and writes its ends
@@ -224,6 +227,18 @@ static int depth(int n) {
     return depth(n + 1) + pad[(n + 1) & 63];
 }
 
+static char *volatile sink;
+static int wide(int n) {
+    char a[60 << 10];
+    sink = a;
+    return n >= 1000 ? 0 : wide(n + 1) + 1;
+}
+static int wider(int n) {
+    char a[100 << 10];
+    sink = a;
+    return n >= 1000 ? 0 : wider(n + 1) + 1;
+}
+
 static int calls_deep(int n);
 static int (*volatile again)(int) = calls_deep;
 static int calls_deep(int n) { return again(n + 1) + 1; }
@@ -254,6 +269,10 @@ int main(int argc, char **argv) {
         bounds();
     } else if (!strcmp(mode, "recurse")) {
         printf("%d\n", depth(0));
+    } else if (!strcmp(mode, "recurse-wide")) {
+        printf("%d\n", wide(0));
+    } else if (!strcmp(mode, "recurse-wider")) {
+        printf("%d\n", wider(0));
     } else if (!strcmp(mode, "recurse-calls")) {
         printf("%d\n", calls_deep(0));
     } else if (!strcmp(mode, "load")) {
