@@ -126,15 +126,7 @@ static int in_region(u32 p, u64 n) { return (u64)p + n <= REGION_END; }
     if (!(p) || !in_region(p, n)) return NACL_EFAULT
 #define MAY(p, n) \
     if ((p) && !in_region(p, n)) return NACL_EFAULT
-/* A string: its terminating zero within the region. */
-static int string_ok(u32 p) {
-    if (!p) return 0;
-    for (u64 a = p; a < REGION_END; a++)
-        if (!*(const volatile char *)(uptr)a) return 1;
-    return 0;
-}
-
-/* A file name, copied out of the region before the runtime looks at it: the pexe's other
+/* A name, copied out of the region before the runtime looks at it: the pexe's other
    threads can change its memory at any time, and a name checked in place ("abcde/file":
    no "..", no link) could be another when used ("lnk/./file"). Its zero must lie within
    the region (else EFAULT) and within its first NAME_COPY bytes (else ENAMETOOLONG, as
@@ -306,14 +298,20 @@ static u64 region_alloc(u64 len, int guard) {
     return a;
 }
 
+/* [at, at + len) reserved (nothing mapped there but what this file maps later), or fatal
+   with `why` where something is already there or the address space is too small. */
+static void reserve(u64 at, u64 len, const char *why) {
+    long r = sys6(SYS_mmap, at, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+                  -1, 0);
+    if (SYS_FAILED(r) || (u64)r != at) fatal(why);
+}
+
 /* Reserves the region and its guard, and copies the pexe's globals in. Before anything
    else maps memory (the kernel places nothing there after this). */
 static void region_init(void) {
-    long r = sys6(SYS_mmap, REGION_LO, RESERVED_END - REGION_LO, PROT_NONE,
-                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-    if (SYS_FAILED(r) || (u64)r != REGION_LO)
-        fatal("cannot reserve the pexe's 4 GiB (is something mapped below 8 GiB, or the "
-              "address space limited?)");
+    reserve(REGION_LO, RESERVED_END - REGION_LO,
+            "cannot reserve the pexe's 4 GiB (is something mapped below 8 GiB, or the "
+            "address space limited?)");
     free_ranges[0] = (struct range){REGION_LO, REGION_END};
     free_count = 1;
     u64 lo = __pnacl_image_base, hi = ((u64)__pnacl_image_end + PAGE - 1) & ~(u64)(PAGE - 1);
@@ -336,12 +334,10 @@ static void region_init(void) {
    far as a 32-bit index reaches (a read there faults: on_signal). */
 static void function_table_init(void) {
     u64 at = __pnacl_function_table_at, span = __pnacl_function_table_span;
-    u64 bytes = PAGE_UP((u64)__pnacl_function_count * sizeof(struct pexe_fn));
-    long r = sys6(SYS_mmap, at, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
-                  -1, 0);
-    if (SYS_FAILED(r) || (u64)r != at || bytes > span)
-        fatal("cannot reserve the function table's 64 GiB (is something mapped there, or the "
-              "address space limited?)");
+    u64 bytes = PAGE_UP((u64)__pnacl_function_count * sizeof(struct pexe_fn)); /* within span */
+    reserve(at, span,
+            "cannot reserve the function table's 64 GiB (is something mapped there, or the "
+            "address space limited?)");
     if (SYS_FAILED(region_map(at, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)))
         fatal("cannot map the function table");
     struct pexe_fn *t = (struct pexe_fn *)(uptr)at;

@@ -4,15 +4,16 @@
  * with its signature, so the compiler checks every definition here against it). Every
  * argument is a pexe number: a pointer is checked to lie in the region (a null one only
  * where the call takes none) before the IRT function of irt.c follows it, and a length
- * with it; a string must end in the region, and a file name is copied out of it first
+ * with it; a name (of a file, of an interface) is copied out of the region first
  * (region.h's NAME). What fails is EFAULT, as NaCl answered.
  */
 #ifndef PNACL_RT_REGION_CALLS_H
 #define PNACL_RT_REGION_CALLS_H
 
 u32 __pnacl_irt_query(u32 name, u32 table, u32 size) {
-    if (!string_ok(name) || !in_region(table, size)) return 0;
-    return (u32)irt_query(G(name), G(table), size);
+    char copy[NAME_COPY];
+    if (name_copy(name, copy) || !in_region(table, size)) return 0;
+    return (u32)irt_query(copy, G(table), size);
 }
 
 /* nacl-irt-basic */

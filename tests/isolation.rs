@@ -3,8 +3,9 @@
 //! (tests/isolation/attacker.c, built by pnacl-clang, so it passes pnacl-abicheck) that
 //! writes every page it can have, reads its whole 4 GiB for the runtime's bytes, calls
 //! what is no function or a function as another type, hands the IRT pointers past its
-//! region, changes a file name while the runtime checks it, and runs its stacks out. Each either stays in the region or traps (status 134,
-//! the reason on standard error), and the runtime keeps answering.
+//! region, changes a file name while the runtime checks it, and runs its stacks out. Each
+//! either stays in the region or traps (status 134, the reason on standard error), and the
+//! runtime keeps answering.
 #![cfg(feature = "llvm")]
 
 mod common;

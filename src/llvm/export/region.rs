@@ -1125,8 +1125,8 @@ impl Exporter<'_> {
             );
             self.check_call(st, same, got);
             at[2] = zero;
-            let fn_at = LLVMBuildGEP2(self.b, ty, table, at.as_mut_ptr(), 3, EMPTY);
-            let fp = LLVMBuildLoad2(self.b, self.i8p, fn_at, EMPTY);
+            let fn_at = LLVMBuildGEP2(b, ty, table, at.as_mut_ptr(), 3, EMPTY);
+            let fp = LLVMBuildLoad2(b, self.i8p, fn_at, EMPTY);
             let fty = self.fn_ty(&sig);
             let p = LLVMBuildBitCast(self.b, fp, LLVMPointerType(fty, 0), EMPTY);
             let c = LLVMBuildCall2(self.b, fty, p, vs.as_mut_ptr(), vs.len() as u32, EMPTY);
