@@ -343,6 +343,11 @@ static void function_table_init(void) {
     struct pexe_fn *t = (struct pexe_fn *)(uptr)at;
     copy(t, __pnacl_functions, (u64)__pnacl_function_count * sizeof(struct pexe_fn));
     for (u64 i = __pnacl_function_count; i < bytes / sizeof(struct pexe_fn); i++) t[i] = __pnacl_functions[0];
+#if PNACL_ARCH == ARCH_X86_64
+    /* What an indirect call's check takes for granted (failed_call_target). */
+    for (u64 i = 0; i < __pnacl_function_count; i++)
+        if ((uptr)t[i].fn >> 47) fatal("a function of the program lies above 2^47");
+#endif
     if (SYS_FAILED(sys3(SYS_mprotect, at, bytes, PROT_READ))) fatal("cannot protect the function table");
 }
 
@@ -429,9 +434,42 @@ static void signal_stack(void *p) {
 }
 
 /* A fault, an undefined instruction or a division trap: the program's end. */
+#if PNACL_ARCH == ARCH_X86_64
+/* The address an indirect call whose signature check failed tried to call (region.rs,
+   target.rs's CallCheck::NonCanonical: the signatures' difference in its top 16 bits), if
+   the fault (`info`, `context`) is one, else 0. The processor either took the call (or the
+   tail call's jump) and faulted at the fetch there (a general-protection fault, or with
+   five-level paging a page fault: the address lies above 2^47 either way), or refused it
+   (a general-protection fault, SI_KERNEL, of no address) at the call through a register. */
+static u64 failed_call_target(void *info, void *context) {
+    const u64 *gregs = (const u64 *)((const u8 *)context + 40); /* uc_mcontext */
+    u64 rip = gregs[16];
+    if (rip >> 47) return rip;
+    if (*(int *)((u8 *)info + 8) != 0x80 /* SI_KERNEL */) return 0;
+    /* call *%reg (ff /2) or jmp *%reg (ff /4), with REX.B for r8-r15: the instruction is
+       the runtime's own code, at which the processor stopped. */
+    const u8 *p = (const u8 *)(uptr)rip;
+    if ((rip & (PAGE - 1)) > PAGE - 3) return 0; /* (no page after it read) */
+    u32 high = 0;
+    if (*p == 0x41) high = 8, p++;
+    u8 modrm = p[1], op = (modrm >> 3) & 7;
+    if (p[0] != 0xff || (modrm >> 6) != 3 || (op != 2 && op != 4)) return 0;
+    static const u8 greg[16] = {13, 14, 12, 11, 15, 10, 9, 8, 0, 1, 2, 3, 4, 5, 6, 7};
+    u64 target = gregs[greg[(modrm & 7) | high]];
+    return target >> 47 ? target : 0;
+}
+#endif
+
 static void on_signal(int sig, void *info, void *context) {
-    (void)context;
     u64 addr = *(u64 *)((u8 *)info + 16); /* si_addr */
+#if PNACL_ARCH == ARCH_X86_64
+    /* An indirect call's check: the table's entries of no function's have no function's
+       address (0) below the signatures' difference. */
+    u64 target = sig == 11 ? failed_call_target(info, context) : 0;
+    if (target) trap(trap_reasons[(target & ((1ull << 47) - 1)) ? 1 : 0]);
+#else
+    (void)context;
+#endif
     struct thread *t = self();
     u64 guard = (uptr)t->region + THREAD_HEAD;
     if (sig == 11 /* SIGSEGV */ && addr >= guard - PAGE && addr < guard + PAGE)

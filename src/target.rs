@@ -41,6 +41,21 @@ pub enum Memory {
     Region,
 }
 
+/// How a region target's indirect call fails when the table's entry at its index is no
+/// function of the call's signature (`Memory::Region`; `None` for the others).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallCheck {
+    /// Not a region target: a function's address is the code's.
+    None,
+    /// The entry's signature compared with the call's, a branch to the function's trap.
+    Branch,
+    /// No compare and no branch: the two signatures' difference, folded to 16 bits, is
+    /// put into the top 16 bits of the address called, which any difference makes
+    /// non-canonical (the runtime's code lies below 2^47), so that the processor refuses
+    /// the call itself (x86-64's general-protection fault) and the runtime reports it.
+    NonCanonical,
+}
+
 /// How a program translated for a target runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Runner {
@@ -82,6 +97,7 @@ pub struct Spec {
     /// store order): an atomic store of release order or weaker is then the plain store,
     /// the same instruction whatever the number of threads.
     pub ordered_stores: bool,
+    pub call_check: CallCheck,
 }
 
 /// Where a region target's programs are linked: far above the pexe's region and its guard,
@@ -110,6 +126,7 @@ const TABLE: [Spec; 6] = [
         memory: Memory::Flat,
         link_base: None,
         ordered_stores: false,
+        call_check: CallCheck::None,
     },
     Spec {
         target: Target::X86_32,
@@ -133,6 +150,7 @@ const TABLE: [Spec; 6] = [
         memory: Memory::Flat,
         link_base: None,
         ordered_stores: true,
+        call_check: CallCheck::None,
     },
     Spec {
         target: Target::Arm,
@@ -157,6 +175,7 @@ const TABLE: [Spec; 6] = [
         memory: Memory::Flat,
         link_base: None,
         ordered_stores: false,
+        call_check: CallCheck::None,
     },
     Spec {
         target: Target::Wasm32,
@@ -191,6 +210,7 @@ const TABLE: [Spec; 6] = [
         memory: Memory::Flat,
         link_base: None,
         ordered_stores: false,
+        call_check: CallCheck::None,
     },
     Spec {
         target: Target::X86_64,
@@ -209,6 +229,7 @@ const TABLE: [Spec; 6] = [
         memory: Memory::Region,
         link_base: HIGH,
         ordered_stores: true,
+        call_check: CallCheck::NonCanonical,
     },
     Spec {
         target: Target::Aarch64,
@@ -228,6 +249,9 @@ const TABLE: [Spec; 6] = [
         memory: Memory::Region,
         link_base: HIGH,
         ordered_stores: false,
+        // (AArch64 ignores an address's top byte, which leaves only 8 bits for the
+        // signatures' difference.)
+        call_check: CallCheck::Branch,
     },
 ];
 

@@ -185,6 +185,14 @@ fn calls_of_what_is_no_function_or_of_another_type_trap() {
             ),
             ("call-type", "indirect call of a function of another type"),
             ("call-irt", "indirect call of a function of another type"),
+            (
+                "call-tail-null",
+                "indirect call of a number that is no function's address",
+            ),
+            (
+                "call-tail-type",
+                "indirect call of a function of another type",
+            ),
         ] {
             let out = run(t, &[mode]);
             assert_eq!(text(&out.stdout), "calling\n", "{t} {mode}");

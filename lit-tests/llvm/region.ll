@@ -74,32 +74,50 @@ define internal i32 @twice(i32 %x) {
 }
 
 ; An indirect call reads the entry at its index in the runtime's copy of the table, with
-; no bounds check: past the table's end lie entries of no function's (signature -1) to
-; the end of its page, then nothing mapped, where the read faults and the runtime traps.
-; The entry's signature is checked against the call's, one branch, else the program
-; traps, saying which check failed (0: no function, 1: another signature).
+; no bounds check: past the table's end lie entries of no function's (signature -1, no
+; address) to the end of its page, then nothing mapped, where the read faults and the
+; runtime traps. The entry's signature is checked against the call's. On AArch64: one
+; branch, else the program traps, saying which check failed (0: no function, 1: another
+; signature).
 ; CHECK-LABEL: define {{.*}}through
 ; CHECK: [[W:%[0-9]+]] = zext i32 %0 to i64
 ; CHECK-NEXT: [[AT:%[0-9]+]] = getelementptr [0 x { i8*, i32 }], [0 x { i8*, i32 }]* inttoptr (i64 68719476736 to [0 x { i8*, i32 }]*), i64 0, i64 [[W]], i32 1
 ; CHECK-NEXT: [[SIG:%[0-9]+]] = load i32, i32* [[AT]]
-; CHECK-NEXT: [[SAME:%[0-9]+]] = icmp eq i32 [[SIG]], 3
-; CHECK-NEXT: br i1 [[SAME]], label %[[CALL:[0-9]+]], label %[[TRAP:[0-9]+]]
-; CHECK: [[TRAP]]:
-; CHECK-NEXT: [[GOT:%[0-9]+]] = phi i32 [ [[SIG]], %{{[0-9]+}} ]
-; CHECK-NEXT: [[NOFN:%[0-9]+]] = icmp eq i32 [[GOT]], -1
-; CHECK-NEXT: [[WHY:%[0-9]+]] = select i1 [[NOFN]], i32 0, i32 1
-; CHECK-NEXT: call void @__pnacl_trap(i32 [[WHY]])
-; CHECK: [[CALL]]:
-; CHECK-NEXT: getelementptr [0 x { i8*, i32 }], [0 x { i8*, i32 }]* inttoptr (i64 68719476736 to [0 x { i8*, i32 }]*), i64 0, i64 [[W]], i32 0
+; AARCH64-NEXT: [[SAME:%[0-9]+]] = icmp eq i32 [[SIG]], 3
+; AARCH64-NEXT: br i1 [[SAME]], label %[[CALL:[0-9]+]], label %[[TRAP:[0-9]+]]
+; AARCH64: [[TRAP]]:
+; AARCH64-NEXT: [[GOT:%[0-9]+]] = phi i32 [ [[SIG]], %{{[0-9]+}} ]
+; AARCH64-NEXT: [[NOFN:%[0-9]+]] = icmp eq i32 [[GOT]], -1
+; AARCH64-NEXT: [[WHY:%[0-9]+]] = select i1 [[NOFN]], i32 0, i32 1
+; AARCH64-NEXT: call void @__pnacl_trap(i32 [[WHY]])
+; AARCH64: [[CALL]]:
+; CHECK-NEXT: [[FAT:%[0-9]+]] = getelementptr [0 x { i8*, i32 }], [0 x { i8*, i32 }]* inttoptr (i64 68719476736 to [0 x { i8*, i32 }]*), i64 0, i64 [[W]], i32 0
+; CHECK-NEXT: [[FN:%[0-9]+]] = load i8*, i8** [[FAT]]
+; On x86-64, no branch: the signatures' difference, its halves or'ed, goes into the top
+; 16 bits of the address called, non-canonical if they differ at all (the processor
+; refuses the call, and the runtime's handler of its fault traps for the same reasons).
+; X8664-NEXT: [[D:%[0-9]+]] = xor i32 [[SIG]], 3
+; X8664-NEXT: [[H:%[0-9]+]] = lshr i32 [[D]], 16
+; X8664-NEXT: [[D16:%[0-9]+]] = or i32 [[D]], [[H]]
+; X8664-NEXT: [[WD:%[0-9]+]] = zext i32 [[D16]] to i64
+; X8664-NEXT: [[TOP:%[0-9]+]] = shl i64 [[WD]], 48
+; X8664-NEXT: [[A:%[0-9]+]] = ptrtoint i8* [[FN]] to i64
+; X8664-NEXT: [[T:%[0-9]+]] = xor i64 [[A]], [[TOP]]
+; X8664-NEXT: inttoptr i64 [[T]] to i8*
+; X8664-NOT: __pnacl_trap
 ; CHECK: call i32 %{{[0-9]+}}(i32 %1)
-; On x86-64: the index times 16, the signature compared, the call through the entry.
+; X8664-NOT: __pnacl_trap
+; On x86-64: the index times 16, the signature's difference made the entry's top bits, the
+; call through the result.
 ; X8664-ASM-LABEL: {{.*}}through:
-; X8664-ASM: movabsq $68719476736, [[T:%r[a-z0-9]+]]
-; X8664-ASM: movl %edi, [[I:%e[a-z0-9]+]]
-; X8664-ASM-NEXT: shlq $4, [[R:%r[a-z0-9]+]]
+; X8664-ASM: shlq $4, [[R:%r[a-z0-9]+]]
+; X8664-ASM-NEXT: movabsq $68719476736, [[T:%r[a-z0-9]+]]
 ; X8664-ASM-NEXT: movl 8([[R]],[[T]]), [[S:%e[a-z0-9]+]]
-; X8664-ASM-NEXT: cmpl $3, [[S]]
-; X8664-ASM: callq *([[T]],[[R]])
+; X8664-ASM: xorl $3,
+; X8664-ASM: shrl $16,
+; X8664-ASM: shlq $48, [[X:%r[a-z0-9]+]]
+; X8664-ASM-NEXT: xorq ([[R]],[[T]]), [[X]]
+; X8664-ASM: callq *[[X]]
 define internal i32 @through(i32 %f, i32 %x) {
   %p = inttoptr i32 %f to i32 (i32)*
   %r = call i32 %p(i32 %x)

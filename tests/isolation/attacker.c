@@ -16,6 +16,9 @@
  *   attacker call-type       calls a function of type int(int) as void(void)
  *   attacker call-data       calls the address of a global
  *   attacker call-irt        calls an IRT function (the query) as void(void)
+ *   attacker call-tail-null  calls the null address as int(int), as its caller's last act
+ *                            (a tail call: a jump, not a call)
+ *   attacker call-tail-type  calls a function of type double(double) so, as a tail call
  *   attacker bounds          hands the IRT pointers and lengths past the region's end and
  *                            below its start; prints what each call answered
  *   attacker recurse         recurses without end, each call with an array on the stack
@@ -131,7 +134,19 @@ __attribute__((noinline)) static unsigned load_back(const volatile unsigned *p) 
 static int twice(int v) { return 2 * v; }
 static int data_word = 7;
 
+static double half(double v) { return v / 2; }
+static int (*volatile tail_target)(int);
+/* Its last act a call through tail_target: a jump, nothing of the frame left to restore. */
+__attribute__((noinline)) static int tail_call(int v) { return tail_target(v); }
+
 static void calls(const char *how) {
+    if (!strncmp(how, "call-tail-", 10)) {
+        tail_target = !strcmp(how, "call-tail-null") ? 0 : (int (*)(int))half;
+        printf("calling\n");
+        fflush(stdout);
+        printf("%d\nreturned\n", tail_call(3));
+        return;
+    }
     void (*volatile f)(void);
     if (!strcmp(how, "call-number"))
         f = (void (*)(void))(size_t)0x7fff1234u;

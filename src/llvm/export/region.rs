@@ -23,8 +23,10 @@
 //!   table to `FUNCTION_TABLE_AT`, with nothing mapped after it as far as a 32-bit index
 //!   reaches: an indirect call reads the entry at its index there, unchecked (past the
 //!   table it reads an entry of no function's or faults, and the runtime traps), checks
-//!   the signature and traps otherwise (`__pnacl_trap`); functions only ever called
-//!   directly (LLVM's fast calling convention) have no entry.
+//!   the signature as `target::CallCheck` says (a branch to `__pnacl_trap`, or the
+//!   signatures' difference in the top bits of the address called, which the processor
+//!   refuses), and traps otherwise; functions only ever called directly (LLVM's fast
+//!   calling convention) have no entry.
 //! - **Stack**: an alloca takes room below the thread's pexe stack pointer
 //!   (`__pnacl_sp`, a thread-local of the runtime), checked against the stack's limit
 //!   (`__pnacl_sp_limit`); the function gives it back when it returns. Return addresses
@@ -41,6 +43,7 @@ use super::{cstr, Exporter, Fn, EMPTY, R};
 use crate::ir::intrinsics::Kind;
 use crate::ir::{Body, FnType, Init, InstKind, Module, ValueId, ValueType};
 use crate::llvm::target::runtime::SETJMP_LEAVE;
+use crate::target::CallCheck;
 
 /// The calls between a pexe and the runtime (`runtime/irt.def`, which the runtime reads
 /// too): the signatures, in the order of their ids, and the IRT functions (symbol,
@@ -541,6 +544,18 @@ impl Exporter<'_> {
             LLVMAddAttributeAtIndex(f, u32::MAX, self.enum_attr("nounwind", 0));
         }
         (f, fty)
+    }
+
+    /// Marks `load` as reading memory that never changes while the program runs (the
+    /// function table, read-only from before the pexe's first instruction): no store is
+    /// ordered before it, so code generation need not ask which stores it may alias.
+    fn invariant(&mut self, load: LLVMValueRef) {
+        // SAFETY: handles of the exporter's live context; `load` is a load it built.
+        unsafe {
+            let kind = LLVMGetMDKindIDInContext(self.ctx, c"invariant.load".as_ptr(), 14);
+            let empty = LLVMMDNodeInContext2(self.ctx, std::ptr::null_mut(), 0);
+            LLVMSetMetadata(load, kind, LLVMMetadataAsValue(self.ctx, empty));
+        }
     }
 
     /// Continues in a new block if `ok`, else traps for `why`.
@@ -1116,17 +1131,31 @@ impl Exporter<'_> {
             let mut at = [LLVMConstInt(i64t, 0, 0), wide, LLVMConstInt(self.i32, 1, 0)];
             let sig_at = LLVMBuildGEP2(b, ty, table, at.as_mut_ptr(), 3, EMPTY);
             let got = LLVMBuildLoad2(b, self.i32, sig_at, EMPTY);
-            let same = LLVMBuildICmp(
-                b,
-                LLVMIntPredicate::LLVMIntEQ,
-                got,
-                LLVMConstInt(self.i32, id as u64, 0),
-                EMPTY,
-            );
-            self.check_call(st, same, got);
+            self.invariant(got);
+            let id = LLVMConstInt(self.i32, id as u64, 0);
+            let check = self.target.spec().call_check;
+            if check == CallCheck::Branch {
+                let same = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntEQ, got, id, EMPTY);
+                self.check_call(st, same, got);
+            }
             at[2] = zero;
             let fn_at = LLVMBuildGEP2(b, ty, table, at.as_mut_ptr(), 3, EMPTY);
-            let fp = LLVMBuildLoad2(b, self.i8p, fn_at, EMPTY);
+            let mut fp = LLVMBuildLoad2(b, self.i8p, fn_at, EMPTY);
+            self.invariant(fp);
+            if check == CallCheck::NonCanonical {
+                // The signatures' difference, its halves or'ed (nonzero in its low 16
+                // bits if at all), in the address's top 16 bits: the entry's function
+                // (below 2^47) if the signatures are the same, else no address the
+                // processor calls.
+                let d = LLVMBuildXor(b, got, id, EMPTY);
+                let half = LLVMBuildLShr(b, d, LLVMConstInt(self.i32, 16, 0), EMPTY);
+                let d16 = LLVMBuildOr(b, d, half, EMPTY);
+                let wide = LLVMBuildZExt(b, d16, i64t, EMPTY);
+                let top = LLVMBuildShl(b, wide, LLVMConstInt(i64t, 48, 0), EMPTY);
+                let addr = LLVMBuildPtrToInt(b, fp, i64t, EMPTY);
+                let addr = LLVMBuildXor(b, addr, top, EMPTY);
+                fp = LLVMBuildIntToPtr(b, addr, self.i8p, EMPTY);
+            }
             let fty = self.fn_ty(&sig);
             let p = LLVMBuildBitCast(self.b, fp, LLVMPointerType(fty, 0), EMPTY);
             let c = LLVMBuildCall2(self.b, fty, p, vs.as_mut_ptr(), vs.len() as u32, EMPTY);
