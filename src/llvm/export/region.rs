@@ -546,18 +546,6 @@ impl Exporter<'_> {
         (f, fty)
     }
 
-    /// Marks `load` as reading memory that never changes while the program runs (the
-    /// function table, read-only from before the pexe's first instruction): no store is
-    /// ordered before it, so code generation need not ask which stores it may alias.
-    fn invariant(&mut self, load: LLVMValueRef) {
-        // SAFETY: handles of the exporter's live context; `load` is a load it built.
-        unsafe {
-            let kind = LLVMGetMDKindIDInContext(self.ctx, c"invariant.load".as_ptr(), 14);
-            let empty = LLVMMDNodeInContext2(self.ctx, std::ptr::null_mut(), 0);
-            LLVMSetMetadata(load, kind, LLVMMetadataAsValue(self.ctx, empty));
-        }
-    }
-
     /// Continues in a new block if `ok`, else traps for `why`.
     fn check(&mut self, st: &mut Fn, ok: LLVMValueRef, why: Trap) {
         let trap = self.trap_block(st, why);
@@ -1131,7 +1119,6 @@ impl Exporter<'_> {
             let mut at = [LLVMConstInt(i64t, 0, 0), wide, LLVMConstInt(self.i32, 1, 0)];
             let sig_at = LLVMBuildGEP2(b, ty, table, at.as_mut_ptr(), 3, EMPTY);
             let got = LLVMBuildLoad2(b, self.i32, sig_at, EMPTY);
-            self.invariant(got);
             let id = LLVMConstInt(self.i32, id as u64, 0);
             let check = self.target.spec().call_check;
             if check == CallCheck::Branch {
@@ -1141,7 +1128,6 @@ impl Exporter<'_> {
             at[2] = zero;
             let fn_at = LLVMBuildGEP2(b, ty, table, at.as_mut_ptr(), 3, EMPTY);
             let mut fp = LLVMBuildLoad2(b, self.i8p, fn_at, EMPTY);
-            self.invariant(fp);
             if check == CallCheck::NonCanonical {
                 // The signatures' difference, its halves or'ed (nonzero in its low 16
                 // bits if at all), in the address's top 16 bits: the entry's function
