@@ -328,6 +328,13 @@ static void region_init(void) {
     }
 }
 
+#if PNACL_ARCH == ARCH_X86_64
+/* Every function's address is below 2^CODE_BITS (the program is linked far below it), so
+   an address called with any of the bits above set is a failed check of a call's
+   signature (target.rs's CallCheck::NonCanonical, failed_call_target). */
+#define CODE_BITS 47
+#endif
+
 /* The function table the pexe's indirect calls read, with no bounds check (region.rs's
    FUNCTION_TABLE_AT): __pnacl_functions copied to its fixed place, the rest of its last
    page entries of no function's (entry 0's), read-only, and nothing mapped after it as
@@ -346,7 +353,7 @@ static void function_table_init(void) {
 #if PNACL_ARCH == ARCH_X86_64
     /* What an indirect call's check takes for granted (failed_call_target). */
     for (u64 i = 0; i < __pnacl_function_count; i++)
-        if ((uptr)t[i].fn >> 47) fatal("a function of the program lies above 2^47");
+        if ((uptr)t[i].fn >> CODE_BITS) fatal("a function of the program lies above 2^47");
 #endif
     if (SYS_FAILED(sys3(SYS_mprotect, at, bytes, PROT_READ))) fatal("cannot protect the function table");
 }
@@ -444,7 +451,7 @@ static void signal_stack(void *p) {
 static u64 failed_call_target(void *info, void *context) {
     const u64 *gregs = (const u64 *)((const u8 *)context + 40); /* uc_mcontext */
     u64 rip = gregs[16];
-    if (rip >> 47) return rip;
+    if (rip >> CODE_BITS) return rip;
     if (*(int *)((u8 *)info + 8) != 0x80 /* SI_KERNEL */) return 0;
     /* call *%reg (ff /2) or jmp *%reg (ff /4), with REX.B for r8-r15: the instruction is
        the runtime's own code, at which the processor stopped. */
@@ -456,7 +463,7 @@ static u64 failed_call_target(void *info, void *context) {
     if (p[0] != 0xff || (modrm >> 6) != 3 || (op != 2 && op != 4)) return 0;
     static const u8 greg[16] = {13, 14, 12, 11, 15, 10, 9, 8, 0, 1, 2, 3, 4, 5, 6, 7};
     u64 target = gregs[greg[(modrm & 7) | high]];
-    return target >> 47 ? target : 0;
+    return target >> CODE_BITS ? target : 0;
 }
 #endif
 
@@ -466,7 +473,7 @@ static void on_signal(int sig, void *info, void *context) {
     /* An indirect call's check: the table's entries of no function's have no function's
        address (0) below the signatures' difference. */
     u64 target = sig == 11 ? failed_call_target(info, context) : 0;
-    if (target) trap(trap_reasons[(target & ((1ull << 47) - 1)) ? 1 : 0]);
+    if (target) trap(trap_reasons[(target & ((1ull << CODE_BITS) - 1)) ? 1 : 0]);
 #else
     (void)context;
 #endif

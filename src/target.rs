@@ -37,16 +37,20 @@ pub enum Memory {
     /// leaves the region (a guard region lies above it, the kernel's half below); its
     /// globals are an image copied in, its stack a region of its own in there, and a
     /// function's address is its index in a table of the pexe's functions, checked on
-    /// every indirect call.
-    Region,
+    /// every indirect call as `CallCheck` says.
+    Region(CallCheck),
+}
+
+impl Memory {
+    pub fn is_region(self) -> bool {
+        matches!(self, Memory::Region(_))
+    }
 }
 
 /// How a region target's indirect call fails when the table's entry at its index is no
-/// function of the call's signature (`Memory::Region`; `None` for the others).
+/// function of the call's signature.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallCheck {
-    /// Not a region target: a function's address is the code's.
-    None,
     /// The entry's signature compared with the call's, a branch to the function's trap.
     Branch,
     /// No compare and no branch: the two signatures' difference, folded to 16 bits, is
@@ -97,7 +101,6 @@ pub struct Spec {
     /// store order): an atomic store of release order or weaker is then the plain store,
     /// the same instruction whatever the number of threads.
     pub ordered_stores: bool,
-    pub call_check: CallCheck,
 }
 
 /// Where a region target's programs are linked: far above the pexe's region and its guard,
@@ -126,7 +129,6 @@ const TABLE: [Spec; 6] = [
         memory: Memory::Flat,
         link_base: None,
         ordered_stores: false,
-        call_check: CallCheck::None,
     },
     Spec {
         target: Target::X86_32,
@@ -150,7 +152,6 @@ const TABLE: [Spec; 6] = [
         memory: Memory::Flat,
         link_base: None,
         ordered_stores: true,
-        call_check: CallCheck::None,
     },
     Spec {
         target: Target::Arm,
@@ -175,7 +176,6 @@ const TABLE: [Spec; 6] = [
         memory: Memory::Flat,
         link_base: None,
         ordered_stores: false,
-        call_check: CallCheck::None,
     },
     Spec {
         target: Target::Wasm32,
@@ -210,7 +210,6 @@ const TABLE: [Spec; 6] = [
         memory: Memory::Flat,
         link_base: None,
         ordered_stores: false,
-        call_check: CallCheck::None,
     },
     Spec {
         target: Target::X86_64,
@@ -226,10 +225,9 @@ const TABLE: [Spec; 6] = [
         }),
         elf: Some((2, 62)),
         runs: Runner::Native,
-        memory: Memory::Region,
+        memory: Memory::Region(CallCheck::NonCanonical),
         link_base: HIGH,
         ordered_stores: true,
-        call_check: CallCheck::NonCanonical,
     },
     Spec {
         target: Target::Aarch64,
@@ -246,12 +244,11 @@ const TABLE: [Spec; 6] = [
         }),
         elf: Some((2, 183)),
         runs: Runner::Qemu(crate::tools::QEMU_AARCH64),
-        memory: Memory::Region,
+        // (AArch64 ignores an address's top byte, which would leave only 8 bits for the
+        // signatures' difference.)
+        memory: Memory::Region(CallCheck::Branch),
         link_base: HIGH,
         ordered_stores: false,
-        // (AArch64 ignores an address's top byte, which leaves only 8 bits for the
-        // signatures' difference.)
-        call_check: CallCheck::Branch,
     },
 ];
 

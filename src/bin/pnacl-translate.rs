@@ -407,7 +407,7 @@ fn link_object(
         Err(e) => {
             // A region target's program is linked high: its code must be position-
             // independent, which llc makes only when told.
-            let region = target.spec().memory == pnacl::target::Memory::Region;
+            let region = target.spec().memory.is_region();
             let hint = if region && e.msg.contains("out of range") {
                 format!("\n{name}: compiled without -relocation-model=pic? {target} programs are linked high: llc-14 -relocation-model=pic")
             } else {

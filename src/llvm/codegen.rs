@@ -189,7 +189,7 @@ pub fn optimize(
     // A region target's addresses are integers made pointers (`inttoptr` of a zero-
     // extended i32), which the SLP vectorizer compares only when they are the same value:
     // the pexe computes `i * 56` again for each access, so the copies are made one first.
-    let region = target.spec().memory == crate::target::Memory::Region;
+    let region = target.spec().memory.is_region();
     run_on(tm, module, &slp, |fpm| {
         if region {
             fpm.add_early_cse_pass();

@@ -34,7 +34,7 @@ pub fn is_plugin(m: &Module) -> bool {
 /// Whether `m` translated for `target` carries the host: where the pexe is isolated in its
 /// region and is a plugin (pnacl-translate and pnacl-llvm both ask here).
 pub fn joins(m: &Module, target: crate::target::Target) -> bool {
-    target.spec().memory == crate::target::Memory::Region && is_plugin(m)
+    target.spec().memory.is_region() && is_plugin(m)
 }
 
 /// A plugin with the host joined to it.

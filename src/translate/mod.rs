@@ -250,7 +250,7 @@ fn compile_export(
     let tm =
         codegen::target_machine(opts.target, opts.opt).map_err(|e| err("code generation", e))?;
     codegen::optimize(&tm, &llmod, opts.opt, opts.target).map_err(|e| err("optimization", e))?;
-    if opts.target.spec().memory == crate::target::Memory::Region {
+    if opts.target.spec().memory.is_region() {
         codegen::trap_unreachables(&llmod);
         codegen::address_once(&llmod);
     }
@@ -391,7 +391,7 @@ fn compile_planned(
     };
     // A region's layout is the same in every partition: computed once here.
     let layout = match opts.target.spec().memory {
-        crate::target::Memory::Region => {
+        crate::target::Memory::Region(_) => {
             Some(region_layout(m).map_err(|e| err("conversion", e.to_string()))?)
         }
         _ => None,

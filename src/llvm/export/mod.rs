@@ -431,7 +431,7 @@ impl<'m> Exporter<'m> {
         if self.lower.fast_calls() {
             self.fast = called_only_directly(self.m);
         }
-        if self.target.spec().memory == crate::target::Memory::Region {
+        if self.target.spec().memory.is_region() {
             self.region = Some(match self.given_layout {
                 Some(l) => std::borrow::Cow::Borrowed(l),
                 None => std::borrow::Cow::Owned(region_layout(self.m)?),

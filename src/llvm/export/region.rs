@@ -43,7 +43,7 @@ use super::{cstr, Exporter, Fn, EMPTY, R};
 use crate::ir::intrinsics::Kind;
 use crate::ir::{Body, FnType, Init, InstKind, Module, ValueId, ValueType};
 use crate::llvm::target::runtime::SETJMP_LEAVE;
-use crate::target::CallCheck;
+use crate::target::{CallCheck, Memory};
 
 /// The calls between a pexe and the runtime (`runtime/irt.def`, which the runtime reads
 /// too): the signatures, in the order of their ids, and the IRT functions (symbol,
@@ -1120,7 +1120,9 @@ impl Exporter<'_> {
             let sig_at = LLVMBuildGEP2(b, ty, table, at.as_mut_ptr(), 3, EMPTY);
             let got = LLVMBuildLoad2(b, self.i32, sig_at, EMPTY);
             let id = LLVMConstInt(self.i32, id as u64, 0);
-            let check = self.target.spec().call_check;
+            let Memory::Region(check) = self.target.spec().memory else {
+                unreachable!("an indirect call through the function table on a flat target")
+            };
             if check == CallCheck::Branch {
                 let same = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntEQ, got, id, EMPTY);
                 self.check_call(st, same, got);
