@@ -78,6 +78,10 @@ extern HIDDEN const u32 __pnacl_ppapi_host; /* 1: the pexe carries the PPAPI hos
 /* Where the pexe's indirect calls read the table (function_table_init), and how far a
    32-bit index reaches from there. */
 extern HIDDEN const u64 __pnacl_function_table_at, __pnacl_function_table_span;
+/* Nonzero: the copy's entries are packed (target.rs's CallCheck::NonCanonical), one word
+   each, the function's address with its signature id + 1 from this bit up (0: no
+   function's); 0: struct pexe_fn's, the module's own. */
+extern HIDDEN const u32 __pnacl_packed_signature_shift;
 
 /* The thread's pexe stack pointer and the lowest it may go (the module's allocas). */
 HIDDEN __thread u32 __pnacl_sp;
@@ -336,25 +340,44 @@ static void region_init(void) {
 #endif
 
 /* The function table the pexe's indirect calls read, with no bounds check (region.rs's
-   FUNCTION_TABLE_AT): __pnacl_functions copied to its fixed place, the rest of its last
-   page entries of no function's (entry 0's), read-only, and nothing mapped after it as
-   far as a 32-bit index reaches (a read there faults: on_signal). */
+   FUNCTION_TABLE_AT): __pnacl_functions copied to its fixed place (packed, where the
+   module says so), the rest of its last page entries of no function's, read-only, and
+   nothing mapped after it as far as a 32-bit index reaches (a read there faults:
+   on_signal). */
 static void function_table_init(void) {
-    u64 at = __pnacl_function_table_at, span = __pnacl_function_table_span;
-    u64 bytes = PAGE_UP((u64)__pnacl_function_count * sizeof(struct pexe_fn)); /* within span */
+    u64 at = __pnacl_function_table_at, span = __pnacl_function_table_span, n = __pnacl_function_count;
+    u32 shift = __pnacl_packed_signature_shift, packed = shift != 0;
+    u64 bytes = PAGE_UP(n * (packed ? sizeof(u64) : sizeof(struct pexe_fn))); /* within span */
     reserve(at, span,
             "cannot reserve the function table's 64 GiB (is something mapped there, or the "
             "address space limited?)");
     if (SYS_FAILED(region_map(at, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)))
         fatal("cannot map the function table");
-    struct pexe_fn *t = (struct pexe_fn *)(uptr)at;
-    copy(t, __pnacl_functions, (u64)__pnacl_function_count * sizeof(struct pexe_fn));
-    for (u64 i = __pnacl_function_count; i < bytes / sizeof(struct pexe_fn); i++) t[i] = __pnacl_functions[0];
 #if PNACL_ARCH == ARCH_X86_64
-    /* What an indirect call's check takes for granted (failed_call_target). */
-    for (u64 i = 0; i < __pnacl_function_count; i++)
-        if ((uptr)t[i].fn >> CODE_BITS) fatal("a function of the program lies above 2^47");
+    /* What an indirect call's check takes for granted (failed_call_target): every
+       function below 2^47, and where packed, every signature id + 1 above the address's
+       bits, whole. */
+    if (packed && (shift <= CODE_BITS || shift >= 64)) fatal("the function table's packing is not this runtime's");
+    for (u64 i = 0; i < n; i++) {
+        const struct pexe_fn *f = &__pnacl_functions[i];
+        if ((uptr)f->fn >> CODE_BITS) fatal("a function of the program lies above 2^47");
+        if (packed && f->fn && (u64)f->sig + 1 >= 1ull << (64 - shift))
+            fatal("a function's signature id does not fit its packed entry");
+    }
+    if (packed) {
+        u64 *t = (u64 *)(uptr)at; /* the rest: 0, no function's */
+        for (u64 i = 0; i < n; i++) {
+            const struct pexe_fn *f = &__pnacl_functions[i];
+            t[i] = f->fn ? (uptr)f->fn | ((u64)f->sig + 1) << shift : 0;
+        }
+    } else
 #endif
+    {
+        if (packed) fatal("the module's function table is packed, which this target does not read");
+        struct pexe_fn *t = (struct pexe_fn *)(uptr)at;
+        copy(t, __pnacl_functions, n * sizeof(struct pexe_fn));
+        for (u64 i = n; i < bytes / sizeof(struct pexe_fn); i++) t[i] = __pnacl_functions[0];
+    }
     if (SYS_FAILED(sys3(SYS_mprotect, at, bytes, PROT_READ))) fatal("cannot protect the function table");
 }
 
@@ -443,7 +466,8 @@ static void signal_stack(void *p) {
 /* A fault, an undefined instruction or a division trap: the program's end. */
 #if PNACL_ARCH == ARCH_X86_64
 /* The address an indirect call whose signature check failed tried to call (region.rs,
-   target.rs's CallCheck::NonCanonical: the signatures' difference in its top 16 bits), if
+   target.rs's CallCheck::NonCanonical: the packed entry xor the call's own signature, the
+   signatures' difference in its top 16 bits), if
    the fault (`info`, `context`) is one, else 0. The processor either took the call (or the
    tail call's jump) and faulted at the fetch there (a general-protection fault, or with
    five-level paging a page fault: the address lies above 2^47 either way), or refused it
@@ -471,7 +495,7 @@ static void on_signal(int sig, void *info, void *context) {
     u64 addr = *(u64 *)((u8 *)info + 16); /* si_addr */
 #if PNACL_ARCH == ARCH_X86_64
     /* An indirect call's check: the table's entries of no function's have no function's
-       address (0) below the signatures' difference. */
+       address (0) below the signature's bits. */
     u64 target = sig == 11 ? failed_call_target(info, context) : 0;
     if (target) trap(trap_reasons[(target & ((1ull << CODE_BITS) - 1)) ? 1 : 0]);
 #else

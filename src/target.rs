@@ -49,14 +49,17 @@ impl Memory {
 
 /// How a region target's indirect call fails when the table's entry at its index is no
 /// function of the call's signature.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CallCheck {
     /// The entry's signature compared with the call's, a branch to the function's trap.
     Branch,
-    /// No compare and no branch: the two signatures' difference, folded to 16 bits, is
-    /// put into the top 16 bits of the address called, which any difference makes
-    /// non-canonical (the runtime's code lies below 2^47), so that the processor refuses
-    /// the call itself (x86-64's general-protection fault) and the runtime reports it.
+    /// No compare and no branch: the runtime's copy of the table packs each entry into one
+    /// word, the function's address (below 2^47) with its signature id + 1 in the top 16
+    /// bits, and a call xors its own (id + 1) << 48 into the word it reads: the function's
+    /// address if the signatures are the same, else a non-canonical address, which the
+    /// processor refuses to call (x86-64's general-protection fault), and the runtime
+    /// reports it. A module with more signatures than 16 bits number
+    /// (`llvm::export::region::PACKED_SIGNATURES`) is checked with `Branch`.
     NonCanonical,
 }
 

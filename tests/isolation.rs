@@ -201,6 +201,90 @@ fn calls_of_what_is_no_function_or_of_another_type_trap() {
     }
 }
 
+/// A C program whose indirect calls ask for more signatures than x86-64's packed table
+/// numbers in its 16 bits (`PACKED_SIGNATURES`): 66,000 types, in a block it never runs;
+/// it calls one function through a pointer, then, given an argument, as another type.
+fn many_signatures_source() -> String {
+    let params = ["int", "double", "long long", "float"];
+    let mut calls = String::new();
+    let mut n = 0;
+    'all: for ret in ["void", "int", "double", "long long", "float"] {
+        for k in 0..params.len().pow(7) {
+            if n == 66_000 {
+                break 'all;
+            }
+            n += 1;
+            let ps: Vec<&str> = (0..7).map(|i| params[k >> (2 * i) & 3]).collect();
+            let zeros = vec!["0"; ps.len()].join(", ");
+            calls += &format!("    (({ret} (*)({}))p)({zeros});\n", ps.join(", "));
+        }
+    }
+    format!(
+        r#"#include <stdio.h>
+static int twice(int x) {{ return 2 * x; }}
+int (*volatile fp)(int) = twice;
+void *volatile vp;
+int main(int argc, char **argv) {{
+  if (argc == 99) {{
+    void *p = vp;
+{calls}  }}
+  printf("%d\n", fp(21));
+  if (argc > 1) {{
+    fflush(stdout);
+    printf("%d\n", ((int (*)(int, int))fp)(1, 2));
+  }}
+  return 0;
+}}
+"#
+    )
+}
+
+/// x86-64 packs its table (a signature id in 16 bits of each entry) only where the
+/// module's signatures fit; a module with more is translated with the branch and runs,
+/// its calls checked as exactly.
+#[test]
+fn a_module_with_more_signatures_than_a_packed_table_holds_is_checked_with_the_branch() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("many.c");
+    std::fs::write(&src, many_signatures_source()).unwrap();
+    let pexe = dir.path().join("many.pexe");
+    common::run_ok(
+        Command::new(cargo_bin("pnacl-clang"))
+            .arg("-O2")
+            .arg(&src)
+            .arg("-o")
+            .arg(&pexe),
+        "pnacl-clang",
+    );
+    let ll = Command::new(cargo_bin("pnacl-llvm"))
+        .args(["-S", "--target", "x86-64"])
+        .arg(&pexe)
+        .args(["-o", "-"])
+        .output()
+        .unwrap();
+    assert!(ll.status.success(), "{}", text(&ll.stderr));
+    assert!(text(&ll.stdout).contains("@__pnacl_packed_signature_shift = hidden constant i32 0"));
+    let exe = dir.path().join("many");
+    common::run_ok(
+        Command::new(cargo_bin("pnacl-translate"))
+            .args(["--arch", "x86-64"])
+            .arg(&pexe)
+            .arg("-o")
+            .arg(&exe),
+        "pnacl-translate",
+    );
+    let out = Command::new(&exe).env_clear().output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "42\n");
+    let out = Command::new(&exe)
+        .arg("as-other")
+        .env_clear()
+        .output()
+        .unwrap();
+    assert_eq!(text(&out.stdout), "42\n");
+    assert_trapped(&out, "indirect call of a function of another type", "many");
+}
+
 #[test]
 fn accesses_outside_the_mapped_region_trap() {
     for t in TARGETS {

@@ -42,6 +42,8 @@ target triple = "le32-unknown-nacl"
 ; CHECK: @__pnacl_function_count = hidden constant i32 66
 ; CHECK: @__pnacl_function_table_at = hidden constant i64 68719476736
 ; CHECK: @__pnacl_function_table_span = hidden constant i64 68719476736
+; X8664: @__pnacl_packed_signature_shift = hidden constant i32 48
+; AARCH64: @__pnacl_packed_signature_shift = hidden constant i32 0
 ; The runtime hands the PPAPI host's settings only to a pexe that carries the host
 ; (pnacl-translate joins it to a plugin; translate::host).
 ; CHECK: @__pnacl_ppapi_host = hidden constant i32 0
@@ -74,15 +76,14 @@ define internal i32 @twice(i32 %x) {
 }
 
 ; An indirect call reads the entry at its index in the runtime's copy of the table, with
-; no bounds check: past the table's end lie entries of no function's (signature -1, no
-; address) to the end of its page, then nothing mapped, where the read faults and the
-; runtime traps. The entry's signature is checked against the call's. On AArch64: one
-; branch, else the program traps, saying which check failed (0: no function, 1: another
-; signature).
+; no bounds check: past the table's end lie entries of no function's to the end of its
+; page, then nothing mapped, where the read faults and the runtime traps. The entry's
+; signature is checked against the call's. On AArch64: one branch, else the program
+; traps, saying which check failed (0: no function, 1: another signature).
 ; CHECK-LABEL: define {{.*}}through
 ; CHECK: [[W:%[0-9]+]] = zext i32 %0 to i64
-; CHECK-NEXT: [[AT:%[0-9]+]] = getelementptr [0 x { i8*, i32 }], [0 x { i8*, i32 }]* inttoptr (i64 68719476736 to [0 x { i8*, i32 }]*), i64 0, i64 [[W]], i32 1
-; CHECK-NEXT: [[SIG:%[0-9]+]] = load i32, i32* [[AT]]
+; AARCH64-NEXT: [[AT:%[0-9]+]] = getelementptr [0 x { i8*, i32 }], [0 x { i8*, i32 }]* inttoptr (i64 68719476736 to [0 x { i8*, i32 }]*), i64 0, i64 [[W]], i32 1
+; AARCH64-NEXT: [[SIG:%[0-9]+]] = load i32, i32* [[AT]]
 ; AARCH64-NEXT: [[SAME:%[0-9]+]] = icmp eq i32 [[SIG]], 3
 ; AARCH64-NEXT: br i1 [[SAME]], label %[[CALL:[0-9]+]], label %[[TRAP:[0-9]+]]
 ; AARCH64: [[TRAP]]:
@@ -91,32 +92,27 @@ define internal i32 @twice(i32 %x) {
 ; AARCH64-NEXT: [[WHY:%[0-9]+]] = select i1 [[NOFN]], i32 0, i32 1
 ; AARCH64-NEXT: call void @__pnacl_trap(i32 [[WHY]])
 ; AARCH64: [[CALL]]:
-; CHECK-NEXT: [[FAT:%[0-9]+]] = getelementptr [0 x { i8*, i32 }], [0 x { i8*, i32 }]* inttoptr (i64 68719476736 to [0 x { i8*, i32 }]*), i64 0, i64 [[W]], i32 0
-; CHECK-NEXT: [[FN:%[0-9]+]] = load i8*, i8** [[FAT]]
-; On x86-64, no branch: the signatures' difference, its halves or'ed, goes into the top
-; 16 bits of the address called, non-canonical if they differ at all (the processor
-; refuses the call, and the runtime's handler of its fault traps for the same reasons).
-; X8664-NEXT: [[D:%[0-9]+]] = xor i32 [[SIG]], 3
-; X8664-NEXT: [[H:%[0-9]+]] = lshr i32 [[D]], 16
-; X8664-NEXT: [[D16:%[0-9]+]] = or i32 [[D]], [[H]]
-; X8664-NEXT: [[WD:%[0-9]+]] = zext i32 [[D16]] to i64
-; X8664-NEXT: [[TOP:%[0-9]+]] = shl i64 [[WD]], 48
-; X8664-NEXT: [[A:%[0-9]+]] = ptrtoint i8* [[FN]] to i64
-; X8664-NEXT: [[T:%[0-9]+]] = xor i64 [[A]], [[TOP]]
+; AARCH64-NEXT: [[FAT:%[0-9]+]] = getelementptr [0 x { i8*, i32 }], [0 x { i8*, i32 }]* inttoptr (i64 68719476736 to [0 x { i8*, i32 }]*), i64 0, i64 [[W]], i32 0
+; AARCH64-NEXT: load i8*, i8** [[FAT]]
+; On x86-64 the runtime's copy is packed, an entry one word: the function's address with
+; its signature id + 1 in the top 16 bits (0: no function). The call xors its own
+; ((3 + 1) << 48) into the entry, with no branch: the function's address if the
+; signatures are the same, else an address with its top bits set, non-canonical (the
+; processor refuses the call, and the runtime's handler of its fault traps for the same
+; two reasons).
+; X8664-NEXT: [[EAT:%[0-9]+]] = getelementptr [0 x i64], [0 x i64]* inttoptr (i64 68719476736 to [0 x i64]*), i64 0, i64 [[W]]
+; X8664-NEXT: [[E:%[0-9]+]] = load i64, i64* [[EAT]]
+; X8664-NEXT: [[T:%[0-9]+]] = xor i64 [[E]], 1125899906842624
 ; X8664-NEXT: inttoptr i64 [[T]] to i8*
 ; X8664-NOT: __pnacl_trap
 ; CHECK: call i32 %{{[0-9]+}}(i32 %1)
 ; X8664-NOT: __pnacl_trap
-; On x86-64: the index times 16, the signature's difference made the entry's top bits, the
-; call through the result.
+; On x86-64: the constant, xor'ed with the entry at 64 GiB plus the index times 8, and
+; the call through the result.
 ; X8664-ASM-LABEL: {{.*}}through:
-; X8664-ASM: shlq $4, [[R:%r[a-z0-9]+]]
-; X8664-ASM-NEXT: movabsq $68719476736, [[T:%r[a-z0-9]+]]
-; X8664-ASM-NEXT: movl 8([[R]],[[T]]), [[S:%e[a-z0-9]+]]
-; X8664-ASM: xorl $3,
-; X8664-ASM: shrl $16,
-; X8664-ASM: shlq $48, [[X:%r[a-z0-9]+]]
-; X8664-ASM-NEXT: xorq ([[R]],[[T]]), [[X]]
+; X8664-ASM: movabsq $68719476736, [[T:%r[a-z0-9]+]]
+; X8664-ASM-NEXT: movabsq $1125899906842624, [[X:%r[a-z0-9]+]]
+; X8664-ASM-NEXT: xorq ([[T]],{{%r[a-z0-9]+}},8), [[X]]
 ; X8664-ASM: callq *[[X]]
 define internal i32 @through(i32 %f, i32 %x) {
   %p = inttoptr i32 %f to i32 (i32)*

@@ -194,11 +194,17 @@ impl Part {
         }
     }
 
-    /// Where its object for `opts` is kept: keyed by the host, the target, the level and
-    /// this program itself (its conversion and code generation).
-    pub fn object_path(&self, opts: &super::Options) -> Result<std::path::PathBuf, Error> {
+    /// Where its object for `opts` is kept: keyed by the host, the target, the level, the
+    /// module's check of indirect calls (`region::Layout::check`) and this program itself
+    /// (its conversion and code generation).
+    pub fn object_path(
+        &self,
+        opts: &super::Options,
+        check: Option<crate::target::CallCheck>,
+    ) -> Result<std::path::PathBuf, Error> {
         let mut h = DefaultHasher::new();
         self.key.hash(&mut h);
+        check.hash(&mut h);
         let exe = std::env::current_exe().map_err(|e| err("PPAPI host", e.to_string()))?;
         let meta = std::fs::metadata(&exe).map_err(|e| err("PPAPI host", e.to_string()))?;
         (exe, meta.len(), meta.modified().ok()).hash(&mut h);

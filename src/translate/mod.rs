@@ -198,7 +198,7 @@ fn compile_one(
 ) -> Result<Vec<u8>, Error> {
     let portable = matches!((part, host), (Some((k, _)), Some(h)) if k == h.partition);
     let cached = match host {
-        Some(h) if portable => Some(h.object_path(opts)?),
+        Some(h) if portable => Some(h.object_path(opts, layout.map(|l| l.check))?),
         _ => None,
     };
     if let Some(Ok(obj)) = cached.as_ref().map(std::fs::read) {
@@ -392,7 +392,7 @@ fn compile_planned(
     // A region's layout is the same in every partition: computed once here.
     let layout = match opts.target.spec().memory {
         crate::target::Memory::Region(_) => {
-            Some(region_layout(m).map_err(|e| err("conversion", e.to_string()))?)
+            Some(region_layout(m, opts.target).map_err(|e| err("conversion", e.to_string()))?)
         }
         _ => None,
     };

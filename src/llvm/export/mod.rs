@@ -129,8 +129,11 @@ pub use region::Layout;
 
 /// The region's layout of `m` (addresses of its globals, signature ids of its functions),
 /// the same in every partition (`ExportOptions::layout`).
-pub fn region_layout(m: &Module) -> Result<Layout, ExportError> {
-    region::Layout::of(m, |f| {
+pub fn region_layout(m: &Module, target: Target) -> Result<Layout, ExportError> {
+    let crate::target::Memory::Region(check) = target.spec().memory else {
+        return err(None, format!("{target} keeps no pexe in a region"));
+    };
+    region::Layout::of(m, check, |f| {
         m.functions[f]
             .name
             .as_deref()
@@ -434,7 +437,7 @@ impl<'m> Exporter<'m> {
         if self.target.spec().memory.is_region() {
             self.region = Some(match self.given_layout {
                 Some(l) => std::borrow::Cow::Borrowed(l),
-                None => std::borrow::Cow::Owned(region_layout(self.m)?),
+                None => std::borrow::Cow::Owned(region_layout(self.m, self.target)?),
             });
         }
         let nf = self.m.functions.len();

@@ -23,10 +23,10 @@
 //!   table to `FUNCTION_TABLE_AT`, with nothing mapped after it as far as a 32-bit index
 //!   reaches: an indirect call reads the entry at its index there, unchecked (past the
 //!   table it reads an entry of no function's or faults, and the runtime traps), checks
-//!   the signature as `target::CallCheck` says (a branch to `__pnacl_trap`, or the
-//!   signatures' difference in the top bits of the address called, which the processor
-//!   refuses), and traps otherwise; functions only ever called directly (LLVM's fast
-//!   calling convention) have no entry.
+//!   the signature as `target::CallCheck` says (a branch to `__pnacl_trap`, or, the
+//!   runtime's copy packed, its signature xor'ed out of the entry's top bits, where any
+//!   difference makes an address the processor refuses), and traps otherwise; functions
+//!   only ever called directly (LLVM's fast calling convention) have no entry.
 //! - **Stack**: an alloca takes room below the thread's pexe stack pointer
 //!   (`__pnacl_sp`, a thread-local of the runtime), checked against the stack's limit
 //!   (`__pnacl_sp_limit`); the function gives it back when it returns. Return addresses
@@ -43,7 +43,7 @@ use super::{cstr, Exporter, Fn, EMPTY, R};
 use crate::ir::intrinsics::Kind;
 use crate::ir::{Body, FnType, Init, InstKind, Module, ValueId, ValueType};
 use crate::llvm::target::runtime::SETJMP_LEAVE;
-use crate::target::{CallCheck, Memory};
+use crate::target::CallCheck;
 
 /// The calls between a pexe and the runtime (`runtime/irt.def`, which the runtime reads
 /// too): the signatures, in the order of their ids, and the IRT functions (symbol,
@@ -118,8 +118,14 @@ pub const IMAGE_BASE: u32 = 0x1_0000;
 /// call of a number that is no function's address. The module tells the runtime where
 /// (`__pnacl_function_table_at`).
 pub const FUNCTION_TABLE_AT: u64 = 0x10_0000_0000;
-/// The entries any 32-bit index reaches (16 bytes each): 64 GiB.
+/// The entries any 32-bit index reaches (16 bytes each, 8 packed): 64 GiB.
 pub const FUNCTION_TABLE_SPAN: u64 = 16 << 32;
+/// Where a packed entry (`CallCheck::NonCanonical`) holds its signature id + 1: its top
+/// 16 bits, above the function's address. An entry of no function's is 0.
+pub const PACKED_SIGNATURE_SHIFT: u32 = 48;
+/// The most signatures a module may number for its table to be packed: ids 0 to 0xfffe,
+/// stored as 1 to 0xffff.
+pub const PACKED_SIGNATURES: usize = (1 << (64 - PACKED_SIGNATURE_SHIFT)) - 1;
 /// The signature id of no function's entry (the null address's, and any the table has
 /// for a function that is only ever called directly).
 const NO_SIGNATURE: u32 = u32::MAX;
@@ -158,6 +164,9 @@ pub struct Layout {
     pub sig_ids: HashMap<FnType, u32>,
     /// Whether some function has signature id k (the runtime's all have theirs).
     pub held: Vec<bool>,
+    /// How the module's indirect calls are checked: the target's way, or `Branch` where
+    /// its signatures are too many to pack (`PACKED_SIGNATURES`).
+    pub check: CallCheck,
 }
 
 impl Layout {
@@ -173,6 +182,7 @@ impl Layout {
 
     pub fn of(
         m: &Module,
+        check: CallCheck,
         is_intrinsic: impl std::ops::Fn(usize) -> bool,
     ) -> Result<Layout, String> {
         let mut at = IMAGE_BASE as u64;
@@ -236,12 +246,17 @@ impl Layout {
         for &id in sig_id.iter().flatten() {
             held[id as usize] = true;
         }
+        let check = match check {
+            CallCheck::NonCanonical if sig_ids.len() > PACKED_SIGNATURES => CallCheck::Branch,
+            c => c,
+        };
         Ok(Layout {
             global_addr,
             image_end: at as u32,
             sig_id,
             sig_ids,
             held,
+            check,
         })
     }
 
@@ -452,6 +467,13 @@ impl Exporter<'_> {
             define(self, "__pnacl_function_table_at", at);
             let span = LLVMConstInt(i64t, FUNCTION_TABLE_SPAN, 0);
             define(self, "__pnacl_function_table_span", span);
+            // Where the runtime's copy of the table holds a packed entry's signature, or 0:
+            // entries of (function, signature), as here.
+            let shift = match self.layout().check {
+                CallCheck::NonCanonical => PACKED_SIGNATURE_SHIFT,
+                CallCheck::Branch => 0,
+            };
+            define(self, "__pnacl_packed_signature_shift", int(self, shift));
             let host = int(self, self.ppapi_host as u32);
             define(self, "__pnacl_ppapi_host", host);
         }
@@ -1107,43 +1129,40 @@ impl Exporter<'_> {
             // The runtime's copy of the table, at its fixed address: the entry at the
             // index, whatever the index (`FUNCTION_TABLE_AT`).
             let i64t = LLVMInt64TypeInContext(self.ctx);
-            let mut f = [self.i8p, self.i32];
-            let entry = LLVMStructTypeInContext(self.ctx, f.as_mut_ptr(), 2, 0);
-            let ty = LLVMArrayType(entry, 0);
-            let table = LLVMConstIntToPtr(
-                LLVMConstInt(i64t, FUNCTION_TABLE_AT, 0),
-                LLVMPointerType(ty, 0),
-            );
             let wide = LLVMBuildZExt(b, idx, i64t, EMPTY);
-            let zero = LLVMConstInt(self.i32, 0, 0);
-            let mut at = [LLVMConstInt(i64t, 0, 0), wide, LLVMConstInt(self.i32, 1, 0)];
-            let sig_at = LLVMBuildGEP2(b, ty, table, at.as_mut_ptr(), 3, EMPTY);
-            let got = LLVMBuildLoad2(b, self.i32, sig_at, EMPTY);
-            let id = LLVMConstInt(self.i32, id as u64, 0);
-            let Memory::Region(check) = self.target.spec().memory else {
-                unreachable!("an indirect call through the function table on a flat target")
+            let at = LLVMConstInt(i64t, FUNCTION_TABLE_AT, 0);
+            let fp = match self.layout().check {
+                CallCheck::Branch => {
+                    let mut f = [self.i8p, self.i32];
+                    let entry = LLVMStructTypeInContext(self.ctx, f.as_mut_ptr(), 2, 0);
+                    let ty = LLVMArrayType(entry, 0);
+                    let table = LLVMConstIntToPtr(at, LLVMPointerType(ty, 0));
+                    let mut at = [LLVMConstInt(i64t, 0, 0), wide, LLVMConstInt(self.i32, 1, 0)];
+                    let sig_at = LLVMBuildGEP2(b, ty, table, at.as_mut_ptr(), 3, EMPTY);
+                    let got = LLVMBuildLoad2(b, self.i32, sig_at, EMPTY);
+                    let id = LLVMConstInt(self.i32, id as u64, 0);
+                    let same = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntEQ, got, id, EMPTY);
+                    self.check_call(st, same, got);
+                    at[2] = LLVMConstInt(self.i32, 0, 0);
+                    let fn_at = LLVMBuildGEP2(b, ty, table, at.as_mut_ptr(), 3, EMPTY);
+                    LLVMBuildLoad2(b, self.i8p, fn_at, EMPTY)
+                }
+                CallCheck::NonCanonical => {
+                    // The packed entry (`PACKED_SIGNATURE_SHIFT`) xor this call's
+                    // signature: the entry's function if the signatures are the same,
+                    // else an address with its top bits set, which the processor refuses
+                    // to call (an entry of no function's is 0: the top bits alone).
+                    debug_assert!((id as usize) < PACKED_SIGNATURES);
+                    let ty = LLVMArrayType(i64t, 0);
+                    let table = LLVMConstIntToPtr(at, LLVMPointerType(ty, 0));
+                    let mut at = [LLVMConstInt(i64t, 0, 0), wide];
+                    let entry_at = LLVMBuildGEP2(b, ty, table, at.as_mut_ptr(), 2, EMPTY);
+                    let entry = LLVMBuildLoad2(b, i64t, entry_at, EMPTY);
+                    let own = (id as u64 + 1) << PACKED_SIGNATURE_SHIFT;
+                    let addr = LLVMBuildXor(b, entry, LLVMConstInt(i64t, own, 0), EMPTY);
+                    LLVMBuildIntToPtr(b, addr, self.i8p, EMPTY)
+                }
             };
-            if check == CallCheck::Branch {
-                let same = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntEQ, got, id, EMPTY);
-                self.check_call(st, same, got);
-            }
-            at[2] = zero;
-            let fn_at = LLVMBuildGEP2(b, ty, table, at.as_mut_ptr(), 3, EMPTY);
-            let mut fp = LLVMBuildLoad2(b, self.i8p, fn_at, EMPTY);
-            if check == CallCheck::NonCanonical {
-                // The signatures' difference, its halves or'ed (nonzero in its low 16
-                // bits if at all), in the address's top 16 bits: the entry's function
-                // (below 2^47) if the signatures are the same, else no address the
-                // processor calls.
-                let d = LLVMBuildXor(b, got, id, EMPTY);
-                let half = LLVMBuildLShr(b, d, LLVMConstInt(self.i32, 16, 0), EMPTY);
-                let d16 = LLVMBuildOr(b, d, half, EMPTY);
-                let wide = LLVMBuildZExt(b, d16, i64t, EMPTY);
-                let top = LLVMBuildShl(b, wide, LLVMConstInt(i64t, 48, 0), EMPTY);
-                let addr = LLVMBuildPtrToInt(b, fp, i64t, EMPTY);
-                let addr = LLVMBuildXor(b, addr, top, EMPTY);
-                fp = LLVMBuildIntToPtr(b, addr, self.i8p, EMPTY);
-            }
             let fty = self.fn_ty(&sig);
             let p = LLVMBuildBitCast(self.b, fp, LLVMPointerType(fty, 0), EMPTY);
             let c = LLVMBuildCall2(self.b, fty, p, vs.as_mut_ptr(), vs.len() as u32, EMPTY);
