@@ -26,14 +26,7 @@ fn attacker(target: Target) -> PathBuf {
         let dir = tempfile::tempdir().unwrap();
         let pexe = dir.path().join("attacker.pexe");
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/isolation/attacker.c");
-        common::run_ok(
-            Command::new(cargo_bin("pnacl-clang"))
-                .arg("-O2")
-                .arg(&src)
-                .arg("-o")
-                .arg(&pexe),
-            "pnacl-clang",
-        );
+        pnacl_clang(&src, &pexe);
         // (Its findings are on standard output.)
         let out = Command::new(cargo_bin("pnacl-abicheck"))
             .arg(&pexe)
@@ -45,18 +38,35 @@ fn attacker(target: Target) -> PathBuf {
             String::from_utf8_lossy(&out.stdout)
         );
         for t in TARGETS {
-            common::run_ok(
-                Command::new(cargo_bin("pnacl-translate"))
-                    .args(["--arch", t.name()])
-                    .arg(&pexe)
-                    .arg("-o")
-                    .arg(dir.path().join(t.name())),
-                "pnacl-translate",
-            );
+            translate(t, &pexe, &dir.path().join(t.name()));
         }
         dir
     });
     dir.path().join(target.name())
+}
+
+/// `src` built by pnacl-clang -O2 into the pexe `pexe`.
+fn pnacl_clang(src: &Path, pexe: &Path) {
+    common::run_ok(
+        Command::new(cargo_bin("pnacl-clang"))
+            .arg("-O2")
+            .arg(src)
+            .arg("-o")
+            .arg(pexe),
+        "pnacl-clang",
+    );
+}
+
+/// `pexe` translated for `target` into `exe`.
+fn translate(target: Target, pexe: &Path, exe: &Path) {
+    common::run_ok(
+        Command::new(cargo_bin("pnacl-translate"))
+            .args(["--arch", target.name()])
+            .arg(pexe)
+            .arg("-o")
+            .arg(exe),
+        "pnacl-translate",
+    );
 }
 
 /// The attacker for `target` run with `args` (under pnacl-run where it runs under qemu).
@@ -248,14 +258,7 @@ fn a_module_with_more_signatures_than_a_packed_table_holds_is_checked_with_the_b
     let src = dir.path().join("many.c");
     std::fs::write(&src, many_signatures_source()).unwrap();
     let pexe = dir.path().join("many.pexe");
-    common::run_ok(
-        Command::new(cargo_bin("pnacl-clang"))
-            .arg("-O2")
-            .arg(&src)
-            .arg("-o")
-            .arg(&pexe),
-        "pnacl-clang",
-    );
+    pnacl_clang(&src, &pexe);
     let ll = Command::new(cargo_bin("pnacl-llvm"))
         .args(["-S", "--target", "x86-64"])
         .arg(&pexe)
@@ -265,14 +268,7 @@ fn a_module_with_more_signatures_than_a_packed_table_holds_is_checked_with_the_b
     assert!(ll.status.success(), "{}", text(&ll.stderr));
     assert!(text(&ll.stdout).contains("@__pnacl_packed_signature_shift = hidden constant i32 0"));
     let exe = dir.path().join("many");
-    common::run_ok(
-        Command::new(cargo_bin("pnacl-translate"))
-            .args(["--arch", "x86-64"])
-            .arg(&pexe)
-            .arg("-o")
-            .arg(&exe),
-        "pnacl-translate",
-    );
+    translate(Target::X86_64, &pexe, &exe);
     let out = Command::new(&exe).env_clear().output().unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "42\n");
