@@ -216,19 +216,19 @@ fn calls_of_what_is_no_function_or_of_another_type_trap() {
 /// it calls one function through a pointer, then, given an argument, as another type.
 fn many_signatures_source() -> String {
     let params = ["int", "double", "long long", "float"];
-    let mut calls = String::new();
-    let mut n = 0;
-    'all: for ret in ["void", "int", "double", "long long", "float"] {
-        for k in 0..params.len().pow(7) {
-            if n == 66_000 {
-                break 'all;
-            }
-            n += 1;
+    let calls: String = ["void", "int", "double", "long long", "float"]
+        .iter()
+        .flat_map(|ret| (0..params.len().pow(7)).map(move |k| (ret, k)))
+        .take(66_000)
+        .map(|(ret, k)| {
             let ps: Vec<&str> = (0..7).map(|i| params[k >> (2 * i) & 3]).collect();
-            let zeros = vec!["0"; ps.len()].join(", ");
-            calls += &format!("    (({ret} (*)({}))p)({zeros});\n", ps.join(", "));
-        }
-    }
+            format!(
+                "    (({ret} (*)({}))p)({});\n",
+                ps.join(", "),
+                ["0"; 7].join(", ")
+            )
+        })
+        .collect();
     format!(
         r#"#include <stdio.h>
 static int twice(int x) {{ return 2 * x; }}

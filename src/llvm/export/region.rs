@@ -118,7 +118,8 @@ pub const IMAGE_BASE: u32 = 0x1_0000;
 /// call of a number that is no function's address. The module tells the runtime where
 /// (`__pnacl_function_table_at`).
 pub const FUNCTION_TABLE_AT: u64 = 0x10_0000_0000;
-/// The entries any 32-bit index reaches (16 bytes each, 8 packed): 64 GiB.
+/// How far a 32-bit index reaches into the table: 64 GiB of 16-byte entries (packed
+/// 8-byte entries reach half as far).
 pub const FUNCTION_TABLE_SPAN: u64 = 16 << 32;
 /// Where a packed entry (`CallCheck::NonCanonical`) holds its signature id + 1: its top
 /// 16 bits, above the function's address. An entry of no function's is 0.
