@@ -5,6 +5,7 @@
 ; RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=__pexe_f0.lowest %t | FileCheck %s --check-prefix=CTZ
 ; RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=__pexe_f1.walk %t | FileCheck %s --check-prefix=WALK
 ; RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=__pexe_f2.drop %t | FileCheck %s --check-prefix=DROP
+; RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=__pexe_f4.locals %t | FileCheck %s --check-prefix=FRAME
 
 target datalayout = "e-p:32:32:32-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v128:128:128-a0:0:32-f80:128:128-n8:16:32-S128"
 target triple = "le32-unknown-nacl"
@@ -102,8 +103,55 @@ done:
   ret void
 }
 
+; Locals (a frame in the region) used in a loop after a call: each access addresses its
+; local from the one register that holds the frame, as x86-32 addresses its locals from
+; its stack pointer, not from a register (or a spill slot) of each local's own.
+; FRAME-LABEL: <__pexe_f4.locals>:
+; FRAME: callq {{.*}}fill
+; FRAME-NEXT: addl 20([[FP:%r[a-z0-9]+]]), [[S:%e[a-z]+]]
+; FRAME-NEXT: addl 32([[FP]]), [[S]]
+define internal void @fill(i32 %a, i32 %b, i32 %c) noinline {
+  %p = inttoptr i32 %a to i32*
+  store volatile i32 %b, i32* %p, align 4
+  %q = inttoptr i32 %c to i32*
+  store volatile i32 %a, i32* %q, align 4
+  ret void
+}
+
+define internal i32 @locals(i32 %n) {
+entry:
+  %a = alloca i8, i32 16, align 4
+  %b = alloca i8, i32 16, align 4
+  %c = alloca i8, i32 16, align 4
+  %ai = ptrtoint i8* %a to i32
+  %bi = ptrtoint i8* %b to i32
+  %ci = ptrtoint i8* %c to i32
+  %a0 = bitcast i8* %a to i32*
+  store i32 %n, i32* %a0, align 4
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i2, %loop ]
+  %s = phi i32 [ 0, %entry ], [ %s2, %loop ]
+  call void @fill(i32 %ai, i32 %bi, i32 %ci)
+  %bp = add i32 %bi, 4
+  %bq = inttoptr i32 %bp to i32*
+  %x = load i32, i32* %bq, align 4
+  %cq = inttoptr i32 %ci to i32*
+  %y = load i32, i32* %cq, align 4
+  %s1 = add i32 %s, %x
+  %s2 = add i32 %s1, %y
+  %i2 = add i32 %i, 1
+  %more = icmp ult i32 %i2, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret i32 %s2
+}
+
 define void @_start(i32 %info) {
   call void @drop(i32 %info)
+  %l = call i32 @locals(i32 %info)
+  %lp = inttoptr i32 %l to i32*
+  store i32 %l, i32* %lp, align 4
   %w = call i32 @walk(i32 %info, i32 1000)
   %x = zext i32 %w to i64
   %c = call i32 @lowest(i64 %x)

@@ -9,6 +9,7 @@ use inkwell::targets::{
 use inkwell::values::{FunctionValue, InstructionOpcode};
 use inkwell::OptimizationLevel;
 
+use super::edit::{Block, Value};
 use super::target::Target;
 
 /// Optimization level of code generation (`-O0`, `-O1`, `-O2`).
@@ -353,18 +354,29 @@ pub fn count_zeros_for_codegen(module: &Module<'_>, target: Target) -> usize {
 /// number in other blocks then take it back from the pointer's lower half (a subregister),
 /// so that one register crosses the blocks, not two (binarytrees' `DeleteTree` kept a node
 /// both ways across two calls: three callee-saved registers, one after).
+///
+/// An i32 that is another plus a constant (`y + C`: a local's address in the function's
+/// frame, a field's in a struct) is not made a pointer of its own: an access of another
+/// block takes y's pointer plus C (sign-extended, as `region_constant_offset` adds a
+/// constant: past the region's end lies its guard), which the access folds in, and its
+/// uses as a number there add C to y again. Only y crosses the blocks, not each of its
+/// offsets: a function's locals were each a register, or a spill slot, kept from the
+/// entry to their last use, where x86-32 addresses them from its stack pointer. The
+/// same holds for any `y + C` used as a number in another block, y made a pointer.
 /// Returns how many pointers it made.
 pub fn address_once(module: &Module<'_>) -> usize {
     use super::edit::{Module as Edit, Opcode, ValueKind};
     let m = Edit::of(module);
     let tys = m.types();
-    let (i32t, i8p) = (tys.i32(), tys.i8().ptr());
+    let (i32t, i64t, i8p) = (tys.i32(), tys.i64(), tys.i8().ptr());
     let b = m.builder();
     let mut made = 0;
     for f in m.functions() {
         let Some(entry) = f.entry_block() else {
             continue;
         };
+        let home = |x| value_home(entry, x);
+        let offset = |x| constant_offset(entry, x);
         // Each i32's pointer, and the i32s in the order their pointers were made (so that
         // what follows inserts its instructions in the same order on every run).
         let mut pointers: HashMap<_, _> = HashMap::new();
@@ -385,29 +397,51 @@ pub fn address_once(module: &Module<'_>) -> usize {
                 if x.ty() != i32t {
                     continue;
                 }
-                let (made_at, after) = match x.kind() {
-                    ValueKind::Argument => (entry, entry.first_instruction()),
-                    ValueKind::Instruction(op) if op != Opcode::LLVMPHI => {
-                        (x.parent_block(), x.next_instruction())
-                    }
-                    _ => continue,
+                let Some((made_at, _)) = home(x) else {
+                    continue;
                 };
                 if made_at == blk {
                     continue;
                 }
-                let p = *pointers.entry(x).or_insert_with(|| {
+                let sum = offset(x);
+                let base = sum.map_or(x, |(y, _)| y);
+                let p = *pointers.entry(base).or_insert_with(|| {
+                    let (_, after) = home(base).expect("a value with a home");
                     // Every block ends with a terminator, after any value it makes.
                     b.position_before(after.expect("a block's terminator"));
-                    made_for.push(x);
-                    b.cast(Opcode::LLVMIntToPtr, x, i8p)
+                    made_for.push(base);
+                    b.cast(Opcode::LLVMIntToPtr, base, i8p)
                 });
+                b.position_before(inst);
+                let at = match sum {
+                    Some((_, c)) => b.byte_gep(p, tys.const_int(i64t, c as u64)),
+                    None => p,
+                };
                 let with = if inst.ty() == i8p {
-                    p
+                    at
                 } else {
-                    b.position_before(inst);
-                    b.cast(Opcode::LLVMBitCast, p, inst.ty())
+                    b.cast(Opcode::LLVMBitCast, at, inst.ty())
                 };
                 inst.replace_all_uses_with(with);
+            }
+        }
+        // The uses as a number in other blocks of a `y + C`, y made a pointer, add C to y
+        // there (whose own uses there then take it from its pointer, below): y crosses
+        // the blocks, C is added again where it is needed.
+        for &y in &made_for {
+            for x in y.users() {
+                if constant_offset(entry, x).is_none_or(|(base, _)| base != y) {
+                    continue;
+                }
+                let c = x.operand(1);
+                let mut again: HashMap<_, _> = HashMap::new();
+                each_use_elsewhere(x, x.parent_block(), |u, i, at| {
+                    let t = *again.entry(at).or_insert_with(|| {
+                        b.position_before(at.first_non_phi().expect("a block's terminator"));
+                        b.binop(Opcode::LLVMAdd, y, c)
+                    });
+                    u.set_operand(i, t);
+                });
             }
         }
         // The i32's own uses in other blocks take it back from the pointer (its low half,
@@ -416,35 +450,68 @@ pub fn address_once(module: &Module<'_>) -> usize {
             let p = pointers[&x];
             let home = p.parent_block();
             let mut low: HashMap<_, _> = HashMap::new();
-            for u in x.users() {
+            each_use_elsewhere(x, home, |u, i, at| {
                 if u == p {
-                    continue;
+                    return;
                 }
-                let phi = u.opcode() == Some(Opcode::LLVMPHI);
-                let incoming = if phi { u.incoming() } else { Vec::new() };
-                for i in 0..u.num_operands() {
-                    if u.operand(i) != x {
-                        continue;
-                    }
-                    let at = if phi {
-                        incoming[i as usize].1
-                    } else {
-                        u.parent_block()
-                    };
-                    if at == home {
-                        continue;
-                    }
-                    let t = *low.entry(at).or_insert_with(|| {
-                        b.position_before(at.first_non_phi().expect("a block's terminator"));
-                        b.cast(Opcode::LLVMPtrToInt, p, i32t)
-                    });
-                    u.set_operand(i, t);
-                }
-            }
+                let t = *low.entry(at).or_insert_with(|| {
+                    b.position_before(at.first_non_phi().expect("a block's terminator"));
+                    b.cast(Opcode::LLVMPtrToInt, p, i32t)
+                });
+                u.set_operand(i, t);
+            });
         }
         made += made_for.len();
     }
     made
+}
+
+/// Where a pointer of `x` is made: after it (at the entry for an argument); none for a
+/// phi or a constant.
+fn value_home<'a>(entry: Block<'a>, x: Value<'a>) -> Option<(Block<'a>, Option<Value<'a>>)> {
+    use super::edit::{Opcode, ValueKind};
+    match x.kind() {
+        ValueKind::Argument => Some((entry, entry.first_instruction())),
+        ValueKind::Instruction(op) if op != Opcode::LLVMPHI => {
+            Some((x.parent_block(), x.next_instruction()))
+        }
+        _ => None,
+    }
+}
+
+/// `x` as `y + C`, y an i32 with a home (`value_home`).
+fn constant_offset<'a>(entry: Block<'a>, x: Value<'a>) -> Option<(Value<'a>, i64)> {
+    if x.opcode() != Some(super::edit::Opcode::LLVMAdd) {
+        return None;
+    }
+    let (y, c) = (x.operand(0), x.operand(1).const_sext()?);
+    (y.ty() == x.ty() && value_home(entry, y).is_some()).then_some((y, c))
+}
+
+/// Each use of `x` (its user, the operand's index, and the block the use is in: a phi's
+/// incoming block for a phi) in a block other than `home`.
+fn each_use_elsewhere<'a>(
+    x: Value<'a>,
+    home: Block<'a>,
+    mut each: impl FnMut(Value<'a>, u32, Block<'a>),
+) {
+    for u in x.users() {
+        let phi = u.opcode() == Some(super::edit::Opcode::LLVMPHI);
+        let incoming = if phi { u.incoming() } else { Vec::new() };
+        for i in 0..u.num_operands() {
+            if u.operand(i) != x {
+                continue;
+            }
+            let at = if phi {
+                incoming[i as usize].1
+            } else {
+                u.parent_block()
+            };
+            if at != home {
+                each(u, i, at);
+            }
+        }
+    }
 }
 
 /// The instructions nothing uses, deleted before code generation, which would build each

@@ -1487,6 +1487,23 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// `base` (an i8 pointer) plus `offset` bytes: a getelementptr of i8, not inbounds.
+    pub fn byte_gep(&self, base: Value<'a>, offset: Value<'a>) -> Value<'a> {
+        let i8t = self.module.types().i8();
+        let mut idx = [offset.0];
+        // SAFETY: a live builder, an i8 pointer and an integer of its module.
+        v(unsafe {
+            llvm_sys::core::LLVMBuildGEP2(
+                self.raw,
+                i8t.0,
+                base.0,
+                idx.as_mut_ptr(),
+                1,
+                c"".as_ptr(),
+            )
+        })
+    }
+
     /// The address of field `i` of the struct of type `ty` at `base`.
     pub fn struct_gep(&self, ty: Type<'a>, base: Value<'a>, i: u32) -> Value<'a> {
         assert!(
