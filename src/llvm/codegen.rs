@@ -382,7 +382,11 @@ pub fn address_once(module: &Module<'_>) -> usize {
         let mut pointers: HashMap<_, _> = HashMap::new();
         let mut made_for = Vec::new();
         for blk in f.blocks() {
-            for inst in blk.instructions() {
+            // Walked without a list of the block's instructions (what follows inserts
+            // before the current one and removes none).
+            let mut next = blk.first_instruction();
+            while let Some(inst) = next {
+                next = inst.next_instruction();
                 let x = match inst.opcode() {
                     Some(Opcode::LLVMIntToPtr) => inst.operand(0),
                     Some(Opcode::LLVMGetElementPtr)
