@@ -433,8 +433,9 @@ pub fn address_once(module: &Module<'_>) -> usize {
         // there (whose own uses there then take it from its pointer, below): y crosses
         // the blocks, C is added again where it is needed.
         for &y in &made_for {
+            // (A user that is a constant offset has y as its first operand.)
             for x in y.users() {
-                if constant_offset(entry, x).is_none_or(|(base, _)| base != y) {
+                if offset(x).is_none() {
                     continue;
                 }
                 let c = x.operand(1);
