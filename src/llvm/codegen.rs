@@ -39,7 +39,7 @@ fn init(target: Target) {
         Target::Wasm32 => inkwell::targets::Target::initialize_webassembly(&cfg),
         Target::Le32 => {}
     }
-    llvm_options();
+    llvm_options(target);
 }
 
 /// LLVM's global options, set once for the process before any target machine exists:
@@ -73,7 +73,9 @@ fn init(target: Target) {
 ///   result is the scalar loop's to the bit), as LLVM does by default only for AArch64.
 ///   The work beside the sum is vectorized: spectralnorm's divisions two at a time
 ///   (`divpd`), 0.86× its time on x86-64 (the other benchmarks' code is unchanged).
-fn llvm_options() {
+///
+/// Then `target`'s own (`target::Spec::llvm_options`), the first target's in a process.
+fn llvm_options(target: Target) {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let mut args = vec![
@@ -86,6 +88,15 @@ fn llvm_options() {
             c"-force-ordered-reductions".as_ptr(),
         ];
         let extra = developer_llvm_args();
+        // A target's option the developer's own give again is left to theirs (LLVM takes
+        // an option once).
+        let name = |a: &[u8]| a.split(|&b| b == b'=').next().unwrap_or_default().to_vec();
+        let given: Vec<Vec<u8>> = extra.iter().map(|a| name(a.as_bytes())).collect();
+        args.extend(
+            (target.spec().llvm_options.iter())
+                .filter(|a| !given.contains(&name(a.to_bytes())))
+                .map(|a| a.as_ptr()),
+        );
         args.extend(extra.iter().map(|a| a.as_ptr()));
         // SAFETY: NUL-terminated strings that outlive the call; LLVM copies what it
         // keeps. Once per process, before any target machine exists.
@@ -102,7 +113,7 @@ fn llvm_options() {
 /// `PNACL_LLVM_ARGS`: more of LLVM's global options, separated by white space, after
 /// `llvm_options`' own, for whoever measures or studies code generation (`-time-passes`,
 /// `-print-after=...`). A developer's knob: the options change what LLVM makes.
-const LLVM_ARGS_VAR: &str = "PNACL_LLVM_ARGS";
+pub(crate) const LLVM_ARGS_VAR: &str = "PNACL_LLVM_ARGS";
 
 fn developer_llvm_args() -> Vec<std::ffi::CString> {
     std::env::var(LLVM_ARGS_VAR)
