@@ -357,6 +357,39 @@ fn atomic_operations_stay_atomic_as_threads_start() {
     }
 }
 
+/// The target table's own LLVM options (`target::Spec::llvm_options`) reach code
+/// generation: x86-64 makes its code without loop strength reduction, x86-32 with it. A
+/// developer's `PNACL_LLVM_ARGS` may give the same options again, theirs taking the place
+/// of the table's (LLVM would end the process on an option given twice).
+#[test]
+fn each_target_generates_code_with_its_own_llvm_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = common::pexes_dir().join("run/puts.pexe");
+    let report = |arch: &str, args: &str| {
+        let exe = dir.path().join(format!("puts-{arch}"));
+        let out = Command::new(assert_cmd::cargo::cargo_bin("pnacl-translate"))
+            .env("PNACL_LLVM_ARGS", args)
+            .args(["-O2", "--arch", arch])
+            .arg(&pexe)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{arch} {args}: {out:?}");
+        (exe, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let lsr = "Loop Strength Reduction";
+    let (_, x86_32) = report("x86-32", "-time-passes");
+    assert!(x86_32.contains(lsr), "{x86_32}");
+    let (_, x86_64) = report("x86-64", "-time-passes");
+    assert!(x86_64.contains("Greedy Register Allocator"), "{x86_64}");
+    assert!(!x86_64.contains(lsr), "{x86_64}");
+    let (exe, again) = report("x86-64", "-time-passes -disable-lsr=false -enable-misched");
+    assert!(again.contains(lsr), "{again}");
+    let (argv, want) = common::expectations(&pexe);
+    assert_eq!(run(Target::X86_64, &exe, &argv).stdout, want);
+}
+
 /// `PNACL_LLVM_ARGS` hands LLVM more options: with `-time-passes`, the report of code
 /// generation's passes (instruction selection, register allocation), which LLVM prints
 /// only when the process ends its use of LLVM, is on standard error; the program still
