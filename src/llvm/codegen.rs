@@ -42,6 +42,14 @@ fn init(target: Target) {
     llvm_options(target);
 }
 
+/// The LLVM options in force in this process for code generation for `target` (set now if
+/// they were not yet): what, beside the module and the target, decides the code made, for
+/// a cache of objects to key on.
+pub fn options_in_force(target: Target) -> &'static [std::ffi::CString] {
+    init(target);
+    llvm_options(target)
+}
+
 /// LLVM's global options, set once for the process before any target machine exists:
 /// - `-wasm-enable-sjlj`: the WebAssembly lowering of setjmp/longjmp to exception
 ///   handling (the conversion calls `setjmp` and `longjmp` for wasm32, and the runtime
@@ -74,19 +82,23 @@ fn init(target: Target) {
 ///   The work beside the sum is vectorized: spectralnorm's divisions two at a time
 ///   (`divpd`), 0.86× its time on x86-64 (the other benchmarks' code is unchanged).
 ///
-/// Then `target`'s own (`target::Spec::llvm_options`), the first target's in a process.
-fn llvm_options(target: Target) {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let mut args = vec![
-            c"pnacl".as_ptr(),
-            c"-wasm-enable-sjlj".as_ptr(),
-            c"-locally-hot-callsite-threshold=1000".as_ptr(),
-            c"-inline-threshold=0".as_ptr(),
-            c"-lsr-insns-cost=false".as_ptr(),
-            c"-dag-maps-huge-region=50".as_ptr(),
-            c"-force-ordered-reductions".as_ptr(),
-        ];
+/// Then `target`'s own (`target::Spec::llvm_options`), the first target's in a process;
+/// returns them all, as given to LLVM.
+fn llvm_options(target: Target) -> &'static [std::ffi::CString] {
+    static IN_FORCE: std::sync::OnceLock<Vec<std::ffi::CString>> = std::sync::OnceLock::new();
+    IN_FORCE.get_or_init(|| {
+        let mut args: Vec<std::ffi::CString> = [
+            c"pnacl",
+            c"-wasm-enable-sjlj",
+            c"-locally-hot-callsite-threshold=1000",
+            c"-inline-threshold=0",
+            c"-lsr-insns-cost=false",
+            c"-dag-maps-huge-region=50",
+            c"-force-ordered-reductions",
+        ]
+        .into_iter()
+        .map(std::ffi::CStr::to_owned)
+        .collect();
         let extra = developer_llvm_args();
         // A target's option the developer's own give again is left to theirs (LLVM takes
         // an option once).
@@ -95,25 +107,27 @@ fn llvm_options(target: Target) {
         args.extend(
             (target.spec().llvm_options.iter())
                 .filter(|a| !given.contains(&name(a.to_bytes())))
-                .map(|a| a.as_ptr()),
+                .map(|&a| a.to_owned()),
         );
-        args.extend(extra.iter().map(|a| a.as_ptr()));
+        args.extend(extra);
+        let pointers: Vec<*const std::ffi::c_char> = args.iter().map(|a| a.as_ptr()).collect();
         // SAFETY: NUL-terminated strings that outlive the call; LLVM copies what it
         // keeps. Once per process, before any target machine exists.
         unsafe {
             llvm_sys::support::LLVMParseCommandLineOptions(
-                args.len() as i32,
-                args.as_ptr(),
+                pointers.len() as i32,
+                pointers.as_ptr(),
                 std::ptr::null(),
             )
         };
-    });
+        args
+    })
 }
 
 /// `PNACL_LLVM_ARGS`: more of LLVM's global options, separated by white space, after
 /// `llvm_options`' own, for whoever measures or studies code generation (`-time-passes`,
 /// `-print-after=...`). A developer's knob: the options change what LLVM makes.
-pub(crate) const LLVM_ARGS_VAR: &str = "PNACL_LLVM_ARGS";
+const LLVM_ARGS_VAR: &str = "PNACL_LLVM_ARGS";
 
 fn developer_llvm_args() -> Vec<std::ffi::CString> {
     std::env::var(LLVM_ARGS_VAR)

@@ -205,8 +205,8 @@ impl Part {
         let mut h = DefaultHasher::new();
         self.key.hash(&mut h);
         check.hash(&mut h);
-        // LLVM's options a developer gives change the object too.
-        std::env::var_os(crate::llvm::codegen::LLVM_ARGS_VAR).hash(&mut h);
+        // And LLVM's options, the target's and a developer's, as this process has them.
+        crate::llvm::codegen::options_in_force(opts.target).hash(&mut h);
         let exe = std::env::current_exe().map_err(|e| err("PPAPI host", e.to_string()))?;
         let meta = std::fs::metadata(&exe).map_err(|e| err("PPAPI host", e.to_string()))?;
         (exe, meta.len(), meta.modified().ok()).hash(&mut h);
