@@ -365,29 +365,39 @@ fn atomic_operations_stay_atomic_as_threads_start() {
 fn each_target_generates_code_with_its_own_llvm_options() {
     let dir = tempfile::tempdir().unwrap();
     let pexe = common::pexes_dir().join("run/puts.pexe");
-    let report = |arch: &str, args: &str| {
-        let exe = dir.path().join(format!("puts-{arch}"));
-        let out = Command::new(assert_cmd::cargo::cargo_bin("pnacl-translate"))
-            .env("PNACL_LLVM_ARGS", args)
-            .args(["-O2", "--arch", arch])
-            .arg(&pexe)
-            .arg("-o")
-            .arg(&exe)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{arch} {args}: {out:?}");
-        (exe, String::from_utf8_lossy(&out.stderr).into_owned())
-    };
     let lsr = "Loop Strength Reduction";
-    let (_, x86_32) = report("x86-32", "-time-passes");
+    let (_, x86_32) = translate_with_llvm_args(&dir, &pexe, "x86-32", "-time-passes");
     assert!(x86_32.contains(lsr), "{x86_32}");
-    let (_, x86_64) = report("x86-64", "-time-passes");
+    let (_, x86_64) = translate_with_llvm_args(&dir, &pexe, "x86-64", "-time-passes");
     assert!(x86_64.contains("Greedy Register Allocator"), "{x86_64}");
     assert!(!x86_64.contains(lsr), "{x86_64}");
-    let (exe, again) = report("x86-64", "-time-passes -disable-lsr=false -enable-misched");
+    let args = "-time-passes -disable-lsr=false -enable-misched";
+    let (exe, again) = translate_with_llvm_args(&dir, &pexe, "x86-64", args);
     assert!(again.contains(lsr), "{again}");
     let (argv, want) = common::expectations(&pexe);
     assert_eq!(run(Target::X86_64, &exe, &argv).stdout, want);
+}
+
+/// `pexe` translated at -O2 for `arch` into `dir` with `PNACL_LLVM_ARGS` set to `args`,
+/// which must succeed: the program and the translation's standard error.
+fn translate_with_llvm_args(
+    dir: &tempfile::TempDir,
+    pexe: &std::path::Path,
+    arch: &str,
+    args: &str,
+) -> (std::path::PathBuf, String) {
+    let stem = pexe.file_stem().unwrap().to_string_lossy();
+    let exe = dir.path().join(format!("{stem}-{arch}"));
+    let out = Command::new(assert_cmd::cargo::cargo_bin("pnacl-translate"))
+        .env("PNACL_LLVM_ARGS", args)
+        .args(["-O2", "--arch", arch])
+        .arg(pexe)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{arch} {args}: {out:?}");
+    (exe, String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 /// `PNACL_LLVM_ARGS` hands LLVM more options: with `-time-passes`, the report of code
@@ -398,17 +408,7 @@ fn each_target_generates_code_with_its_own_llvm_options() {
 fn llvm_args_from_the_environment_reach_code_generation() {
     let dir = tempfile::tempdir().unwrap();
     let pexe = common::pexes_dir().join("run/puts.pexe");
-    let exe = dir.path().join("puts");
-    let out = Command::new(assert_cmd::cargo::cargo_bin("pnacl-translate"))
-        .env("PNACL_LLVM_ARGS", " -time-passes ")
-        .args(["-O2", "--arch", "x86-64"])
-        .arg(&pexe)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (exe, err) = translate_with_llvm_args(&dir, &pexe, "x86-64", " -time-passes ");
     assert!(err.contains("Pass execution timing report"), "{err}");
     assert!(err.contains("X86 DAG->DAG Instruction Selection"), "{err}");
     assert!(err.contains("Greedy Register Allocator"), "{err}");

@@ -30,7 +30,9 @@ impl OptLevel {
     }
 }
 
-fn init(target: Target) {
+/// The target's back end made ready, and LLVM's options set (`llvm_options`): those
+/// in force.
+fn init(target: Target) -> &'static [std::ffi::CString] {
     let cfg = InitializationConfig::default();
     match target {
         Target::X86_32 | Target::X86_64 => inkwell::targets::Target::initialize_x86(&cfg),
@@ -39,15 +41,14 @@ fn init(target: Target) {
         Target::Wasm32 => inkwell::targets::Target::initialize_webassembly(&cfg),
         Target::Le32 => {}
     }
-    llvm_options(target);
+    llvm_options(target)
 }
 
 /// The LLVM options in force in this process for code generation for `target` (set now if
 /// they were not yet): what, beside the module and the target, decides the code made, for
 /// a cache of objects to key on.
 pub fn options_in_force(target: Target) -> &'static [std::ffi::CString] {
-    init(target);
-    llvm_options(target)
+    init(target)
 }
 
 /// LLVM's global options, set once for the process before any target machine exists:
