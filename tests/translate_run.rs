@@ -388,15 +388,15 @@ fn translate_with_llvm_args(
 ) -> (std::path::PathBuf, String) {
     let stem = pexe.file_stem().unwrap().to_string_lossy();
     let exe = dir.path().join(format!("{stem}-{arch}"));
-    let out = Command::new(assert_cmd::cargo::cargo_bin("pnacl-translate"))
-        .env("PNACL_LLVM_ARGS", args)
-        .args(["-O2", "--arch", arch])
-        .arg(pexe)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{arch} {args}: {out:?}");
+    let out = common::run_ok(
+        Command::new(assert_cmd::cargo::cargo_bin("pnacl-translate"))
+            .env("PNACL_LLVM_ARGS", args)
+            .args(["-O2", "--arch", arch])
+            .arg(pexe)
+            .arg("-o")
+            .arg(&exe),
+        &format!("translating {} for {arch} with {args:?}", pexe.display()),
+    );
     (exe, String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
